@@ -1,0 +1,203 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Handler receives the events a component scheduled. arg is the value
+// given when the event was scheduled; pass a pointer (or nil) so that
+// scheduling does not allocate: storing a non-pointer value in an interface
+// may.
+type Handler interface {
+	Handle(now Time, arg any)
+}
+
+// HandlerFunc adapts a function to Handler. Create it once, not per event.
+type HandlerFunc func(now Time, arg any)
+
+// Handle calls f(now, arg).
+func (f HandlerFunc) Handle(now Time, arg any) { f(now, arg) }
+
+// EventID identifies a scheduled event for cancellation. The zero EventID
+// never identifies an event, so it can mean "none".
+type EventID uint64
+
+// ErrPast is returned when an event is scheduled before the current instant.
+var ErrPast = errors.New("engine: event scheduled in the past")
+
+// errNilHandler is returned when an event is scheduled without a handler.
+var errNilHandler = errors.New("engine: nil handler")
+
+// record is an event's payload, kept in a slab so heap entries stay small.
+// A record is live while h != nil; freeing it bumps gen, which makes every
+// entry that still points at it stale. A generation wraps after 2^32 reuses
+// of one slot, far more than can happen while one stale entry is pending.
+type record struct {
+	h   Handler
+	arg any
+	gen uint32
+}
+
+// Sim is one simulation run's clock and event queue. The zero value is not
+// usable; create one with New.
+type Sim struct {
+	now     Time
+	seq     uint64
+	seed    uint64
+	heap    eventHeap
+	recs    []record
+	free    []uint32
+	lanes   []*Lane
+	pending int
+	fired   uint64
+	stopped bool
+}
+
+// New returns a simulation at time 0 whose random streams derive from seed.
+func New(seed uint64) *Sim {
+	return &Sim{seed: seed}
+}
+
+// Now returns the current virtual instant.
+func (s *Sim) Now() Time { return s.now }
+
+// Seed returns the seed the simulation was created with.
+func (s *Sim) Seed() uint64 { return s.seed }
+
+// Pending returns the number of scheduled, not yet fired or cancelled events.
+func (s *Sim) Pending() int { return s.pending }
+
+// Fired returns the number of events fired so far.
+func (s *Sim) Fired() uint64 { return s.fired }
+
+// At schedules h.Handle(t, arg) at instant t. It returns ErrPast if t is
+// before Now; an event at Now runs after every event already scheduled for
+// Now.
+func (s *Sim) At(t Time, h Handler, arg any) (EventID, error) {
+	if t < s.now {
+		return 0, fmt.Errorf("%w: at %v, now %v", ErrPast, t, s.now)
+	}
+	if h == nil {
+		return 0, errNilHandler
+	}
+	idx, gen := s.alloc(h, arg)
+	s.seq++
+	s.heap.push(entry{at: t, seq: s.seq, idx: idx, gen: gen})
+	return makeID(idx, gen), nil
+}
+
+// After schedules h.Handle at Now()+d. A negative d is ErrPast.
+func (s *Sim) After(d time.Duration, h Handler, arg any) (EventID, error) {
+	if d < 0 {
+		return 0, fmt.Errorf("%w: delay %v", ErrPast, d)
+	}
+	return s.At(s.now.Add(d), h, arg)
+}
+
+// Cancel removes a pending event. It reports whether the event was still
+// pending; cancelling a fired, cancelled or zero EventID is a no-op that
+// returns false. Cancel is O(1).
+func (s *Sim) Cancel(id EventID) bool {
+	if id == 0 {
+		return false
+	}
+	idx := uint32(id) - 1
+	gen := uint32(id >> 32)
+	if int(idx) >= len(s.recs) {
+		return false
+	}
+	r := &s.recs[idx]
+	if r.gen != gen || r.h == nil {
+		return false
+	}
+	s.release(idx)
+	return true
+}
+
+// Stop makes the current Run or RunUntil return after the event being
+// handled. Later calls to Run, RunUntil or Step resume.
+func (s *Sim) Stop() { s.stopped = true }
+
+// Step fires the earliest pending event. It reports false if there was none.
+func (s *Sim) Step() bool {
+	return s.fireNext(MaxTime)
+}
+
+// RunUntil fires every event scheduled at or before t, in order, then sets
+// the clock to t (if t is later than Now). Events that handlers schedule at
+// or before t run too. It returns early, with the clock at the last event,
+// if a handler calls Stop.
+func (s *Sim) RunUntil(t Time) {
+	s.stopped = false
+	for !s.stopped && s.fireNext(t) {
+	}
+	if !s.stopped && t > s.now {
+		s.now = t
+	}
+}
+
+// Run fires events until none is pending or a handler calls Stop.
+func (s *Sim) Run() {
+	s.stopped = false
+	for !s.stopped && s.fireNext(MaxTime) {
+	}
+}
+
+// fireNext fires the earliest live event at or before limit and reports
+// whether it fired one. Stale entries met on the way are discarded.
+func (s *Sim) fireNext(limit Time) bool {
+	for len(s.heap) > 0 && s.heap[0].at <= limit {
+		e := s.heap.pop()
+		if e.idx&laneBit != 0 {
+			e = s.lanes[e.idx&^laneBit].advance()
+		}
+		r := &s.recs[e.idx]
+		if r.gen != e.gen {
+			continue // cancelled
+		}
+		h, arg := r.h, r.arg
+		s.release(e.idx)
+		s.now = e.at
+		s.fired++
+		h.Handle(e.at, arg)
+		return true
+	}
+	return false
+}
+
+// alloc stores an event's payload and returns its slot and generation.
+func (s *Sim) alloc(h Handler, arg any) (uint32, uint32) {
+	s.pending++
+	if n := len(s.free); n > 0 {
+		idx := s.free[n-1]
+		s.free = s.free[:n-1]
+		r := &s.recs[idx]
+		r.h, r.arg = h, arg
+		return idx, r.gen
+	}
+	if len(s.recs) >= laneBit-1 {
+		panic("engine: more than 2^31 pending events")
+	}
+	s.recs = append(s.recs, record{h: h, arg: arg})
+	return uint32(len(s.recs) - 1), 0
+}
+
+// release frees a live record, making every entry pointing at it stale.
+func (s *Sim) release(idx uint32) {
+	r := &s.recs[idx]
+	r.h, r.arg = nil, nil
+	r.gen++
+	s.free = append(s.free, idx)
+	s.pending--
+}
+
+// live reports whether entry e still refers to a pending event.
+func (s *Sim) live(e *entry) bool {
+	return s.recs[e.idx].gen == e.gen && s.recs[e.idx].h != nil
+}
+
+func makeID(idx, gen uint32) EventID {
+	return EventID(uint64(gen)<<32 | uint64(idx+1))
+}
