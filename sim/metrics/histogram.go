@@ -1,0 +1,249 @@
+package metrics
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+)
+
+// DefaultPrecisionBits is the precision used by NewHistogram(0) and by the
+// zero Histogram: quantiles within a relative error below 2^-8 (0.39 %),
+// values below 256 exact.
+const DefaultPrecisionBits = 7
+
+// MaxPrecisionBits is the largest precision NewHistogram accepts. At 16
+// bits a histogram covering values up to 10 s in nanoseconds holds about
+// 1.2 million buckets (9.5 MiB).
+const MaxPrecisionBits = 16
+
+// ErrPrecisionMismatch is returned (wrapped) by Merge when the two
+// histograms have different precisions.
+var ErrPrecisionMismatch = errors.New("metrics: histogram precisions differ")
+
+// Histogram is a log-linear histogram of non-negative int64 values
+// (ressim records latencies in nanoseconds) with bounded relative error;
+// see the package documentation and bucketOf for the layout and the proof
+// of the bound.
+//
+// Negative values are clamped to 0 when recorded: a latency cannot be
+// negative, and a negative value is a caller's bug that should neither
+// panic in the hot path nor corrupt the order statistics.
+//
+// The zero Histogram is empty and ready to use, with DefaultPrecisionBits.
+// A Histogram is not safe for concurrent use.
+type Histogram struct {
+	counts []uint64 // counts[i] is the count of bucket i; grown lazily
+	count  uint64   // total number of values recorded
+	sumHi  uint64   // high word of the exact 128-bit sum of the values
+	sumLo  uint64   // low word
+	min    int64    // smallest value recorded; valid when count > 0
+	max    int64    // largest value recorded; valid when count > 0
+	lo, hi int      // smallest and largest non-empty bucket; valid when count > 0
+	p      uint8    // precision bits; 0 means DefaultPrecisionBits
+}
+
+// NewHistogram returns an empty histogram whose quantiles have a relative
+// error below 2^-(precisionBits+1), and whose values below
+// 2^(precisionBits+1) are exact. precisionBits 0 selects
+// DefaultPrecisionBits (7); otherwise it must be in [1, MaxPrecisionBits].
+func NewHistogram(precisionBits int) (*Histogram, error) {
+	if precisionBits == 0 {
+		precisionBits = DefaultPrecisionBits
+	}
+	if precisionBits < 1 || precisionBits > MaxPrecisionBits {
+		return nil, fmt.Errorf("metrics: NewHistogram: precisionBits %d outside [1, %d]",
+			precisionBits, MaxPrecisionBits)
+	}
+	return &Histogram{p: uint8(precisionBits)}, nil
+}
+
+// PrecisionBits returns the histogram's precision in bits.
+func (h *Histogram) PrecisionBits() int { return int(h.prec()) }
+
+func (h *Histogram) prec() uint {
+	if h.p == 0 {
+		return DefaultPrecisionBits
+	}
+	return uint(h.p)
+}
+
+// Record adds one value. Negative values count as 0.
+func (h *Histogram) Record(v int64) { h.RecordN(v, 1) }
+
+// RecordN adds n occurrences of the value v, as n calls of Record(v) would.
+// Negative values count as 0; n = 0 does nothing. The total count wraps
+// beyond 2^64-1 values, which no run reaches.
+func (h *Histogram) RecordN(v int64, n uint64) {
+	if n == 0 {
+		return
+	}
+	if v < 0 {
+		v = 0
+	}
+	idx := bucketOf(uint64(v), h.prec())
+	if idx >= len(h.counts) {
+		h.grow(idx)
+	}
+	h.counts[idx] += n
+	mh, ml := bits.Mul64(uint64(v), n)
+	var c uint64
+	h.sumLo, c = bits.Add64(h.sumLo, ml, 0)
+	h.sumHi += mh + c
+	if h.count == 0 {
+		h.min, h.max, h.lo, h.hi = v, v, idx, idx
+	} else {
+		if v < h.min {
+			h.min, h.lo = v, idx
+		}
+		if v > h.max {
+			h.max, h.hi = v, idx
+		}
+	}
+	h.count += n
+}
+
+// grow extends counts to hold index idx, at least doubling it so that a run
+// of growing values costs amortised O(1), and never beyond the number of
+// buckets that can exist.
+func (h *Histogram) grow(idx int) {
+	n := max(idx+1, 2*len(h.counts), 64)
+	n = min(n, numBuckets(h.prec()))
+	c := make([]uint64, n)
+	copy(c, h.counts)
+	h.counts = c
+}
+
+// Count returns the number of values recorded.
+func (h *Histogram) Count() uint64 { return h.count }
+
+// Sum returns the sum of the values recorded (after clamping negatives to
+// 0), from the exact 128-bit integer sum, correctly rounded to float64.
+func (h *Histogram) Sum() float64 { return u128ToFloat(h.sumHi, h.sumLo) }
+
+// Mean returns Sum() / Count(), or 0 for an empty histogram.
+func (h *Histogram) Mean() float64 {
+	if h.count == 0 {
+		return 0
+	}
+	return h.Sum() / float64(h.count)
+}
+
+// Min returns the smallest value recorded, exactly, or 0 if empty.
+func (h *Histogram) Min() int64 {
+	if h.count == 0 {
+		return 0
+	}
+	return h.min
+}
+
+// Max returns the largest value recorded, exactly, or 0 if empty.
+func (h *Histogram) Max() int64 {
+	if h.count == 0 {
+		return 0
+	}
+	return h.max
+}
+
+// Quantile returns the q-quantile by the nearest-rank definition: the
+// value of rank k = ceil(q * Count()) (computed in float64, at least 1) in
+// the sorted list of values recorded, reported as the midpoint of its
+// bucket and clamped to [Min(), Max()]. The result is within a relative
+// error below 2^-(PrecisionBits()+1) of that exact order statistic, and
+// exact below 2^(PrecisionBits()+1). q is clamped to [0, 1] (NaN counts as
+// 0); Quantile(0) is Min() and Quantile(1) is Max(). An empty histogram
+// returns 0. Cost: linear in the number of buckets between Min and Max.
+func (h *Histogram) Quantile(q float64) int64 {
+	if h.count == 0 {
+		return 0
+	}
+	k := rank(q, h.count)
+	if k <= 1 {
+		return h.min
+	}
+	if k >= h.count {
+		return h.max
+	}
+	p := h.prec()
+	var cum uint64
+	for i := h.lo; i <= h.hi; i++ {
+		cum += h.counts[i]
+		if cum >= k {
+			return min(max(bucketRep(i, p), h.min), h.max)
+		}
+	}
+	return h.max // unreachable: the counts sum to h.count
+}
+
+// rank returns the nearest rank ceil(q*n) of the q-quantile among n
+// values, clamped to [1, n].
+func rank(q float64, n uint64) uint64 {
+	if !(q > 0) { // also NaN
+		return 1
+	}
+	if q >= 1 {
+		return n
+	}
+	k := uint64(math.Ceil(q * float64(n)))
+	return min(max(k, 1), n)
+}
+
+// Merge adds every value recorded in o to h, exactly: afterwards h's
+// buckets, Count, Sum, Min and Max, and hence its quantiles, equal those of
+// one histogram fed the values of both. o is not modified (unless o == h,
+// which doubles h). It returns an error wrapping ErrPrecisionMismatch, and
+// changes nothing, if the precisions differ.
+func (h *Histogram) Merge(o *Histogram) error {
+	if h.prec() != o.prec() {
+		return fmt.Errorf("metrics: Merge %d-bit histogram into %d-bit: %w",
+			o.prec(), h.prec(), ErrPrecisionMismatch)
+	}
+	if o.count == 0 {
+		return nil
+	}
+	if o.hi >= len(h.counts) {
+		h.grow(o.hi)
+	}
+	for i := o.lo; i <= o.hi; i++ {
+		h.counts[i] += o.counts[i]
+	}
+	var c uint64
+	h.sumLo, c = bits.Add64(h.sumLo, o.sumLo, 0)
+	h.sumHi += o.sumHi + c
+	if h.count == 0 {
+		h.min, h.max, h.lo, h.hi = o.min, o.max, o.lo, o.hi
+	} else {
+		if o.min < h.min {
+			h.min, h.lo = o.min, o.lo
+		}
+		if o.max > h.max {
+			h.max, h.hi = o.max, o.hi
+		}
+	}
+	h.count += o.count
+	return nil
+}
+
+// Reset empties the histogram, keeping its precision and its bucket array.
+// It clears only the range of buckets in use, so calling it once per
+// time-series interval is cheap.
+func (h *Histogram) Reset() {
+	if h.count > 0 {
+		clear(h.counts[h.lo : h.hi+1])
+	}
+	h.count, h.sumHi, h.sumLo = 0, 0, 0
+	h.min, h.max, h.lo, h.hi = 0, 0, 0, 0
+}
+
+// u128ToFloat returns hi*2^64 + lo correctly rounded to float64.
+func u128ToFloat(hi, lo uint64) float64 {
+	if hi == 0 {
+		return float64(lo)
+	}
+	n := uint(bits.Len64(hi))
+	top := hi<<(64-n) | lo>>n // the 64 leading bits
+	if lo&(1<<n-1) != 0 {
+		top |= 1 // sticky bit: well below float64's 53 bits, it only breaks ties
+	}
+	return math.Ldexp(float64(top), int(n))
+}
