@@ -1,0 +1,135 @@
+package retry
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ressim/ressim/sim/policies"
+)
+
+// Policy is an immutable retry policy for one (caller, dependency,
+// operation). It is safe for concurrent use.
+type Policy struct {
+	cfg Config
+}
+
+// New validates cfg and returns a Policy.
+func New(cfg Config) (*Policy, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("retry.New: %w", err)
+	}
+	return &Policy{cfg: cfg}, nil
+}
+
+// Config returns the policy's configuration.
+func (p *Policy) Config() Config { return p.cfg }
+
+// Call is the per-call retry state, a small value the caller keeps with the
+// request. The zero Call describes a call whose first attempt is under way;
+// after an allowed retry the caller replaces it with Decision.Next.
+type Call struct {
+	retries int32
+	prev    time.Duration
+}
+
+// Attempts returns the number of attempts made so far, the current one
+// included (1 for the zero Call).
+func (c Call) Attempts() int { return int(c.retries) + 1 }
+
+// Retries returns the number of retries made so far (Attempts - 1).
+func (c Call) Retries() int { return int(c.retries) }
+
+// PrevDelay returns the delay before the current attempt (0 for the first).
+func (c Call) PrevDelay() time.Duration { return c.prev }
+
+// Decision is the answer of Decide.
+type Decision struct {
+	// Retry reports whether another attempt may be made.
+	Retry bool
+	// Delay is the backoff to wait before the next attempt; 0 when Retry is
+	// false.
+	Delay time.Duration
+	// At is the instant at which to send the next attempt, now + Delay; 0
+	// when Retry is false.
+	At time.Duration
+	// Reason says why the retry is allowed (ReasonRetry) or refused.
+	Reason Reason
+	// Next is the Call state for the next attempt when Retry is true, and
+	// the unchanged state otherwise.
+	Next Call
+
+	from Call // the state Decide was given, restored by Deny
+}
+
+// Deny returns d refused for reason r (typically ReasonBudget): Retry
+// false, Delay and At 0, Next reset to the state before the decision. A
+// refused decision is returned unchanged.
+func (d Decision) Deny(r Reason) Decision {
+	if !d.Retry {
+		return d
+	}
+	return Decision{Reason: r, Next: d.from, from: d.from}
+}
+
+// Decide decides, at instant now, whether the call whose state is c may be
+// retried after its latest attempt ended with outcome o. deadline is the
+// absolute expiry instant of the whole request (0 = none) and u a uniform
+// variate in [0, 1) for the jittered backoffs (clamped into [0, 1) if not;
+// ignored by the other variants). The rules, in the order applied, are in
+// the package documentation. Decide does not modify p and allocates nothing.
+func (p *Policy) Decide(now time.Duration, c Call, o policies.Outcome, deadline time.Duration, u float64) Decision {
+	switch {
+	case o == policies.Success:
+		return Decision{Reason: ReasonSuccess, Next: c, from: c}
+	case neverRetried.Has(o) || !p.cfg.RetryOn.Has(o):
+		return Decision{Reason: ReasonNotRetryable, Next: c, from: c}
+	case !p.cfg.Idempotent:
+		return Decision{Reason: ReasonNotIdempotent, Next: c, from: c}
+	case c.Attempts() >= p.cfg.MaxAttempts:
+		return Decision{Reason: ReasonExhausted, Next: c, from: c}
+	}
+	delay := p.delay(c, u)
+	if deadline != 0 {
+		start := now + delay
+		if start >= deadline || start+p.cfg.AttemptTimeout > deadline {
+			return Decision{Reason: ReasonDeadline, Next: c, from: c}
+		}
+	}
+	return Decision{
+		Retry:  true,
+		Delay:  delay,
+		At:     now + delay,
+		Reason: ReasonRetry,
+		Next:   Call{retries: c.retries + 1, prev: delay},
+		from:   c,
+	}
+}
+
+// Delay returns the backoff before the retry that would follow state c, for
+// the uniform variate u in [0, 1). It ignores attempts, outcomes and
+// deadlines; Decide uses it.
+func (p *Policy) Delay(c Call, u float64) time.Duration { return p.delay(c, u) }
+
+func (p *Policy) delay(c Call, u float64) time.Duration {
+	base, cap := p.cfg.Base, p.cfg.Cap
+	n := int(c.retries)
+	switch p.cfg.Backoff {
+	case BackoffConstant:
+		return base
+	case BackoffExponential:
+		return expo(base, cap, n)
+	case BackoffFullJitter:
+		return uniform(0, expo(base, cap, n), clampU(u))
+	case BackoffEqualJitter:
+		e := expo(base, cap, n)
+		return e/2 + uniform(0, e-e/2, clampU(u))
+	case BackoffDecorrelatedJitter:
+		prev := c.prev
+		if prev < base {
+			prev = base
+		}
+		return min(cap, uniform(base, 3*prev, clampU(u)))
+	default: // BackoffNone
+		return 0
+	}
+}
