@@ -1,0 +1,39 @@
+// Package topology is ressim's model of a request-serving system: clients
+// that send requests, services made of instances with worker pools and
+// queues, and the statistics a run produces.
+//
+// A Model is built from a Config (normally produced by package experiment
+// from a TOML file), runs on one engine.Sim, and returns a Result. Building
+// validates the configuration again, so a Config assembled in Go gets the
+// same errors as a file; no configuration makes the model panic.
+//
+// # Semantics
+//
+// A client sends requests open-loop: arrivals form a Poisson process at the
+// client's rate whether or not earlier requests were answered, and every
+// latency is measured from the request's intended send time, so a stalled
+// system cannot hide its latency (no coordinated omission).
+//
+// A service instance has Workers parallel servers and a FIFO queue. An
+// arriving request starts service at once if a worker is free; otherwise it
+// waits in the queue if the queue has room (QueueCapacity < 0 means
+// unbounded, 0 means no waiting room), and is rejected if not. A worker
+// serves one request at a time for a duration drawn from the service-time
+// distribution.
+//
+// # Statistics
+//
+// The measurement window is [Warmup, Duration). Counts (arrivals,
+// completions, rejections) count events inside the window. Waiting and
+// sojourn statistics cover requests that arrived inside the window and
+// completed before the end of the run; requests still in the system at the
+// end are reported as in flight. Time averages (number in system, queue
+// length, busy workers) integrate the exact piecewise-constant sample path
+// over the window. The time series covers the whole run, warm-up included,
+// in fixed intervals.
+//
+// # Concurrency
+//
+// A Model is not safe for concurrent use; independent Models may run in
+// parallel.
+package topology
