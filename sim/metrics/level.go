@@ -15,13 +15,13 @@ import "math"
 // thus carries about 106 significant bits: for a non-negative level each
 // step adds a relative error of order 2^-104, so after n = 1e7 changes the
 // area is within about 1e-24 relative, where a plain float64 sum is only
-// bounded by n * 2^-53 ~ 1e-9 (6e-14 observed in the 1e7-change test). For an integer-valued level with integer nanosecond
-// spans every partial result is an integer, and the area is exact while it
-// stays below 2^100 (value*ns). Area and Mean round the accumulator to
-// float64 once, at the end (relative error 2^-53). Each step's dt is
-// converted to float64, exact for spans below 2^53 ns (104 days). A level
-// that changes sign loses accuracy relative to the integral of its absolute
-// value instead.
+// bounded by n * 2^-53 ~ 1e-9 (6e-14 observed in the 1e7-change test).
+// For an integer-valued level with integer nanosecond spans every partial
+// result is an integer, and the area is exact while it stays below 2^100
+// (value*ns). Area and Mean round the accumulator to float64 once, at the
+// end (relative error 2^-53). Each step's dt is converted to float64, exact
+// for spans below 2^53 ns (104 days). A level that changes sign loses
+// accuracy relative to the integral of its absolute value instead.
 //
 // Instants passed to one Level must not decrease; an instant earlier than
 // the last one is treated as the last one (no negative area is added).
