@@ -146,7 +146,8 @@ func (h *Histogram) Max() int64 {
 }
 
 // Quantile returns the q-quantile by the nearest-rank definition: the
-// value of rank k = ceil(q * Count()) (computed in float64, at least 1) in
+// value of rank k = ceil(q * Count()) (computed in float64, at least 1, and
+// forgiving binary rounding of a decimal q; see rank) in
 // the sorted list of values recorded, reported as the midpoint of its
 // bucket and clamped to [Min(), Max()]. The result is within a relative
 // error below 2^-(PrecisionBits()+1) of that exact order statistic, and
@@ -176,7 +177,11 @@ func (h *Histogram) Quantile(q float64) int64 {
 }
 
 // rank returns the nearest rank ceil(q*n) of the q-quantile among n
-// values, clamped to [1, n].
+// values, clamped to [1, n]. A product q*n that exceeds an integer r by at
+// most a relative 1e-9 counts as r: binary floating point stores a decimal
+// q such as 0.07 slightly high (0.07*100 = 7.000000000000001 in float64),
+// and a person asking for the 7th percentile of 100 values expects rank 7,
+// not 8.
 func rank(q float64, n uint64) uint64 {
 	if !(q > 0) { // also NaN
 		return 1
@@ -184,8 +189,12 @@ func rank(q float64, n uint64) uint64 {
 	if q >= 1 {
 		return n
 	}
-	k := uint64(math.Ceil(q * float64(n)))
-	return min(max(k, 1), n)
+	x := q * float64(n)
+	k := math.Ceil(x)
+	if r := math.Round(x); r < k && x-r <= 1e-9*r {
+		k = r
+	}
+	return min(max(uint64(k), 1), n)
 }
 
 // Merge adds every value recorded in o to h, exactly: afterwards h's

@@ -190,6 +190,22 @@ func TestQuantileEdges(t *testing.T) {
 	}
 }
 
+func TestRankDecimal(t *testing.T) {
+	for _, tc := range []struct {
+		q    float64
+		n    uint64
+		want uint64
+	}{
+		{0.07, 100, 7}, {0.29, 100, 29}, {0.57, 100, 57}, {0.99, 100, 99}, {0.999, 1000, 999},
+		{0.5, 1, 1}, {0.5, 2, 1}, {0.5, 3, 2}, {0.9999, 10, 10}, {1e-12, 1 << 40, 2},
+		{0.1, 1_000_000_000, 100_000_000}, {0.1 + 1e-12, 10, 1}, {0.1 + 1e-8, 10, 2}, {0.30000001, 10, 4},
+	} {
+		if got := rank(tc.q, tc.n); got != tc.want {
+			t.Errorf("rank(%v, %d) = %d, want %d", tc.q, tc.n, got, tc.want)
+		}
+	}
+}
+
 func TestMeanExactSum(t *testing.T) {
 	var h Histogram
 	h.RecordN(math.MaxInt64, 1<<20) // sum ~ 2^83: would overflow an int64 or uint64 sum
