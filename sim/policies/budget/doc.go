@@ -1,0 +1,65 @@
+// Package budget limits retries to a share of the traffic, so that retries
+// switch themselves off when everything fails.
+//
+// Retries help against rare, transient failures; when a dependency is down
+// they only multiply the load on it (3 attempts per layer over 3 layers send
+// 27 calls to the bottom for one user request) and keep the system in a
+// metastable failure after the trigger is gone. A retry budget is insurance
+// against that avalanche, not an optimisation of the happy path: when the
+// system is healthy there are few retries and enough tokens; when it is
+// down there are no successes, the tokens run out and retries stop.
+//
+// # Token bucket (Bucket)
+//
+// The source's RetryBudget, with Finagle's reserve added:
+//
+//   - every success deposits Ratio tokens (default 0.1: about one retry per
+//     ten successes), up to Capacity (default 100). The bucket starts full;
+//   - every retry withdraws 1 token, and is refused when fewer than 1 token
+//     is left;
+//   - when the bucket is empty a retry may still draw on a reserve that
+//     refills continuously at MinRetriesPerSec tokens per second (default 1),
+//     holding at most max(MinRetriesPerSec, 1) tokens. This is Finagle's
+//     RetryBudget minRetriesPerSec (RetryBudget(ttl, minRetriesPerSec,
+//     percentCanRetry)), which "accommodates clients that have just started
+//     issuing requests as well as clients that do not issue many requests";
+//     the source's Python class has the min_per_sec parameter but never uses
+//     it.
+//
+// Under a total failure of the dependency there are no deposits, so after
+// the initial Capacity tokens are spent the retries fall to
+// MinRetriesPerSec: with R requests per second over T seconds, each allowed
+// k attempts, the attempts per request fall from k to
+// 1 + (Capacity + MinRetriesPerSec*T)/(R*T), and in general the retries
+// never exceed Ratio times the successes plus that constant, so the
+// amplification is about 1 + Ratio.
+//
+// Tokens are kept as integers in millionths of a token, so deposits of 0.1
+// add up exactly and the bucket's level never drifts with floating-point
+// rounding; the reserve's refill keeps its sub-token remainder, so it is exact
+// whatever the spacing of the calls.
+//
+// # Concurrent-retry budget (Concurrency)
+//
+// Envoy's form (cluster circuit_breakers thresholds retry_budget): the
+// number of retries in flight may not exceed budget_percent (default 20 %)
+// of the active requests, where active counts requests and pending requests,
+// and the limit never goes below min_retry_concurrency (default 3):
+//
+//	limit = max(min_retry_concurrency, floor(budget_percent/100 * active))
+//
+// The caller passes the current active count to TryAcquire and calls
+// Release when the retry finishes. This form needs no clock.
+//
+// # Time and concurrency
+//
+// Instants are time.Duration values since an arbitrary fixed origin (see
+// package policies); instants passed to one Bucket must not decrease (an
+// earlier instant is treated as the latest one seen). Neither type is safe
+// for concurrent use; package wall serialises access. Every method runs in
+// O(1) and allocates nothing.
+//
+// The retry package decides whether a retry is allowed at all and does not
+// import this package; the caller asks the budget only after retry.Decide
+// has allowed a retry (see package retry).
+package budget
