@@ -17,7 +17,34 @@ type reader struct {
 }
 
 func (r *reader) errorf(path, format string, a ...any) {
-	r.errs = append(r.errs, &Error{File: r.file, Pos: r.pos.lookup(path), Key: path, Msg: fmt.Sprintf(format, a...)})
+	r.errs = append(r.errs, &Error{File: r.file, Pos: r.pos.lookup(path), Key: displayPath(path), Msg: fmt.Sprintf(format, a...)})
+}
+
+// displayPath writes array indexes in brackets: "service.1.workers" becomes
+// "service[1].workers".
+func displayPath(path string) string {
+	parts := strings.Split(path, ".")
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 && p != "" && isDigits(p) {
+			b.WriteString("[" + p + "]")
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // table is one TOML table being read; it remembers which keys were read so
@@ -60,7 +87,11 @@ func (t *table) done(known ...string) {
 	}
 	slices.Sort(unknown)
 	for _, k := range unknown {
-		t.r.errorf(t.key(k), "unknown key %q; expected one of: %s", k, strings.Join(known, ", "))
+		hint := ""
+		if s := closest(k, known); s != "" {
+			hint = fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		t.r.errorf(t.key(k), "unknown key %q%s; expected one of: %s", k, hint, strings.Join(known, ", "))
 	}
 }
 
@@ -233,4 +264,39 @@ func (t *table) tables(k string) []*table {
 		out[i] = &table{r: t.r, path: join(t.key(k), fmt.Sprint(i)), m: m, used: map[string]bool{}}
 	}
 	return out
+}
+
+// closest returns the candidate within edit distance 2 of s, if any.
+func closest(s string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if d := editDistance(s, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes).
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 99
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -81,4 +81,3 @@ func (m *Model) window() time.Duration { return m.end.Sub(m.warmup) }
 
 // Events returns the number of events the run fired.
 func (m *Model) Events() uint64 { return m.sim.Fired() }
-

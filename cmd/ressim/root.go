@@ -1,0 +1,106 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ressim/ressim/internal/version"
+	"github.com/ressim/ressim/sim/experiment"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1 // the run failed (I/O, an internal error)
+	exitInvalid = 2 // bad experiment file or command line
+)
+
+// usageError marks command-line mistakes, which exit with exitInvalid.
+type usageError struct{ error }
+
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "ressim",
+		Short: "Deterministic simulator of cascading and metastable failure",
+		Long: `ressim simulates request-serving systems: services with worker pools and
+queues, clients that time out and retry, and the resilience policies that
+guard every call. Experiments are TOML files; the same file and seed always
+give the same results.`,
+		Version:       version.Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
+	})
+	root.AddCommand(newRunCmd(), newValidateCmd(), newVersionCmd())
+	return root
+}
+
+// execute runs the command line args and returns the exit status.
+func execute(args []string, stdout, stderr io.Writer) int {
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(stderr, "ressim:", err)
+	var ue usageError
+	switch {
+	case errors.Is(err, experiment.ErrInvalid), errors.As(err, &ue):
+		return exitInvalid
+	}
+	// cobra reports unknown commands and wrong argument counts as plain
+	// errors before any command runs.
+	if isCobraUsage(err) {
+		return exitInvalid
+	}
+	return exitFailure
+}
+
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "accepts ", "requires at least", "unknown flag", "unknown shorthand"} {
+		if len(msg) >= len(p) && contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print ressim's version",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			fmt.Fprintln(c.OutOrStdout(), "ressim", version.Version)
+			return nil
+		},
+	}
+}
+
+// exactArgs is cobra.ExactArgs with errors marked as usage errors.
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if err := cobra.ExactArgs(n)(c, args); err != nil {
+			return usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
+		}
+		return nil
+	}
+}

@@ -1,0 +1,96 @@
+package run
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/ressim/ressim/internal/atomicfile"
+	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/metrics"
+	"github.com/ressim/ressim/sim/report"
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// Options control one execution.
+type Options struct {
+	// OutDir is the output directory, created if missing. Empty means
+	// DefaultOutDir(name).
+	OutDir string
+	// Seed, if non-nil, overrides the experiment's seed.
+	Seed *uint64
+	// Plots draws the PNG figures; without it only data files are written.
+	Plots bool
+}
+
+// DefaultOutDir is where outputs go when Options.OutDir is empty: out/<name>.
+func DefaultOutDir(name string) string { return filepath.Join("out", name) }
+
+// Output is what Execute produced.
+type Output struct {
+	Result *topology.Result
+	// Dir is the output directory.
+	Dir string
+	// Files are the paths written, in the order written.
+	Files []string
+}
+
+// Output file names inside the output directory.
+const (
+	SummaryFile    = "summary.json"
+	TimeSeriesFile = "timeseries.csv"
+)
+
+// Execute runs exp and writes its outputs.
+func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
+	cfg := exp.Model
+	if opt.Seed != nil {
+		cfg.Seed = *opt.Seed
+	}
+	m, err := topology.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
+	}
+	res, err := m.Run()
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
+	}
+	out := &Output{Result: res, Dir: opt.OutDir}
+	if out.Dir == "" {
+		out.Dir = DefaultOutDir(exp.Name)
+	}
+	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
+	}
+	write := func(name string, fill func(path string) error) error {
+		p := filepath.Join(out.Dir, name)
+		if err := fill(p); err != nil {
+			return err
+		}
+		out.Files = append(out.Files, p)
+		return nil
+	}
+	if err := write(SummaryFile, func(p string) error {
+		b, err := SummaryJSON(res)
+		if err != nil {
+			return err
+		}
+		return atomicfile.WriteBytes(p, b)
+	}); err != nil {
+		return nil, err
+	}
+	if err := write(TimeSeriesFile, func(p string) error {
+		return atomicfile.Write(p, func(w io.Writer) error { return metrics.WriteCSV(w, res.Series) })
+	}); err != nil {
+		return nil, err
+	}
+	if opt.Plots {
+		for _, f := range Figures(res) {
+			if err := write(f.File, func(p string) error { return report.WriteFile(p, f.Figure) }); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
