@@ -23,24 +23,25 @@
 // Histogram is a log-linear (HDR-style) histogram, after Gil Tene's
 // HdrHistogram (github.com/HdrHistogram/HdrHistogram, parameter
 // numberOfSignificantValueDigits, a count of decimal digits) but
-// parameterised in binary digits: with p precision bits
-// (DefaultPrecisionBits = 7) values
-// below 2^(p+1) each have a bucket of their own and are exact; above that,
-// each power-of-two range [2^k, 2^(k+1)) is split into 2^p buckets of equal
-// width 2^(k-p). A quantile is reported as its bucket's midpoint, so its
-// relative error is below 2^-(p+1) (about 0.39 % for p = 7); see the proof
-// at bucketOf. Count, Sum, Mean, Min and Max are exact (the sum is kept as a
-// 128-bit integer, which cannot overflow). Merging histograms adds bucket
-// counts, so merged quantiles equal those of a single histogram fed all the
-// values: replications can be merged exactly.
+// parameterised in binary digits: with p precision bits (default
+// DefaultPrecisionBits = 7) values below 2^(p+1) each have a bucket of their
+// own and are exact; above that, each power-of-two range [2^k, 2^(k+1)) is
+// split into 2^p buckets of equal width 2^(k-p). A quantile is reported as
+// its bucket's midpoint, so its relative error is below 2^-(p+1) (0.39 %
+// for p = 7; the proof is in the comment at the top of buckets.go). Count,
+// Sum, Mean, Min and Max are exact (the sum is kept as a 128-bit integer,
+// which cannot overflow). Merging histograms adds bucket counts, so merged
+// quantiles equal those of a single histogram fed all the values:
+// replications can be merged exactly. Snapshot and FromSnapshot carry the
+// complete state through JSON.
 //
 // # Level
 //
 // Level integrates a piecewise-constant quantity (queue length, busy
 // workers, requests in system) over virtual time, for Little's law and
-// utilisation. The area is accumulated in double-double arithmetic, so it
-// stays exact to about 1e-30 relative even over 1e7 changes, and exactly
-// integral for integer levels (see level.go).
+// utilisation. The area is accumulated in double-double arithmetic (an
+// FMA-split product added with TwoSum), so it stays within about 1e-24
+// relative over 1e7 changes, and is exact for integer levels (see Level).
 //
 // # TimeSeries
 //

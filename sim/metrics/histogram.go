@@ -23,8 +23,8 @@ var ErrPrecisionMismatch = errors.New("metrics: histogram precisions differ")
 
 // Histogram is a log-linear histogram of non-negative int64 values
 // (ressim records latencies in nanoseconds) with bounded relative error;
-// see the package documentation and bucketOf for the layout and the proof
-// of the bound.
+// see the package documentation for the layout, and the comment at the top
+// of buckets.go for the proof of the bound.
 //
 // Negative values are clamped to 0 when recorded: a latency cannot be
 // negative, and a negative value is a caller's bug that should neither

@@ -79,6 +79,36 @@ func TestLevelLongRunInteger(t *testing.T) {
 	t.Logf("n=%d exact %d, naive float64 relative error %.3g", n, exact, math.Abs(naive-float64(exact))/float64(exact))
 }
 
+// TestLevelHugeIntegerArea checks exactness far beyond float64's 2^53: an
+// integer level around 1e9 over spans around 1e12 ns accumulates an area
+// near 2^86, compared with an exact big.Int sum.
+func TestLevelHugeIntegerArea(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	var l Level
+	exact := new(big.Int)
+	now, v := int64(0), int64(0)
+	for range 100_000 {
+		dt := 1 + r.Int64N(2_000_000_000_000)
+		exact.Add(exact, new(big.Int).Mul(big.NewInt(v), big.NewInt(dt)))
+		now += dt
+		v = r.Int64N(2_000_000_000)
+		l.Set(now, float64(v))
+	}
+	want, _ := new(big.Float).SetInt(exact).Float64() // correctly rounded
+	if got := l.Area(now); got != want {
+		t.Errorf("Area = %v, want %v (exact %s)", got, want, exact)
+	}
+	if exact.BitLen() < 80 {
+		t.Fatalf("area %s too small to test anything", exact)
+	}
+	hi, lo := l.hi, l.lo
+	sum := new(big.Float).SetPrec(300).SetFloat64(hi)
+	sum.Add(sum, new(big.Float).SetFloat64(lo))
+	if got, _ := sum.Int(nil); got.Cmp(exact) != 0 {
+		t.Errorf("accumulator hi+lo = %s, want exactly %s", got, exact)
+	}
+}
+
 // TestLevelLongRunFraction compares a fractional level with an exact
 // rational-free big.Float reference (the products and sums of float64 fit
 // in 2200 bits).

@@ -55,7 +55,7 @@ func (ts *TimeSeries) Interval() time.Duration { return ts.interval }
 // as ("server", "throughput", "req/s"), and returns its handle; columns keep
 // their registration order. Registering the same (entity, metric) again
 // returns the same handle, or an error if the unit differs. entity and
-// metric must not be empty; unit may be ("" for a dimensionless count).
+// metric must not be empty; unit may be (for a dimensionless count).
 // All three must be valid UTF-8 without control characters (such as a
 // newline), so that every CSV row is one line and reads back unchanged.
 func (ts *TimeSeries) Column(entity, metric, unit string) (*Column, error) {
