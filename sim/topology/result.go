@@ -31,6 +31,9 @@ type ServiceResult struct {
 	// InFlightAtEnd is the number of requests in the service (waiting or
 	// in service) when the run ended.
 	InFlightAtEnd int
+	// Delayed counts the requests among Sojourn's that waited in the queue
+	// before service (Erlang C's P(wait) is Delayed / Sojourn.Count()).
+	Delayed uint64
 	// Throughput is Completed per second of window.
 	Throughput float64
 	// Sojourn, Wait and Service are the distributions of time in system,
@@ -73,6 +76,7 @@ func (m *Model) result() *Result {
 			Arrivals:      st.arrivals,
 			Completed:     st.completed,
 			Rejected:      st.rejected,
+			Delayed:       st.delayed,
 			InFlightAtEnd: s.inst.busy + s.inst.queue.len(),
 			Throughput:    float64(st.completed) / w.Seconds(),
 			Sojourn:       &st.sojourn,

@@ -82,6 +82,9 @@ func (in *instance) Handle(now engine.Time, arg any) {
 	if r.measured {
 		st.sojourn.Record(sojourn)
 		st.wait.Record(int64(r.started - r.enqueued))
+		if r.started > r.enqueued {
+			st.delayed++
+		}
 		st.service.Record(int64(now - r.started))
 	}
 	s.m.pool.put(r)
@@ -96,6 +99,7 @@ func (in *instance) Handle(now engine.Time, arg any) {
 // taken at the end of warm-up.
 type serviceStats struct {
 	arrivals, completed, rejected uint64 // inside the window
+	delayed                       uint64 // measured requests that waited for a worker
 	sojourn, wait, service        metrics.Histogram
 	inSystem, queue, busy         metrics.Level
 	warmArea                      [3]float64 // level areas at the end of warm-up

@@ -1,0 +1,68 @@
+package topology
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ressim/ressim/sim/dist"
+)
+
+// oracleCase is one queueing model with exact answers.
+type oracleCase struct {
+	name     string
+	lambda   float64       // arrivals per second
+	workers  int           // c
+	queue    int           // queue capacity, -1 unbounded
+	service  dist.Params   // service time
+	duration time.Duration // simulated time per run
+}
+
+const (
+	ms = time.Millisecond
+	// oracleWarmup is discarded from every validation run: long enough for
+	// the slowest-mixing case (M/M/10 at rho 0.9, relaxation time of order
+	// 1/(c mu (1 - sqrt rho)^2) ~ 0.4 s) to forget its empty start many
+	// times over.
+	oracleWarmup = 10 * time.Second
+)
+
+func exp(mean time.Duration) dist.Params { return dist.Params{Kind: dist.Exponential, Mean: mean} }
+
+// measures is what a validation run measured.
+type measures struct {
+	wq, w, p99w, pWait, pBlock float64 // s, s, s, fraction, fraction
+	l, lambdaEff                       float64 // time-average in system; completions per second
+	customers                          uint64
+}
+
+func runOracle(t testing.TB, c oracleCase, seed uint64) measures {
+	t.Helper()
+	cfg := Config{
+		Name:     c.name,
+		Duration: c.duration + oracleWarmup,
+		Warmup:   oracleWarmup,
+		Seed:     seed,
+		Clients:  []ClientConfig{{Name: "users", Target: "server", Rate: c.lambda}},
+		Services: []ServiceConfig{{Name: "server", Workers: c.workers, QueueCapacity: c.queue, ServiceTime: dist.Must(c.service)}},
+	}
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Services[0]
+	n := s.Sojourn.Count()
+	return measures{
+		wq:        s.Wait.Mean() / 1e9,
+		w:         s.Sojourn.Mean() / 1e9,
+		p99w:      float64(s.Sojourn.Quantile(0.99)) / 1e9,
+		pWait:     float64(s.Delayed) / float64(n),
+		pBlock:    float64(s.Rejected) / float64(s.Arrivals),
+		l:         s.MeanInSystem,
+		lambdaEff: s.Throughput,
+		customers: s.Arrivals,
+	}
+}
