@@ -31,8 +31,8 @@ func exp(mean time.Duration) dist.Params { return dist.Params{Kind: dist.Exponen
 // measures is what a validation run measured.
 type measures struct {
 	wq, w, p99w, pWait, pBlock float64 // s, s, s, fraction, fraction
-	l, lambdaEff                       float64 // time-average in system; completions per second
-	customers                          uint64
+	l, lambdaEff               float64 // time-average in system; completions per second
+	customers                  uint64
 }
 
 func runOracle(t testing.TB, c oracleCase, seed uint64) measures {
