@@ -1,0 +1,68 @@
+package report_test
+
+import (
+	"bytes"
+	"fmt"
+	"image/png"
+	"math"
+
+	"github.com/ressim/ressim/sim/report"
+)
+
+// A two-panel figure of a fault window, rendered to PNG in memory. In a
+// program, report.WriteFile("plots/run.png", f) writes it atomically.
+func Example() {
+	var t, good, p99 []float64
+	for s := 0.0; s <= 600; s++ {
+		t = append(t, s)
+		fault := s >= 200 && s < 300
+		good = append(good, 1000-900*b2f(fault))
+		p99 = append(p99, 60+4940*b2f(fault))
+	}
+	f := report.Figure{
+		Title: "checkout: recommendations slow (baseline)",
+		Panels: []report.Panel{
+			{Title: "Goodput", YLabel: "req/s", YMin: new(0.0),
+				Lines: []report.Line{{Label: "goodput", X: t, Y: good}}},
+			{Title: "Latency", YLabel: "p99 (ms)", LogY: true,
+				Lines: []report.Line{{Label: "p99", X: t, Y: p99}}},
+		},
+		Spans: []report.Span{{From: 200, To: 300, Label: "recommendations 5 s"}},
+		Width: 800, Height: 500,
+	}
+	var buf bytes.Buffer
+	if err := report.RenderPNG(&buf, f); err != nil {
+		fmt.Println(err)
+		return
+	}
+	cfg, _ := png.DecodeConfig(&buf)
+	fmt.Printf("%d x %d PNG\n", cfg.Width, cfg.Height)
+
+	// Spikes survive downsampling: 10 000 points to 2 per column.
+	x, y := make([]float64, 10000), make([]float64, 10000)
+	for i := range x {
+		x[i] = float64(i)
+	}
+	y[4321] = math.Pi
+	dx, dy := report.Downsample(nil, nil, x, y, 0, 9999, 100)
+	fmt.Println(len(dx) <= 2*100+2, dy[indexOf(dx, 4321)])
+	// Output:
+	// 800 x 500 PNG
+	// true 3.141592653589793
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func indexOf(xs []float64, v float64) int {
+	for i, x := range xs {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}

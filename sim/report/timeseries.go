@@ -1,0 +1,415 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// item is one stacked plot: a panel, or the state strip under a panel.
+type item struct {
+	p      *plot.Plot
+	legend plot.Legend
+	title  string // panel title, drawn above the data area
+	ylabel string // rotated y label (panels) or strip label (strips)
+	strip  bool
+
+	// layout, in vg lengths
+	left, right, bottom vg.Length // room the axes need around the data area
+	need                vg.Length // room needed on the left, strip label included
+	top                 vg.Length // room above the data area (title, gap)
+	dataH               vg.Length
+}
+
+// xRange is the shared x range: all line points, spans and state bands.
+func (f *Figure) xRange() (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	see := func(v float64) { lo, hi = math.Min(lo, v), math.Max(hi, v) }
+	for _, p := range f.Panels {
+		for _, l := range p.Lines {
+			if len(l.X) > 0 {
+				see(l.X[0])
+				see(l.X[len(l.X)-1])
+			}
+		}
+		for _, s := range p.States {
+			see(s.From)
+			see(s.To)
+		}
+	}
+	for _, s := range f.Spans {
+		see(s.From)
+		see(s.To)
+	}
+	switch {
+	case math.IsInf(lo, 0):
+		return 0, 1
+	case lo == hi:
+		return lo - 1, hi + 1
+	}
+	return lo, hi
+}
+
+// yRange is the y range of a panel: fixed ends, or the data widened to
+// nice ticks.
+func (p *Panel) yRange(target int) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, l := range p.Lines {
+		for _, v := range l.Y {
+			if math.IsNaN(v) || p.LogY && v <= 0 {
+				continue
+			}
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	if math.IsInf(lo, 0) { // no data
+		lo, hi = 0, 1
+		if p.LogY {
+			lo, hi = 1, 10
+		}
+	}
+	if p.YMin != nil {
+		lo = *p.YMin
+	}
+	if p.YMax != nil {
+		hi = *p.YMax
+	}
+	if hi < lo { // data entirely beyond a fixed end
+		switch {
+		case p.LogY && p.YMin != nil:
+			hi = lo * 10
+		case p.LogY:
+			lo = hi / 10
+		case p.YMin != nil:
+			hi = lo + math.Max(math.Abs(lo), 1)
+		default:
+			lo = hi - math.Max(math.Abs(hi), 1)
+		}
+	}
+	var nlo, nhi float64
+	if p.LogY {
+		nlo, nhi = niceLogRange(lo, hi)
+	} else {
+		nlo, nhi = niceRange(lo, hi, target)
+	}
+	if p.YMin == nil {
+		lo = nlo
+	}
+	if p.YMax == nil {
+		hi = nhi
+	}
+	return lo, hi
+}
+
+// newPlot returns a gonum plot styled for the theme: no title, no axis
+// labels (drawn by the layout so they line up), no padding.
+func newPlot(th *theme) *plot.Plot {
+	p := plot.New()
+	p.BackgroundColor = nil
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.LineStyle = draw.LineStyle{Color: axisColor, Width: th.axisWidth}
+		a.Padding = 0
+		a.Tick.LineStyle = draw.LineStyle{Color: axisColor, Width: th.axisWidth}
+		a.Tick.Length = vg.Length(5 * th.scale)
+		a.Tick.Label = th.tick
+	}
+	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XCenter, draw.YTop
+	p.Y.Tick.Label.XAlign, p.Y.Tick.Label.YAlign = draw.XRight, draw.YCenter
+	return p
+}
+
+func newLegend(th *theme) plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle = th.legend
+	l.Top, l.Left = true, true
+	l.ThumbnailWidth = vg.Length(28 * th.scale)
+	l.Padding = vg.Length(3 * th.scale)
+	l.YPosition = draw.PosCenter
+	return l
+}
+
+// legendWidth is the width of l's widest entry.
+func legendWidth(l *plot.Legend) vg.Length {
+	var c draw.Canvas
+	r := l.Rectangle(c)
+	return r.Max.X - r.Min.X
+}
+
+// drawFigure lays out and draws f on dc.
+func drawFigure(dc draw.Canvas, f *Figure, wpx, hpx int) error {
+	_, raster := dc.Canvas.(*vgimg.Canvas)
+	th := newTheme(wpx, hpx, raster)
+	xlo, xhi := f.xRange()
+	xlabel := f.XLabel
+	if xlabel == "" {
+		xlabel = DefaultXLabel
+	}
+	margin := 1.5 * th.gap
+
+	// Background and the title block.
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	top := dc.Max.Y - margin
+	top = drawTitle(dc, &th, f.Title, f.Subtitle, dc.Min.X+margin, top)
+
+	// The frame that holds the stacked plots, before the side columns.
+	area := dc.Rectangle
+	area.Max.Y = top
+	area.Min.Y += margin + th.label.Height(xlabel) + th.gap/2
+	area.Min.X += margin
+	area.Max.X -= margin
+
+	// Build the items and their legends.
+	colours := lineColours(f.Panels)
+	var items []*item
+	ylabelW := vg.Length(0)
+	xTarget := max(3, min(12, int(float64(area.Max.X-area.Min.X)/(7*float64(th.tick.Font.Size)))))
+	estH := (area.Max.Y - area.Min.Y) / vg.Length(len(f.Panels))
+	yTarget := max(2, min(6, int(float64(estH)/(3.2*float64(th.tick.Font.Size)))))
+	for pi := range f.Panels {
+		pn := &f.Panels[pi]
+		it := &item{p: newPlot(&th), legend: newLegend(&th), title: pn.Title, ylabel: pn.YLabel}
+		p := it.p
+		p.X.Min, p.X.Max = xlo, xhi
+		p.X.Tick.Marker = linearTicks{target: xTarget}
+		p.Y.Min, p.Y.Max = pn.yRange(yTarget)
+		if pn.LogY {
+			p.Y.Scale = plot.LogScale{}
+			p.Y.Tick.Marker = logTicks{labels: true}
+		} else {
+			p.Y.Tick.Marker = linearTicks{target: yTarget, labels: true}
+		}
+		if len(f.Spans) > 0 {
+			p.Add(spanPlotter{spans: f.Spans})
+		}
+		p.Add(gridPlotter{style: draw.LineStyle{Color: gridColor, Width: th.gridWidth}, vertical: true, horiz: true})
+		for li, ln := range pn.Lines {
+			lp := &linePlotter{x: ln.X, y: ln.Y, logY: pn.LogY, chunk: th.raster, style: draw.LineStyle{Color: colours[pi][li], Width: th.lineWidth}}
+			if ln.Dashed {
+				lp.style.Dashes = []vg.Length{vg.Length(7 * th.scale), vg.Length(4 * th.scale)}
+			}
+			p.Add(lp)
+			if ln.Label != "" {
+				it.legend.Add(ln.Label, lp)
+			}
+		}
+		if pn.YLabel != "" {
+			ylabelW = th.label.Height(pn.YLabel) + th.gap/2
+		}
+		items = append(items, it)
+		if len(pn.States) > 0 {
+			items = append(items, newStrip(&th, pn, xlo, xhi, xTarget, f.Spans))
+		}
+	}
+	last := items[len(items)-1]
+	last.p.X.Tick.Marker = linearTicks{target: xTarget, labels: true}
+
+	// The legend column is as wide as the widest legend.
+	legendW := vg.Length(0)
+	for _, it := range items {
+		legendW = max(legendW, legendWidth(&it.legend))
+	}
+	if legendW > 0 {
+		legendW += th.gap * 1.5
+	}
+	area.Min.X += ylabelW
+	area.Max.X -= legendW
+	if area.Max.X-area.Min.X < 50 {
+		return fmt.Errorf("report: figure %q: %d x %d px leaves no room for the data (legend %.0f pt wide)", f.Title, wpx, hpx, float64(legendW))
+	}
+
+	// Room each plot needs around its data area, measured on the full frame.
+	trial := draw.Canvas{Canvas: dc.Canvas, Rectangle: area}
+	var left, right, fixed vg.Length
+	panels := 0
+	for i, it := range items {
+		d := it.p.DataCanvas(trial)
+		it.left, it.right = d.Min.X-area.Min.X, area.Max.X-d.Max.X
+		it.bottom = d.Min.Y - area.Min.Y + (area.Max.Y - d.Max.Y)
+		it.need = it.left
+		if it.strip {
+			it.need = max(it.left, th.small.Width(it.ylabel)+th.gap)
+			it.top = th.gap / 2
+			fixed += it.dataH
+		} else {
+			panels++
+			if i > 0 {
+				it.top = 1.5 * th.gap
+			}
+			if it.title != "" {
+				it.top += th.panel.Height(it.title) + th.gap/2
+			}
+		}
+		left, right = max(left, it.need), max(right, it.right)
+		fixed += it.top + it.bottom
+	}
+	// Fault labels go in a lane above the first panel.
+	dataL, dataR := area.Min.X+left, area.Max.X-right
+	labelH := th.small.Height("Mg")
+	labels, rows := placeSpanLabels(f.Spans, th.small, dataL, dataR, xlo, xhi, th.gap)
+	lane := vg.Length(rows) * labelH
+	if rows > 0 {
+		lane += th.gap / 4
+	}
+	items[0].top += lane
+	fixed += lane
+	panelH := (area.Max.Y - area.Min.Y - fixed) / vg.Length(panels)
+	if panelH < 20 {
+		return fmt.Errorf("report: figure %q: %d x %d px is too small for %d panels", f.Title, wpx, hpx, panels)
+	}
+
+	// Draw top to bottom; every data area spans [area.Min.X+left, area.Max.X-right].
+	y := area.Max.Y
+	for i, it := range items {
+		if !it.strip {
+			it.dataH = panelH
+		}
+		dataTop := y - it.top
+		if i == 0 {
+			dataTop += lane
+			drawSpanLane(dc, f.Spans, labels, th.small, dataL, dataR, xlo, xhi, dataTop, dataTop-lane, labelH)
+			dataTop -= lane
+		}
+		dataBot := dataTop - it.dataH
+		c := draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{
+			Min: vg.Point{X: area.Min.X + left - it.left, Y: dataBot - it.bottom},
+			Max: vg.Point{X: area.Max.X - right + it.right, Y: dataTop},
+		}}
+		it.p.Draw(c)
+		if it.title != "" {
+			sty := th.panel
+			above := th.gap / 2
+			if i == 0 {
+				above += lane
+			}
+			c.FillText(sty, vg.Point{X: dataL, Y: dataTop + above + sty.FontExtents().Descent}, it.title)
+		}
+		mid := (dataTop + dataBot) / 2
+		switch {
+		case it.strip:
+			sty := th.small
+			sty.XAlign, sty.YAlign = draw.XRight, draw.YCenter
+			c.FillText(sty, vg.Point{X: dataL - th.gap/2, Y: mid}, it.ylabel)
+		case it.ylabel != "":
+			sty := th.label
+			sty.Rotation = math.Pi / 2
+			sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
+			x := area.Min.X - ylabelW + th.label.Height(it.ylabel) - sty.FontExtents().Descent
+			c.FillText(sty, vg.Point{X: x, Y: mid}, it.ylabel)
+		}
+		lc := draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{
+			Min: vg.Point{X: area.Max.X + th.gap*1.5, Y: dataBot},
+			Max: vg.Point{X: dc.Max.X - margin, Y: dataTop},
+		}}
+		it.legend.Draw(lc)
+		y = dataBot - it.bottom
+	}
+
+	// The shared x label, centred under the data areas.
+	sty := th.label
+	sty.XAlign = draw.XCenter
+	dc.FillText(sty, vg.Point{X: (area.Min.X + left + area.Max.X - right) / 2, Y: dc.Min.Y + margin + sty.FontExtents().Descent}, xlabel)
+	return nil
+}
+
+// newStrip builds the state strip under panel pn.
+func newStrip(th *theme, pn *Panel, xlo, xhi float64, xTarget int, spans []Span) *item {
+	label := pn.StatesLabel
+	if label == "" {
+		label = DefaultStatesLabel
+	}
+	it := &item{p: newPlot(th), legend: newLegend(th), ylabel: label, strip: true}
+	p := it.p
+	p.X.Min, p.X.Max = xlo, xhi
+	p.X.Tick.Marker = linearTicks{target: xTarget}
+	p.Y.Min, p.Y.Max = 0, 1
+	p.Y.Tick.Marker = plot.ConstantTicks(nil)
+	it.legend.TextStyle = th.small
+	it.legend.ThumbnailWidth = vg.Length(16 * th.scale)
+	it.legend.Padding = 0
+
+	// Fixed colours for the breaker states; other states take, in order of
+	// first appearance, the palette colours the fixed ones do not use.
+	others := []color.RGBA{okabeIto[0], okabeIto[3], okabeIto[5], okabeIto[6], okabeIto[4]}
+	var seen []string
+	var extra []string
+	colour := func(s string) color.RGBA {
+		if c, ok := fixedStateColour(s); ok {
+			return c
+		}
+		for i, e := range extra {
+			if e == s {
+				return others[i%len(others)]
+			}
+		}
+		extra = append(extra, s)
+		return others[(len(extra)-1)%len(others)]
+	}
+	for _, b := range pn.States {
+		found := false
+		for _, s := range seen {
+			found = found || s == b.State
+		}
+		if !found {
+			seen = append(seen, b.State)
+			it.legend.Add(b.State, swatch{fill: colour(b.State)})
+		}
+	}
+	if len(spans) > 0 {
+		p.Add(spanPlotter{spans: spans})
+	}
+	p.Add(statePlotter{bands: pn.States, colour: colour, text: th.small, pad: th.gap / 2})
+	// Tall enough for its legend, at least two lines of text.
+	eh := th.small.Height("Mg")
+	it.dataH = max(2*eh, vg.Length(len(seen))*eh)
+	return it
+}
+
+// drawTitle writes the title and subtitle from the top-left corner (x,
+// top) and returns the y below them.
+func drawTitle(dc draw.Canvas, th *theme, title, subtitle string, x, top vg.Length) vg.Length {
+	for _, t := range []struct {
+		s   string
+		sty text.Style
+	}{{title, th.title}, {subtitle, th.subtitle}} {
+		if t.s == "" {
+			continue
+		}
+		sty := t.sty
+		sty.YAlign = draw.YTop
+		dc.FillText(sty, vg.Point{X: x, Y: top}, t.s)
+		top -= sty.Height(t.s) + th.gap/2
+	}
+	return top - th.gap/2
+}
+
+// drawSpanLane shades the fault windows in the label lane [bot, top] above
+// the first panel, so each label sits on its window, and writes the labels.
+func drawSpanLane(dc draw.Canvas, spans []Span, labels []spanLabel, sty text.Style, left, right vg.Length, xlo, xhi float64, top, bot, rowH vg.Length) {
+	if len(labels) == 0 {
+		return
+	}
+	xOf := func(v float64) vg.Length {
+		return left + vg.Length((math.Max(xlo, math.Min(xhi, v))-xlo)/(xhi-xlo))*(right-left)
+	}
+	dc.SetColor(spanFill)
+	for _, sp := range spans {
+		x0, x1 := xOf(sp.From), xOf(sp.To)
+		if x1-x0 < 1 {
+			x1 = x0 + 1
+		}
+		dc.Fill(vg.Rectangle{Min: vg.Point{X: x0, Y: bot}, Max: vg.Point{X: x1, Y: top}}.Path())
+	}
+	sty.Color = spanText
+	sty.YAlign = draw.YBottom
+	descent := sty.FontExtents().Descent
+	for _, l := range labels {
+		dc.FillText(sty, vg.Point{X: l.x, Y: bot + vg.Length(l.row)*rowH + descent}, l.text)
+	}
+}
