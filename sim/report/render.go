@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"image"
 	"image/png"
@@ -37,8 +38,9 @@ func (f *Figure) draw(dc draw.Canvas, w, h int) error {
 func RenderPNG(w io.Writer, f Figure) error { return renderPNG(w, &f) }
 
 // RenderSVG draws f as an SVG document whose size is f.Width x f.Height
-// pixels at 96 dpi, and writes it to w. Text refers to the Liberation Sans
-// font by name (not embedded). The output is deterministic.
+// pixels at 96 dpi, and writes it to w. Text names the font Liberation
+// Sans, then Arial and Helvetica (same metrics), then sans-serif; no font
+// is embedded. The output is deterministic.
 func RenderSVG(w io.Writer, f Figure) error { return renderSVG(w, &f) }
 
 // WriteFile renders f to path, as PNG or SVG according to the extension
@@ -106,7 +108,15 @@ func renderSVG(w io.Writer, d drawer) error {
 		if err := d.draw(draw.New(c), wpx, hpx); err != nil {
 			return err
 		}
-		_, err = c.WriteTo(w)
+		var buf bytes.Buffer
+		if _, err := c.WriteTo(&buf); err != nil {
+			return err
+		}
+		// Name metric-compatible fallbacks (Arial has the same advance
+		// widths as Liberation Sans), so the layout holds in viewers
+		// that lack Liberation.
+		out := bytes.ReplaceAll(buf.Bytes(), []byte("font-family:Liberation Sans;"), []byte(svgFonts))
+		_, err = w.Write(out)
 		return err
 	}()
 	if err != nil {
@@ -114,6 +124,8 @@ func renderSVG(w io.Writer, d drawer) error {
 	}
 	return nil
 }
+
+const svgFonts = "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"
 
 func writeFile(path string, d drawer) error {
 	var render func(io.Writer, drawer) error
