@@ -104,3 +104,13 @@ func exactArgs(n int) cobra.PositionalArgs {
 		return nil
 	}
 }
+
+// load reads an experiment file; a file that cannot be read is the user's
+// input error, like an invalid one.
+func load(path string) (*experiment.Experiment, error) {
+	exp, err := experiment.Load(path)
+	if err != nil && !errors.Is(err, experiment.ErrInvalid) {
+		return nil, usageError{err}
+	}
+	return exp, err
+}

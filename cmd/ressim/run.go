@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/topology"
 )
@@ -34,7 +33,7 @@ give byte-identical outputs.`,
 		Args:              exactArgs(1),
 		ValidArgsFunction: tomlFiles,
 		RunE: func(c *cobra.Command, args []string) error {
-			exp, err := experiment.Load(args[0])
+			exp, err := load(args[0])
 			if err != nil {
 				return err
 			}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ressim/ressim/sim/experiment"
 )
 
 func newValidateCmd() *cobra.Command {
@@ -19,7 +18,7 @@ is invalid, 0 when it is valid.`,
 		Args:              exactArgs(1),
 		ValidArgsFunction: tomlFiles,
 		RunE: func(c *cobra.Command, args []string) error {
-			exp, err := experiment.Load(args[0])
+			exp, err := load(args[0])
 			if err != nil {
 				return err
 			}

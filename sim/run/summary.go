@@ -36,6 +36,7 @@ type ServiceSummary struct {
 	InFlightAtEnd  int      `json:"in_flight_at_end"`
 	RejectionRatio *float64 `json:"rejection_ratio"`
 	ThroughputRPS  *float64 `json:"throughput_rps"`
+	PWait          *float64 `json:"p_wait"`
 	MeanWaitS      *float64 `json:"mean_wait_s"`
 	MeanServiceS   *float64 `json:"mean_service_s"`
 	MeanSojournS   *float64 `json:"mean_sojourn_s"`
@@ -73,6 +74,14 @@ func secs(ns float64, count uint64) *float64 {
 	return num(ns / 1e9)
 }
 
+// ratio returns a/b, null when b is 0.
+func ratio(a, b uint64) *float64 {
+	if b == 0 {
+		return nil
+	}
+	return num(float64(a) / float64(b))
+}
+
 func quantileS(h *metrics.Histogram, q float64) *float64 {
 	return secs(float64(h.Quantile(q)), h.Count())
 }
@@ -92,18 +101,15 @@ func NewSummary(res *topology.Result) *Summary {
 		Clients:    map[string]ClientSummary{},
 	}
 	for _, r := range res.Services {
-		var rej *float64
-		if r.Arrivals > 0 {
-			rej = num(float64(r.Rejected) / float64(r.Arrivals))
-		}
 		s.Services[r.Name] = ServiceSummary{
 			Workers:        r.Workers,
 			Arrivals:       r.Arrivals,
 			Completed:      r.Completed,
 			Rejected:       r.Rejected,
 			InFlightAtEnd:  r.InFlightAtEnd,
-			RejectionRatio: rej,
+			RejectionRatio: ratio(r.Rejected, r.Arrivals),
 			ThroughputRPS:  num(r.Throughput),
+			PWait:          ratio(r.Delayed, r.Sojourn.Count()),
 			MeanWaitS:      secs(r.Wait.Mean(), r.Wait.Count()),
 			MeanServiceS:   secs(r.Service.Mean(), r.Service.Count()),
 			MeanSojournS:   secs(r.Sojourn.Mean(), r.Sojourn.Count()),

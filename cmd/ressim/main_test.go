@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func ressim(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = execute(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+const small = "../../sim/run/testdata/small.toml"
+
+func TestRun(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := ressim("run", small, "-o", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	for _, want := range []string{"small: seed 42", "  api: ", "rejected", "  db: ", "outputs in " + dir} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	for _, f := range []string{"summary.json", "timeseries.csv", "timeline-api.png", "timeline-db.png"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+func TestRunNoPlotsAndSeed(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := ressim("run", small, "-o", dir, "--no-plots", "--seed", "9")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	if !strings.Contains(out, "seed 9") {
+		t.Errorf("seed override not reported:\n%s", out)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "*.png")); len(m) != 0 {
+		t.Errorf("--no-plots wrote %v", m)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	os.WriteFile(bad, []byte("schema = 1\n[experiment]\nname = \"x\"\nduration = \"-1s\"\n"), 0o644)
+	tests := []struct {
+		args    []string
+		code    int
+		inError string
+	}{
+		{[]string{"validate", small}, exitOK, ""},
+		{[]string{"validate", bad}, exitInvalid, bad + ":4:1: experiment.duration"},
+		{[]string{"run", bad}, exitInvalid, "experiment.duration"},
+		{[]string{"run", "no-such-file.toml"}, exitInvalid, "no such file"},
+		{[]string{"run"}, exitInvalid, "accepts 1 arg"},
+		{[]string{"run", small, "--frobnicate"}, exitInvalid, "unknown flag"},
+		{[]string{"run", small, "--seed", "-3"}, exitInvalid, "invalid argument"},
+		{[]string{"explode"}, exitInvalid, "unknown command"},
+		{[]string{"run", small, "-o", "/proc/forbidden/dir", "--no-plots"}, exitFailure, "forbidden"},
+	}
+	for _, tt := range tests {
+		code, _, errOut := ressim(tt.args...)
+		if code != tt.code || !strings.Contains(errOut, tt.inError) {
+			t.Errorf("ressim %v: exit %d, stderr %q; want exit %d and %q", tt.args, code, errOut, tt.code, tt.inError)
+		}
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"run", "--help"}, {"validate", "--help"}, {"completion", "bash"}} {
+		code, out, _ := ressim(args...)
+		if code != exitOK || len(out) < 100 {
+			t.Errorf("ressim %v: exit %d, %d bytes of output", args, code, len(out))
+		}
+	}
+	code, out, _ := ressim("version")
+	if code != exitOK || !strings.HasPrefix(out, "ressim ") {
+		t.Errorf("version: exit %d, %q", code, out)
+	}
+}

@@ -1,0 +1,114 @@
+package run
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ressim/ressim/sim/experiment"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func load(t *testing.T) *experiment.Experiment {
+	t.Helper()
+	exp, err := experiment.Load(filepath.Join("testdata", "small.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exp
+}
+
+// TestDeterministic runs the same experiment twice, plots included, and
+// requires byte-identical outputs.
+func TestDeterministic(t *testing.T) {
+	exp := load(t)
+	a, err := Execute(exp, Options{OutDir: t.TempDir(), Plots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Execute(exp, Options{OutDir: t.TempDir(), Plots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Files) != len(b.Files) || len(a.Files) != 4 {
+		t.Fatalf("files %v vs %v; want summary, time series and two plots", a.Files, b.Files)
+	}
+	for i := range a.Files {
+		x, _ := os.ReadFile(a.Files[i])
+		y, _ := os.ReadFile(b.Files[i])
+		if len(x) == 0 || !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two runs of the same experiment and seed (%d vs %d bytes)",
+				filepath.Base(a.Files[i]), len(x), len(y))
+		}
+	}
+}
+
+// TestSeedOverride checks that --seed changes the run and is recorded.
+func TestSeedOverride(t *testing.T) {
+	exp := load(t)
+	seed := uint64(43)
+	a, err := Execute(exp, Options{OutDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Execute(exp, Options{OutDir: t.TempDir(), Seed: &seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Result.Seed != 43 || a.Result.Seed != 42 {
+		t.Fatalf("seeds %d, %d; want 42, 43", a.Result.Seed, b.Result.Seed)
+	}
+	if a.Result.Services[0].Arrivals == b.Result.Services[0].Arrivals {
+		t.Error("a different seed gave the same arrival count")
+	}
+}
+
+// TestGoldenOutputs pins summary.json and timeseries.csv byte for byte: a
+// change to the model, the random streams or the formats shows up here.
+// Regenerate with: go test ./sim/run -run TestGoldenOutputs -update
+func TestGoldenOutputs(t *testing.T) {
+	out, err := Execute(load(t), Options{OutDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{SummaryFile, TimeSeriesFile} {
+		got, err := os.ReadFile(filepath.Join(out.Dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden := filepath.Join("testdata", "small."+name+".golden")
+		if *update {
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run with -update to create it)", err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from %s; if the change is intended, run with -update", name, golden)
+		}
+	}
+}
+
+func TestSummaryNulls(t *testing.T) {
+	exp := load(t)
+	exp.Model.Clients = exp.Model.Clients[:1] // db gets no traffic
+	out, err := Execute(exp, Options{OutDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSummary(out.Result).Services["db"]
+	if s.Arrivals != 0 || s.MeanSojournS != nil || s.P99SojournS != nil || s.RejectionRatio != nil {
+		t.Errorf("idle service: arrivals %d, mean %v, p99 %v, rejection %v; want 0 and nulls",
+			s.Arrivals, s.MeanSojournS, s.P99SojournS, s.RejectionRatio)
+	}
+	if s.Utilization == nil || *s.Utilization != 0 {
+		t.Errorf("idle utilization = %v, want 0", s.Utilization)
+	}
+}
