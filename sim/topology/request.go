@@ -16,8 +16,9 @@ type request struct {
 
 // requestPool is a free list of requests.
 type requestPool struct {
-	free *request
-	live int
+	free      *request
+	live      int // requests in use
+	allocated int // requests ever allocated: the peak of live
 }
 
 func (p *requestPool) get() *request {
@@ -27,6 +28,7 @@ func (p *requestPool) get() *request {
 		*r = request{}
 		return r
 	}
+	p.allocated++
 	return new(request)
 }
 

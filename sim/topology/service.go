@@ -101,7 +101,7 @@ type serviceStats struct {
 	arrivals, completed, rejected uint64 // inside the window
 	delayed                       uint64 // measured requests that waited for a worker
 	sojourn, wait, service        metrics.Histogram
-	inSystem, queue, busy         metrics.Level
+	inSystem, queue, busy         metrics.Count
 	warmArea                      [3]float64 // level areas at the end of warm-up
 
 	// Current time-series interval.
