@@ -24,7 +24,9 @@
 //     percentCanRetry)), which "accommodates clients that have just started
 //     issuing requests as well as clients that do not issue many requests";
 //     the source's Python class has the min_per_sec parameter but never uses
-//     it.
+//     it. Unlike Finagle, whose deposits expire after a ttl (default 10 s),
+//     deposits here stay until spent, as in the source's bucket: Capacity
+//     bounds how much past success can pay for future retries.
 //
 // Under a total failure of the dependency there are no deposits, so after
 // the initial Capacity tokens are spent the retries fall to

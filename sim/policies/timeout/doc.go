@@ -18,7 +18,7 @@
 //	Effective = min(Attempt, deadline - start)   (0 if the deadline has passed)
 //
 // and the attempt times out at start + Effective. The caller schedules that
-// instant (an engine event in the simulator, a time.Timer in production);
+// instant (an engine event in the simulator, a timer in production);
 // nothing here reads a clock.
 //
 // # Callers wait longer than callees (Check, CheckChain)
