@@ -57,6 +57,10 @@
 // closes and its window is cleared. A probe whose outcome is a local refusal
 // gives its slot back, so that another probe may be admitted.
 //
+// Every permit must be given back through Record, with policies.Cancelled
+// if the call was abandoned: an unreported half-open permit keeps its probe
+// slot, and a breaker whose probes never report stays half-open.
+//
 // Every transition increments a generation counter. A Permit remembers the
 // generation it was issued in, and Record ignores results whose permit
 // predates the last transition: a slow call admitted while closed cannot

@@ -62,6 +62,7 @@ func (r Reason) String() string {
 
 // Transition describes one change of state, returned as a value.
 type Transition struct {
+	// From and To are the states before and after.
 	From, To State
 	// At is the instant of the transition (the instant passed to the call
 	// that observed it; for open to half-open, possibly later than the end

@@ -70,7 +70,8 @@ func (p *Probe) NextProbeAt() (at time.Duration, ok bool) {
 // passed after took. The probe fails if !passed or took > Timeout. The next
 // probe is due at now + max(Period, min(took, Timeout)). Observe returns the
 // transition the probe caused, stamped with the instant its result became
-// known (now + min(took, Timeout)). It is ignored while Restarting.
+// known (now + min(took, Timeout)). It is ignored while Restarting. A
+// probe observed before NextProbeAt is accepted as the caller's decision.
 func (p *Probe) Observe(now time.Duration, passed bool, took time.Duration) (Transition, bool) {
 	if p.state == Restarting {
 		return Transition{}, false

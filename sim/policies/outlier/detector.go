@@ -57,6 +57,7 @@ func (d *Detector) Config() Config { return d.cfg }
 func (d *Detector) Hosts() int { return len(d.hosts) }
 
 // Ejected reports whether host i is ejected: the balancer must not pick it.
+// Like every method taking a host index, it panics unless 0 <= i < Hosts().
 func (d *Detector) Ejected(i int) bool { return d.hosts[i].ejected }
 
 // EjectedCount returns the number of ejected hosts.
