@@ -63,10 +63,14 @@ type Decision struct {
 
 // Deny returns d refused for reason r (typically ReasonBudget): Retry
 // false, Delay and At 0, Next reset to the state before the decision. A
-// refused decision is returned unchanged.
+// refused decision is returned unchanged. Since Retry is true exactly when
+// Reason is ReasonRetry, Deny(ReasonRetry) refuses with ReasonBudget.
 func (d Decision) Deny(r Reason) Decision {
 	if !d.Retry {
 		return d
+	}
+	if r == ReasonRetry {
+		r = ReasonBudget
 	}
 	return Decision{Reason: r, Next: d.from, from: d.from}
 }

@@ -138,6 +138,9 @@ func TestDeny(t *testing.T) {
 	if denied.Retry || denied.Reason != ReasonBudget || denied.Delay != 0 || denied.At != 0 || denied.Next != c {
 		t.Errorf("Deny = %+v, want refused with budget reason and state %+v", denied, c)
 	}
+	if odd := d.Deny(ReasonRetry); odd.Retry || odd.Reason != ReasonBudget {
+		t.Errorf("Deny(ReasonRetry) = %+v, want a refusal with reason budget", odd)
+	}
 	if again := denied.Deny(ReasonDeadline); again != denied {
 		t.Errorf("Deny of a refused decision changed it: %+v", again)
 	}
