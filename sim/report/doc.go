@@ -40,6 +40,26 @@
 // default size the title is 19 pt bold, panel titles 14 pt bold, axis labels
 // 13 pt, ticks 12 pt, legend 12.5 pt, lines 2 pt, all in Liberation Sans.
 //
+// # Bar charts and heatmaps
+//
+// A BarChart compares variants (Series, one Okabe-Ito colour each, in order)
+// over Groups: bars side by side, the value axis from zero, light
+// horizontal grid lines, optional whiskers from Lo to Hi (absolute values,
+// e.g. a 95 % confidence interval over replications; NaN omits one), and a
+// legend on the right. NaN in Values leaves a slot empty.
+//
+// A Heatmap colours a grid of cells, centred on X[i] and Y[j] (cell edges
+// midway between centres), by Z[j][i] on the viridis colour map (van der
+// Walt and Smith 2015: perceptually uniform, readable in grey and with
+// colour-vision deficiencies), with a colour bar and ZLabel on the right.
+// NaN cells are light grey with a "no data" key. With 12 centres or fewer,
+// every centre is labelled; Annotate prints each value (3 significant
+// digits) in its cell, in black or white for contrast. ZMin and ZMax fix
+// the ends of the scale.
+//
+// Both render with methods (RenderPNG, RenderSVG, WriteFile) that behave
+// like the package functions for a Figure.
+//
 // # Downsampling
 //
 // The rasteriser behind gonum/plot (freetype's) slows down sharply with the
@@ -48,8 +68,9 @@
 // pixel column, the minimum and the maximum point in their original order
 // (the 2-point core of M4; Jugel et al., "M4: A Visualization-Oriented Time
 // Series Data Aggregation", PVLDB 7(10), 2014), plus the first and last
-// point of every gap-free run. The envelope drawn in each column is exact,
-// so a one-sample spike is never lost. Long runs are also stroked in pieces
+// point of every gap-free run. Each column's extremes are drawn exactly,
+// so a one-sample spike is never lost; only the order of the joins inside
+// a column may differ, by less than a pixel. Long runs are also stroked in pieces
 // of 64 segments, which keeps the rasteriser's cost linear. The reference
 // figure (3 panels, 4 lines each, 3 600 points per line, 1 200 x 900 px)
 // renders to PNG in about 75 ms on one core of the reference machine (see

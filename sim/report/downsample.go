@@ -10,7 +10,7 @@ import "math"
 // (Jugel et al., "M4: A Visualization-Oriented Time Series Data
 // Aggregation", VLDB 2014): the x range is cut into columns equal bins and
 // each bin keeps its minimum and maximum point, in their original order.
-// So every spike survives, and the drawn envelope in each column is exact.
+// So every spike survives and each column's extremes are drawn exactly.
 // The first and last points of every gap-free run are kept too. NaN in y
 // is a gap: runs are reduced separately and one NaN point separates them.
 // A series of at most 2*columns points is copied unchanged.

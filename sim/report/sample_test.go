@@ -93,3 +93,5 @@ func sampleFigure(n, wpx, hpx int) Figure {
 		Width: wpx, Height: hpx,
 	}
 }
+
+func nan() float64 { return math.NaN() }
