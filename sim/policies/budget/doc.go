@@ -36,6 +36,11 @@
 // never exceed Ratio times the successes plus that constant, so the
 // amplification is about 1 + Ratio.
 //
+// The package's tests rerun Marc Brooker's retry-storm simulation (a 5 s
+// load spike that leaves a server locked in overload by its clients'
+// retries): without a budget 4 runs in 5 stay at zero goodput, with the
+// default budget all recover.
+//
 // Tokens are kept as integers in millionths of a token, so deposits of 0.1
 // add up exactly and the bucket's level never drifts with floating-point
 // rounding; the reserve's refill keeps its sub-token remainder, so it is exact
