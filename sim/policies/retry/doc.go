@@ -59,6 +59,13 @@
 // TestBrookerContention reruns his contention simulation with these delays
 // and matches his published call counts within 1.5 %.
 //
+// # Retry-After
+//
+// When a rejection carries a Retry-After hint (HTTP 429 or 503 from a
+// shedding callee), DecideAfter waits max(backoff, hint): a client that
+// answers backpressure with an immediate retry has turned it into
+// amplification. The deadline rule applies to the longer delay.
+//
 // # Worst-case time
 //
 // With k attempts, per-attempt timeout T and cap C the source bounds the

@@ -50,7 +50,11 @@ func FuzzDecide(f *testing.F) {
 				deadline = now + time.Duration(ops[i+2])*10*ms
 			}
 			u := float64(ops[i+2]) / 256
-			d := p.Decide(now, c, o, deadline, u)
+			var hint time.Duration
+			if ops[i]&0x80 != 0 { // a Retry-After hint of up to 3.1 s
+				hint = time.Duration(ops[i]&0x1f) * 100 * ms
+			}
+			d := p.DecideAfter(now, c, o, deadline, u, hint)
 
 			if d.Retry != (d.Reason == ReasonRetry) {
 				t.Fatalf("Retry %v with reason %v", d.Retry, d.Reason)
@@ -74,8 +78,10 @@ func FuzzDecide(f *testing.F) {
 				t.Fatalf("retried %v outside RetryOn", o)
 			case d.Next.Attempts() != c.Attempts()+1 || d.Next.Attempts() > cfg.MaxAttempts:
 				t.Fatalf("attempts %d -> %d with max %d", c.Attempts(), d.Next.Attempts(), cfg.MaxAttempts)
-			case d.Delay < 0 || d.Delay > maxDelay:
-				t.Fatalf("delay %v outside [0, %v]", d.Delay, maxDelay)
+			case d.Delay < 0 || d.Delay > max(maxDelay, hint):
+				t.Fatalf("delay %v outside [0, %v] (hint %v)", d.Delay, maxDelay, hint)
+			case d.Delay < hint:
+				t.Fatalf("delay %v shorter than the Retry-After hint %v", d.Delay, hint)
 			case d.At != now+d.Delay || d.Next.PrevDelay() != d.Delay:
 				t.Fatalf("At %v, PrevDelay %v for now %v delay %v", d.At, d.Next.PrevDelay(), now, d.Delay)
 			case deadline != 0 && (d.At >= deadline || d.At+cfg.AttemptTimeout > deadline):

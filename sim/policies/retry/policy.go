@@ -82,6 +82,17 @@ func (d Decision) Deny(r Reason) Decision {
 // ignored by the other variants). The rules, in the order applied, are in
 // the package documentation. Decide does not modify p and allocates nothing.
 func (p *Policy) Decide(now time.Duration, c Call, o policies.Outcome, deadline time.Duration, u float64) Decision {
+	return p.DecideAfter(now, c, o, deadline, u, 0)
+}
+
+// DecideAfter is Decide for an attempt whose refusal carried a Retry-After
+// hint (an HTTP 429 or 503 from a shedding callee, say): the delay is
+// max(backoff, retryAfter), so the client waits at least as long as the
+// callee asked, and the deadline rule applies to that delay. A retry that
+// ignores the hint turns backpressure into amplification. retryAfter <= 0
+// means no hint; hints above MaxCap count as MaxCap. The hint is not capped
+// by Cap: the callee knows its own recovery time better than the caller.
+func (p *Policy) DecideAfter(now time.Duration, c Call, o policies.Outcome, deadline time.Duration, u float64, retryAfter time.Duration) Decision {
 	switch {
 	case o == policies.Success:
 		return Decision{Reason: ReasonSuccess, Next: c, from: c}
@@ -92,7 +103,7 @@ func (p *Policy) Decide(now time.Duration, c Call, o policies.Outcome, deadline 
 	case c.Attempts() >= p.cfg.MaxAttempts:
 		return Decision{Reason: ReasonExhausted, Next: c, from: c}
 	}
-	delay := p.delay(c, u)
+	delay := max(p.delay(c, u), min(retryAfter, MaxCap))
 	if deadline != 0 {
 		start := now + delay
 		if start >= deadline || start+p.cfg.AttemptTimeout > deadline {

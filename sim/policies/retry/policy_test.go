@@ -99,6 +99,39 @@ func TestDecideNoTimeoutDeadline(t *testing.T) {
 	}
 }
 
+// TestDecideAfterHint checks that a Retry-After hint sets a floor on the
+// delay, that a shorter hint leaves the backoff alone, and that the deadline
+// rule applies to the hinted delay.
+func TestDecideAfterHint(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.AttemptTimeout = 100 * ms
+	p := mustNew(t, cfg)
+	rej, open := policies.Rejected, policies.CircuitOpen
+	tests := []struct {
+		outcome        policies.Outcome
+		deadline, hint time.Duration
+		retry          bool
+		delay          time.Duration
+		reason         Reason
+	}{
+		{rej, 0, 0, true, 25 * ms, ReasonRetry},                       // no hint: full jitter, u 0.5
+		{rej, 0, 10 * ms, true, 25 * ms, ReasonRetry},                 // shorter hint: backoff wins
+		{rej, 0, time.Second, true, time.Second, ReasonRetry},         // the callee asked for 1 s
+		{rej, 0, 5 * time.Second, true, 5 * time.Second, ReasonRetry}, // not capped by Cap
+		{rej, 0, 1000 * time.Hour, true, MaxCap, ReasonRetry},         // but by MaxCap
+		{rej, 800 * ms, time.Second, false, 0, ReasonDeadline},        // 1 s wait cannot fit 800 ms
+		{rej, 1100 * ms, time.Second, true, time.Second, ReasonRetry}, // 1 s + 100 ms fits exactly
+		{open, 0, time.Second, false, 0, ReasonNotRetryable},          // a hint never makes CircuitOpen retryable
+	}
+	for i, tt := range tests {
+		d := p.DecideAfter(0, Call{}, tt.outcome, tt.deadline, 0.5, tt.hint)
+		if d.Retry != tt.retry || d.Delay != tt.delay || d.Reason != tt.reason {
+			t.Errorf("case %d (%v, hint %v, deadline %v): retry %v delay %v reason %v; want %v %v %v",
+				i, tt.outcome, tt.hint, tt.deadline, d.Retry, d.Delay, d.Reason, tt.retry, tt.delay, tt.reason)
+		}
+	}
+}
+
 func TestDecideConfigVariants(t *testing.T) {
 	tests := []struct {
 		name    string
