@@ -53,7 +53,7 @@ func (b *BarChart) Validate() error {
 	if len(b.Groups) == 0 || len(b.Series) == 0 {
 		return invalid("bar chart needs at least one group and one series")
 	}
-	if b.YMax != nil && !(*b.YMax > 0) {
+	if b.YMax != nil && !(*b.YMax > 0 && finite(*b.YMax)) {
 		return invalid("bar chart YMax %v must be > 0", *b.YMax)
 	}
 	n := len(b.Groups)
@@ -65,12 +65,12 @@ func (b *BarChart) Validate() error {
 			return invalid("series %d %q: set both Lo and Hi, or neither", i, s.Label)
 		}
 		for g := range n {
-			if math.IsInf(s.Values[g], 0) {
-				return invalid("series %d %q: value %d is infinite", i, s.Label, g)
+			if !gapOrFinite(s.Values[g]) {
+				return invalid("series %d %q: value %d is infinite or beyond MaxAbs", i, s.Label, g)
 			}
 			if s.Lo != nil {
 				lo, hi := s.Lo[g], s.Hi[g]
-				if math.IsInf(lo, 0) || math.IsInf(hi, 0) || lo > hi {
+				if !gapOrFinite(lo) || !gapOrFinite(hi) || lo > hi {
 					return invalid("series %d %q: whisker %d [%v, %v] is not a finite interval", i, s.Label, g, lo, hi)
 				}
 			}

@@ -22,12 +22,12 @@ func Downsample(dstX, dstY, x, y []float64, x0, x1 float64, columns int) ([]floa
 	return downsample(dstX[:0], dstY[:0], x, y, x0, x1, columns, false)
 }
 
-// downsample is Downsample; with positive set, y <= 0 is also a gap (a
-// log axis cannot show it).
+// downsample is Downsample; with positive set, y < MinLog (and so y <= 0)
+// is also a gap: a log axis cannot show it.
 func downsample(dx, dy, x, y []float64, x0, x1 float64, columns int, positive bool) ([]float64, []float64) {
 	n := min(len(x), len(y))
 	columns = max(columns, 1)
-	gap := func(v float64) bool { return math.IsNaN(v) || positive && v <= 0 }
+	gap := func(v float64) bool { return math.IsNaN(v) || positive && !(v >= MinLog) }
 	if n <= 2*columns || !(x1 > x0) {
 		for i := range n {
 			v := y[i]

@@ -20,6 +20,13 @@ const (
 	// MinSize and MaxSize bound Width and Height, in pixels.
 	MinSize = 200
 	MaxSize = 8000
+
+	// MaxAbs bounds the magnitude of every finite value (x, y, span and
+	// band ends, fixed axis ends, bar and heatmap values): beyond it the
+	// axis arithmetic would overflow. Values on a log axis below MinLog
+	// are drawn as gaps, like values <= 0.
+	MaxAbs = 1e100
+	MinLog = 1e-100
 )
 
 // Figure is a stack of time-series panels that share one x axis (seconds of
@@ -96,7 +103,7 @@ type StateBand struct {
 }
 
 // ErrInvalid is wrapped by every validation error.
-var ErrInvalid = errors.New("report: invalid figure")
+var ErrInvalid = errors.New("invalid figure")
 
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
@@ -116,7 +123,11 @@ func size(w, h int) (int, int, error) {
 	return w, h, nil
 }
 
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+// finite reports whether v is a usable number: not NaN, |v| <= MaxAbs.
+func finite(v float64) bool { return v >= -MaxAbs && v <= MaxAbs }
+
+// gapOrFinite reports whether v is NaN (a gap) or finite.
+func gapOrFinite(v float64) bool { return math.IsNaN(v) || finite(v) }
 
 // Validate reports the first problem that would stop f from rendering.
 // The error wraps ErrInvalid.
@@ -147,8 +158,8 @@ func (p *Panel) validate() error {
 	if p.YMin != nil && p.YMax != nil && *p.YMin >= *p.YMax {
 		return invalid("YMin %v >= YMax %v", *p.YMin, *p.YMax)
 	}
-	if p.LogY && (p.YMin != nil && *p.YMin <= 0 || p.YMax != nil && *p.YMax <= 0) {
-		return invalid("log axis needs YMin and YMax > 0")
+	if p.LogY && (p.YMin != nil && *p.YMin < MinLog || p.YMax != nil && *p.YMax < MinLog) {
+		return invalid("log axis needs YMin and YMax >= MinLog")
 	}
 	for i, l := range p.Lines {
 		if len(l.X) != len(l.Y) {
@@ -157,13 +168,13 @@ func (p *Panel) validate() error {
 		prev := math.Inf(-1)
 		for j, x := range l.X {
 			if !finite(x) || x < prev {
-				return invalid("line %d %q: X[%d] = %v is not finite and non-decreasing", i, l.Label, j, x)
+				return invalid("line %d %q: X[%d] = %v is not finite (|x| <= MaxAbs) and non-decreasing", i, l.Label, j, x)
 			}
 			prev = x
 		}
 		for j, y := range l.Y {
-			if math.IsInf(y, 0) {
-				return invalid("line %d %q: Y[%d] is infinite (use NaN for a gap)", i, l.Label, j)
+			if !gapOrFinite(y) {
+				return invalid("line %d %q: Y[%d] = %v is infinite or beyond MaxAbs (use NaN for a gap)", i, l.Label, j, y)
 			}
 		}
 	}

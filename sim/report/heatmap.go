@@ -85,8 +85,8 @@ func (h *Heatmap) Validate() error {
 			return invalid("heatmap Z row %d has %d values for %d X values", j, len(row), len(h.X))
 		}
 		for i, v := range row {
-			if math.IsInf(v, 0) {
-				return invalid("heatmap Z[%d][%d] is infinite", j, i)
+			if !gapOrFinite(v) {
+				return invalid("heatmap Z[%d][%d] is infinite or beyond MaxAbs", j, i)
 			}
 		}
 	}

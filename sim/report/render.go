@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
@@ -57,6 +58,20 @@ func validate(d drawer) error {
 	return nil
 }
 
+// errInternal marks a panic inside the drawing code, turned into an error
+// so that a bad figure cannot crash the caller; it is a bug to report.
+var errInternal = errors.New("internal error")
+
+// safeDraw runs d.draw, converting a panic to an error wrapping errInternal.
+func safeDraw(d drawer, dc draw.Canvas, wpx, hpx int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", errInternal, r)
+		}
+	}()
+	return d.draw(dc, wpx, hpx)
+}
+
 func renderImage(d drawer) (image.Image, error) {
 	if err := validate(d); err != nil {
 		return nil, err
@@ -72,7 +87,7 @@ func renderImage(d drawer) (image.Image, error) {
 	ctx.SetLineCapButt()
 	ctx.InvertY()
 	c := vgimg.NewWith(vgimg.UseImageWithContext(img, ctx), vgimg.UseDPI(dpi))
-	if err := d.draw(draw.New(c), wpx, hpx); err != nil {
+	if err := safeDraw(d, draw.New(c), wpx, hpx); err != nil {
 		return nil, err
 	}
 	return c.Image(), nil
@@ -81,16 +96,16 @@ func renderImage(d drawer) (image.Image, error) {
 func renderPNG(w io.Writer, d drawer) error {
 	img, err := renderImage(d)
 	if err != nil {
-		return fmt.Errorf("render png %q: %w", d.name(), err)
+		return fmt.Errorf("report: render png %q: %w", d.name(), err)
 	}
 	// Default compression: BestSpeed saves ~10 ms but doubles the file.
 	bw := bufio.NewWriterSize(w, 64<<10)
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(bw, img); err != nil {
-		return fmt.Errorf("render png %q: %w", d.name(), err)
+		return fmt.Errorf("report: render png %q: %w", d.name(), err)
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("render png %q: %w", d.name(), err)
+		return fmt.Errorf("report: render png %q: %w", d.name(), err)
 	}
 	return nil
 }
@@ -105,7 +120,7 @@ func renderSVG(w io.Writer, d drawer) error {
 			return err
 		}
 		c := vgsvg.NewWith(vgsvg.UseWH(px(wpx), px(hpx)))
-		if err := d.draw(draw.New(c), wpx, hpx); err != nil {
+		if err := safeDraw(d, draw.New(c), wpx, hpx); err != nil {
 			return err
 		}
 		var buf bytes.Buffer
@@ -120,7 +135,7 @@ func renderSVG(w io.Writer, d drawer) error {
 		return err
 	}()
 	if err != nil {
-		return fmt.Errorf("render svg %q: %w", d.name(), err)
+		return fmt.Errorf("report: render svg %q: %w", d.name(), err)
 	}
 	return nil
 }

@@ -42,7 +42,7 @@ func drawSingle(dc draw.Canvas, th *theme, title, subtitle, xlabel, ylabel strin
 		area.Max.X -= side.width + 1.5*th.gap
 	}
 	if area.Max.X-area.Min.X < 50 || area.Max.Y-area.Min.Y < 50 {
-		return fmt.Errorf("report: figure %q: too small for its labels", title)
+		return fmt.Errorf("figure %q: too small for its labels", title)
 	}
 	c := draw.Canvas{Canvas: dc.Canvas, Rectangle: area}
 	d := p.DataCanvas(c)

@@ -62,7 +62,7 @@ func (p *Panel) yRange(target int) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, l := range p.Lines {
 		for _, v := range l.Y {
-			if math.IsNaN(v) || p.LogY && v <= 0 {
+			if math.IsNaN(v) || p.LogY && v < MinLog {
 				continue
 			}
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
@@ -221,7 +221,7 @@ func drawFigure(dc draw.Canvas, f *Figure, wpx, hpx int) error {
 	area.Min.X += ylabelW
 	area.Max.X -= legendW
 	if area.Max.X-area.Min.X < 50 {
-		return fmt.Errorf("report: figure %q: %d x %d px leaves no room for the data (legend %.0f pt wide)", f.Title, wpx, hpx, float64(legendW))
+		return fmt.Errorf("figure %q: %d x %d px leaves no room for the data (legend %.0f pt wide)", f.Title, wpx, hpx, float64(legendW))
 	}
 
 	// Room each plot needs around its data area, measured on the full frame.
@@ -261,7 +261,7 @@ func drawFigure(dc draw.Canvas, f *Figure, wpx, hpx int) error {
 	fixed += lane
 	panelH := (area.Max.Y - area.Min.Y - fixed) / vg.Length(panels)
 	if panelH < 20 {
-		return fmt.Errorf("report: figure %q: %d x %d px is too small for %d panels", f.Title, wpx, hpx, panels)
+		return fmt.Errorf("figure %q: %d x %d px is too small for %d panels", f.Title, wpx, hpx, panels)
 	}
 
 	// Draw top to bottom; every data area spans [area.Min.X+left, area.Max.X-right].
