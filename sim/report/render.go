@@ -30,7 +30,8 @@ type drawer interface {
 func (f *Figure) dims() (int, int, error) { return size(f.Width, f.Height) }
 func (f *Figure) name() string            { return f.Title }
 func (f *Figure) draw(dc draw.Canvas, w, h int) error {
-	return drawFigure(dc, f, w, h)
+	_, err := drawFigure(dc, f, w, h)
+	return err
 }
 
 // RenderPNG draws f as a PNG image of f.Width x f.Height pixels (default

@@ -13,6 +13,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/ with the current output")
@@ -260,5 +264,67 @@ func TestLineColours(t *testing.T) {
 	many := lineColours([]Panel{{Lines: l("1", "2", "3", "4", "5", "6", "7", "8", "9", "10")}})
 	if many[0][8] != okabeIto[0] {
 		t.Errorf("9th line %v, want the palette to cycle", many[0][8])
+	}
+}
+
+// TestLayout checks, on the data areas the layout reports, that the panels
+// share their left and right edges (one x axis), are stacked without
+// overlap inside the image, and get equal heights when their legends fit.
+func TestLayout(t *testing.T) {
+	for _, sz := range [][2]int{{1200, 900}, {600, 400}, {1920, 1080}} {
+		f := sampleFigure(100, sz[0], sz[1])
+		c := vgimg.NewWith(vgimg.UseWH(px(sz[0]), px(sz[1])), vgimg.UseDPI(dpi))
+		areas, err := drawFigure(draw.New(c), &f, sz[0], sz[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(areas) != 4 { // 3 panels and one state strip
+			t.Fatalf("%v: %d areas, want 4", sz, len(areas))
+		}
+		w, h := c.Size()
+		var panelH []vg.Length
+		for i, a := range areas {
+			if a.Min.X != areas[0].Min.X || a.Max.X != areas[0].Max.X {
+				t.Errorf("%v: area %d spans x [%v, %v], area 0 [%v, %v]", sz, i, a.Min.X, a.Max.X, areas[0].Min.X, areas[0].Max.X)
+			}
+			if a.Min.X < 0 || a.Max.X > w || a.Min.Y < 0 || a.Max.Y > h || a.Max.Y <= a.Min.Y {
+				t.Errorf("%v: area %d %v outside the %vx%v canvas", sz, i, a, w, h)
+			}
+			if i > 0 && a.Max.Y > areas[i-1].Min.Y {
+				t.Errorf("%v: area %d overlaps the one above", sz, i)
+			}
+			if i != 2 { // area 2 is the strip
+				panelH = append(panelH, a.Max.Y-a.Min.Y)
+			}
+		}
+		for _, ph := range panelH {
+			if math.Abs(float64(ph-panelH[0])) > 1e-9 {
+				t.Errorf("%v: panel heights %v, want equal", sz, panelH)
+				break
+			}
+		}
+	}
+}
+
+func TestShareHeights(t *testing.T) {
+	tests := []struct {
+		total      vg.Length
+		needs, out []vg.Length
+	}{
+		{300, []vg.Length{10, 20, 30}, []vg.Length{100, 100, 100}},
+		{300, []vg.Length{10, 150, 20}, []vg.Length{75, 150, 75}},
+		{300, []vg.Length{140, 150, 20}, []vg.Length{100, 100, 100}}, // sum 310 > 300: equal
+		{300, []vg.Length{140, 100, 20}, []vg.Length{140, 100, 60}},
+		{300, []vg.Length{200, 200}, []vg.Length{150, 150}}, // needs exceed: equal
+		{90, []vg.Length{0}, []vg.Length{90}},
+	}
+	for _, tt := range tests {
+		got := shareHeights(tt.total, tt.needs)
+		for i := range got {
+			if math.Abs(float64(got[i]-tt.out[i])) > 1e-9 {
+				t.Errorf("shareHeights(%v, %v) = %v, want %v", tt.total, tt.needs, got, tt.out)
+				break
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
@@ -134,6 +135,54 @@ func newLegend(th *theme) plot.Legend {
 	return l
 }
 
+// legendHeight is the height of l's entries.
+func legendHeight(l *plot.Legend) vg.Length {
+	var c draw.Canvas
+	r := l.Rectangle(c)
+	return r.Max.Y - r.Min.Y
+}
+
+// shareHeights splits total among panels: equal shares, except that a
+// panel whose legend needs more gets that much and the others share the
+// rest (water-filling). If the needs alone exceed total, the shares are
+// equal and the tallest legends overflow their panels.
+func shareHeights(total vg.Length, needs []vg.Length) []vg.Length {
+	out := make([]vg.Length, len(needs))
+	big := make([]bool, len(needs))
+	for range needs { // each pass fixes at least one more panel, or stops
+		rest, n := total, 0
+		for i, nd := range needs {
+			if big[i] {
+				rest -= nd
+			} else {
+				n++
+			}
+		}
+		if n == 0 || rest <= 0 {
+			break
+		}
+		share, changed := rest/vg.Length(n), false
+		for i, nd := range needs {
+			if !big[i] && nd > share {
+				big[i], changed = true, true
+			}
+		}
+		if !changed {
+			for i, nd := range needs {
+				out[i] = share
+				if big[i] {
+					out[i] = nd
+				}
+			}
+			return out
+		}
+	}
+	for i := range out {
+		out[i] = total / vg.Length(len(needs))
+	}
+	return out
+}
+
 // legendWidth is the width of l's widest entry.
 func legendWidth(l *plot.Legend) vg.Length {
 	var c draw.Canvas
@@ -141,8 +190,9 @@ func legendWidth(l *plot.Legend) vg.Length {
 	return r.Max.X - r.Min.X
 }
 
-// drawFigure lays out and draws f on dc.
-func drawFigure(dc draw.Canvas, f *Figure, wpx, hpx int) error {
+// drawFigure lays out and draws f on dc. It returns the data area of every
+// plot, top to bottom (panels and state strips), for tests.
+func drawFigure(dc draw.Canvas, f *Figure, wpx, hpx int) (areas []vg.Rectangle, err error) {
 	_, raster := dc.Canvas.(*vgimg.Canvas)
 	th := newTheme(wpx, hpx, raster)
 	xlo, xhi := f.xRange()
@@ -190,9 +240,18 @@ func drawFigure(dc draw.Canvas, f *Figure, wpx, hpx int) error {
 		}
 		p.Add(gridPlotter{style: draw.LineStyle{Color: gridColor, Width: th.gridWidth}, vertical: true, horiz: true})
 		for li, ln := range pn.Lines {
-			lp := &linePlotter{x: ln.X, y: ln.Y, logY: pn.LogY, chunk: th.raster, style: draw.LineStyle{Color: colours[pi][li], Width: th.lineWidth}}
-			if ln.Dashed {
+			col := colours[pi][li]
+			lp := &linePlotter{x: ln.X, y: ln.Y, logY: pn.LogY, chunk: th.raster, style: draw.LineStyle{Color: col, Width: th.lineWidth}}
+			// A colour used twice in a panel (more than 8 lines) gets a
+			// second pattern: dotted, or long dashes.
+			again := slices.Contains(colours[pi][:li], col)
+			switch {
+			case ln.Dashed && again:
+				lp.style.Dashes = []vg.Length{vg.Length(14 * th.scale), vg.Length(4 * th.scale)}
+			case ln.Dashed:
 				lp.style.Dashes = []vg.Length{vg.Length(7 * th.scale), vg.Length(4 * th.scale)}
+			case again:
+				lp.style.Dashes = []vg.Length{vg.Length(2 * th.scale), vg.Length(3 * th.scale)}
 			}
 			p.Add(lp)
 			if ln.Label != "" {
@@ -221,7 +280,7 @@ func drawFigure(dc draw.Canvas, f *Figure, wpx, hpx int) error {
 	area.Min.X += ylabelW
 	area.Max.X -= legendW
 	if area.Max.X-area.Min.X < 50 {
-		return fmt.Errorf("figure %q: %d x %d px leaves no room for the data (legend %.0f pt wide)", f.Title, wpx, hpx, float64(legendW))
+		return nil, fmt.Errorf("figure %q: %d x %d px leaves no room for the data (legend %.0f pt wide)", f.Title, wpx, hpx, float64(legendW))
 	}
 
 	// Room each plot needs around its data area, measured on the full frame.
@@ -259,16 +318,30 @@ func drawFigure(dc draw.Canvas, f *Figure, wpx, hpx int) error {
 	}
 	items[0].top += lane
 	fixed += lane
-	panelH := (area.Max.Y - area.Min.Y - fixed) / vg.Length(panels)
-	if panelH < 20 {
-		return fmt.Errorf("figure %q: %d x %d px is too small for %d panels", f.Title, wpx, hpx, panels)
+	var needs []vg.Length
+	for _, it := range items {
+		if !it.strip {
+			needs = append(needs, legendHeight(&it.legend))
+		}
+	}
+	heights := shareHeights(area.Max.Y-area.Min.Y-fixed, needs)
+	for _, h := range heights {
+		if h < 20 {
+			return nil, fmt.Errorf("figure %q: %d x %d px is too small for %d panels", f.Title, wpx, hpx, panels)
+		}
 	}
 
 	// Draw top to bottom; every data area spans [area.Min.X+left, area.Max.X-right].
 	y := area.Max.Y
 	for i, it := range items {
 		if !it.strip {
-			it.dataH = panelH
+			it.dataH, heights = heights[0], heights[1:]
+			if need := legendHeight(&it.legend); need > it.dataH+it.bottom {
+				// Shrink a legend that cannot fit beside its panel.
+				k := max(0.6, float64((it.dataH+it.bottom)/need))
+				it.legend.TextStyle.Font.Size *= vg.Length(k)
+				it.legend.Padding *= vg.Length(k)
+			}
 		}
 		dataTop := y - it.top
 		if i == 0 {
@@ -282,6 +355,7 @@ func drawFigure(dc draw.Canvas, f *Figure, wpx, hpx int) error {
 			Max: vg.Point{X: area.Max.X - right + it.right, Y: dataTop},
 		}}
 		it.p.Draw(c)
+		areas = append(areas, vg.Rectangle{Min: vg.Point{X: dataL, Y: dataBot}, Max: vg.Point{X: dataR, Y: dataTop}})
 		if it.title != "" {
 			sty := th.panel
 			above := th.gap / 2
@@ -315,7 +389,7 @@ func drawFigure(dc draw.Canvas, f *Figure, wpx, hpx int) error {
 	sty := th.label
 	sty.XAlign = draw.XCenter
 	dc.FillText(sty, vg.Point{X: (area.Min.X + left + area.Max.X - right) / 2, Y: dc.Min.Y + margin + sty.FontExtents().Descent}, xlabel)
-	return nil
+	return areas, nil
 }
 
 // newStrip builds the state strip under panel pn.
@@ -332,7 +406,7 @@ func newStrip(th *theme, pn *Panel, xlo, xhi float64, xTarget int, spans []Span)
 	p.Y.Tick.Marker = plot.ConstantTicks(nil)
 	it.legend.TextStyle = th.small
 	it.legend.ThumbnailWidth = vg.Length(16 * th.scale)
-	it.legend.Padding = 0
+	it.legend.Padding = vg.Length(1.5 * th.scale)
 
 	// Fixed colours for the breaker states; other states take, in order of
 	// first appearance, the palette colours the fixed ones do not use.
@@ -366,8 +440,7 @@ func newStrip(th *theme, pn *Panel, xlo, xhi float64, xTarget int, spans []Span)
 	}
 	p.Add(statePlotter{bands: pn.States, colour: colour, text: th.small, pad: th.gap / 2})
 	// Tall enough for its legend, at least two lines of text.
-	eh := th.small.Height("Mg")
-	it.dataH = max(2*eh, vg.Length(len(seen))*eh)
+	it.dataH = max(2*th.small.Height("Mg"), legendHeight(&it.legend))
 	return it
 }
 
