@@ -52,3 +52,23 @@ func BenchmarkDownsample(b *testing.B) {
 		dx, dy = Downsample(dx, dy, l.X, l.Y, 0, 3600, 1000)
 	}
 }
+
+func BenchmarkBarChartPNG(b *testing.B) {
+	c := sampleBarChart(1200, 800)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := c.RenderPNG(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkHeatmapPNG(b *testing.B) {
+	h := sampleHeatmap(1200, 800)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := h.RenderPNG(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

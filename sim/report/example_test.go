@@ -66,3 +66,46 @@ func indexOf(xs []float64, v float64) int {
 	}
 	return -1
 }
+
+// Goodput of three retry policies over two faults, mean and 95 % interval.
+func ExampleBarChart() {
+	b := report.BarChart{
+		Title:  "Goodput during the fault",
+		YLabel: "goodput (req/s)",
+		Groups: []string{"slow 5 s", "503 at 50 %"},
+		Series: []report.BarSeries{
+			{Label: "3 retries", Values: []float64{35, 210}, Lo: []float64{20, 180}, Hi: []float64{50, 240}},
+			{Label: "retry budget", Values: []float64{170, 560}, Lo: []float64{140, 530}, Hi: []float64{200, 590}},
+		},
+		Width: 640, Height: 400,
+	}
+	var buf bytes.Buffer
+	if err := b.RenderSVG(&buf); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(bytes.Contains(buf.Bytes(), []byte(">retry budget</text>")))
+	// Output: true
+}
+
+// A phase diagram: does the system recover, over load x attempts?
+func ExampleHeatmap() {
+	h := report.Heatmap{
+		Title:  "Recovery after a slowdown",
+		XLabel: "offered load (fraction of capacity)", YLabel: "attempts per call",
+		ZLabel: "time to recover (s)",
+		X:      []float64{0.5, 0.7, 0.9},
+		Y:      []float64{1, 3},
+		Z: [][]float64{
+			{8, 12, 23},
+			{11, 21, math.NaN()}, // never recovered
+		},
+		Annotate: true,
+	}
+	fmt.Println(h.Validate())
+	h.Z[1] = h.Z[1][:2]
+	fmt.Println(h.Validate())
+	// Output:
+	// <nil>
+	// invalid figure: heatmap Z row 1 has 2 values for 3 X values
+}
