@@ -103,7 +103,13 @@ func (r *reader) experiment(doc *table) *Experiment {
 	if !doc.has("client") {
 		r.errorf("", "no [[client]] declared; an experiment needs at least one")
 	}
-	doc.done("schema", "experiment", "client", "service")
+	for _, ft := range doc.tables("fault") {
+		if fc, ok := r.fault(ft, &e.Model, services, clients); ok {
+			e.Model.Faults = append(e.Model.Faults, fc)
+		}
+	}
+	r.checkCalls(&e.Model)
+	doc.done("schema", "experiment", "client", "service", "fault")
 	return e
 }
 
@@ -133,7 +139,13 @@ func (r *reader) header(t *table, e *Experiment) {
 	} else if !t.has("interval") && m.Duration > 0 && int64(m.Duration/topology.DefaultInterval) > topology.MaxIntervals {
 		r.errorf(t.key("duration"), "gives more than %d one-second time-series intervals; set a longer interval", topology.MaxIntervals)
 	}
-	t.done("name", "description", "duration", "warmup", "seed", "interval")
+	m.PropagateDeadlines, _ = t.boolean("propagate_deadlines", false)
+	if v, ok := t.number("recovery_threshold", false, 0, 1, true, "share of the baseline goodput"); ok {
+		m.Recovery.Threshold = v
+	}
+	m.Recovery.Window, _ = t.duration("recovery_window", false, time.Millisecond)
+	t.done("name", "description", "duration", "warmup", "seed", "interval",
+		"propagate_deadlines", "recovery_threshold", "recovery_window")
 }
 
 func validName(s string) bool {
@@ -146,82 +158,4 @@ func validName(s string) bool {
 		}
 	}
 	return true
-}
-
-func (r *reader) service(t *table, seen map[string]bool) (topology.ServiceConfig, bool) {
-	var sc topology.ServiceConfig
-	ok := true
-	sc.Name, _ = t.str("name", true)
-	switch {
-	case sc.Name == "" && t.has("name"):
-		r.errorf(t.key("name"), "must not be empty")
-		ok = false
-	case sc.Name == "":
-		ok = false
-	case !validName(sc.Name):
-		r.errorf(t.key("name"), "name %q must be 1-64 letters, digits, '-', '_' or '.'", sc.Name)
-		ok = false
-	case seen[sc.Name]:
-		r.errorf(t.key("name"), "service %q is declared twice", sc.Name)
-		ok = false
-	}
-	seen[sc.Name] = true
-	if w, wok := t.integer("workers", true, 1, topology.MaxWorkers); wok {
-		sc.Workers = int(w)
-	} else {
-		ok = false
-	}
-	sc.QueueCapacity = -1
-	if t.has("queue_capacity") {
-		if q, qok := t.integer("queue_capacity", false, 0, 1<<31); qok {
-			sc.QueueCapacity = int(q)
-		} else {
-			ok = false
-		}
-	}
-	if st, sok := t.sub("service_time", true); sok {
-		d, dok := r.dist(st)
-		sc.ServiceTime = d
-		ok = ok && dok
-	} else {
-		ok = false
-	}
-	t.done("name", "workers", "queue_capacity", "service_time")
-	return sc, ok
-}
-
-func (r *reader) client(t *table, seen, services map[string]bool) (topology.ClientConfig, bool) {
-	var cc topology.ClientConfig
-	ok := true
-	cc.Name, _ = t.str("name", true)
-	switch {
-	case cc.Name == "":
-		if t.has("name") {
-			r.errorf(t.key("name"), "must not be empty")
-		}
-		ok = false
-	case !validName(cc.Name):
-		r.errorf(t.key("name"), "name %q must be 1-64 letters, digits, '-', '_' or '.'", cc.Name)
-		ok = false
-	case seen[cc.Name]:
-		r.errorf(t.key("name"), "client %q is declared twice", cc.Name)
-		ok = false
-	}
-	seen[cc.Name] = true
-	if target, tok := t.str("target", true); tok {
-		if !services[target] {
-			r.errorf(t.key("target"), "no service named %q is declared", target)
-			ok = false
-		}
-		cc.Target = target
-	} else {
-		ok = false
-	}
-	if rate, rok := t.number("rate", true, 0, topology.MaxRate, true, "requests per second"); rok {
-		cc.Rate = rate
-	} else {
-		ok = false
-	}
-	t.done("name", "target", "rate")
-	return cc, ok
 }

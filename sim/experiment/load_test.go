@@ -49,21 +49,21 @@ func TestParseGood(t *testing.T) {
 	if e.Name != "mm10" || m.Duration != 1000*time.Second || m.Warmup != 10*time.Second || m.Seed != 7 || m.Interval != 500*time.Millisecond {
 		t.Errorf("header = %q %v %v %d %v", e.Name, m.Duration, m.Warmup, m.Seed, m.Interval)
 	}
-	if len(m.Clients) != 1 || m.Clients[0] != (topology.ClientConfig{Name: "users", Target: "server", Rate: 900}) {
+	if len(m.Clients) != 1 || m.Clients[0].Name != "users" || m.Clients[0].Target != "server" || m.Clients[0].Rate != 900 {
 		t.Errorf("clients = %+v", m.Clients)
 	}
 	if len(m.Services) != 2 {
 		t.Fatalf("services = %+v", m.Services)
 	}
 	s0, s1 := m.Services[0], m.Services[1]
-	if s0.Name != "server" || s0.Workers != 10 || s0.QueueCapacity != 10 || s0.ServiceTime.Kind() != dist.Exponential || s0.ServiceTime.Mean() != 10*time.Millisecond {
+	if s0.Name != "server" || s0.Workers != 10 || s0.QueueCapacity != 10 || s0.Steps[0].Work.Kind() != dist.Exponential || s0.Steps[0].Work.Mean() != 10*time.Millisecond {
 		t.Errorf("service 0 = %+v", s0)
 	}
 	if s1.QueueCapacity != -1 {
 		t.Errorf("absent queue_capacity = %d, want -1 (unbounded)", s1.QueueCapacity)
 	}
-	if s1.ServiceTime.Kind() != dist.Erlang || s1.ServiceTime.Mean() != 4*time.Millisecond || s1.ServiceTime.SCV() != 0.25 {
-		t.Errorf("service 1 time = %v mean %v scv %v", s1.ServiceTime.Kind(), s1.ServiceTime.Mean(), s1.ServiceTime.SCV())
+	if w := s1.Steps[0].Work; w.Kind() != dist.Erlang || w.Mean() != 4*time.Millisecond || w.SCV() != 0.25 {
+		t.Errorf("service 1 time = %v mean %v scv %v", w.Kind(), w.Mean(), w.SCV())
 	}
 }
 

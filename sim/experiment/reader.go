@@ -11,9 +11,10 @@ import (
 // reader extracts typed values from a decoded TOML document, collecting
 // every problem with its position instead of stopping at the first.
 type reader struct {
-	file string
-	pos  positions
-	errs ErrorList
+	file  string
+	pos   positions
+	errs  ErrorList
+	calls []callRef // every downstream call read, for checkCalls
 }
 
 func (r *reader) errorf(path, format string, a ...any) {
@@ -299,4 +300,60 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// boolean reads a boolean; def is returned when the key is absent.
+func (t *table) boolean(k string, def bool) (bool, bool) {
+	v, ok := t.get(k)
+	if !ok {
+		return def, false
+	}
+	b, ok := v.(bool)
+	if !ok {
+		t.r.errorf(t.key(k), "expected true or false, got %s", typeName(v))
+		return def, false
+	}
+	return b, true
+}
+
+// strings reads an array of strings.
+func (t *table) strings(k string) ([]string, bool) {
+	v, ok := t.get(k)
+	if !ok {
+		return nil, false
+	}
+	a, ok := v.([]any)
+	if !ok {
+		t.r.errorf(t.key(k), "expected an array of strings, got %s", typeName(v))
+		return nil, false
+	}
+	out := make([]string, 0, len(a))
+	for i, e := range a {
+		s, ok := e.(string)
+		if !ok {
+			t.r.errorf(join(t.key(k), fmt.Sprint(i)), "expected a string, got %s", typeName(e))
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+// oneOf reads a string that must be one of names; it returns its index.
+func (t *table) oneOf(k string, names []string) (int, bool) {
+	s, ok := t.str(k, false)
+	if !ok {
+		return 0, false
+	}
+	for i, n := range names {
+		if n == s {
+			return i, true
+		}
+	}
+	hint := ""
+	if c := closest(s, names); c != "" {
+		hint = fmt.Sprintf(" (did you mean %q?)", c)
+	}
+	t.r.errorf(t.key(k), "unknown value %q%s; expected one of: %s", s, hint, strings.Join(names, ", "))
+	return 0, false
 }

@@ -13,9 +13,10 @@ type NamedFigure struct {
 	Figure report.Figure
 }
 
-// Figures returns the default plots of a run: one timeline per service with
-// its load (arrivals, throughput, rejections), its occupancy (queue length,
-// busy workers) and its latency percentiles.
+// Figures returns the default plots of a run: an overview (what the users
+// got, the load each service saw, how full each service was) and one
+// timeline per service (its load, occupancy and latency). Fault windows
+// are shaded in every panel.
 func Figures(res *topology.Result) []NamedFigure {
 	ts := res.Series
 	x := make([]float64, ts.Len())
@@ -31,17 +32,40 @@ func Figures(res *topology.Result) []NamedFigure {
 		}
 		return l
 	}
+	spans := faultSpans(res)
 	zero := 0.0
-	var figs []NamedFigure
+	subtitle := fmt.Sprintf("seed %d, values per %v interval", res.Seed, ts.Interval())
+
+	users := report.Panel{Title: "What the users got (all clients)", YLabel: "requests/s", YMin: &zero}
+	var latency []report.Line
+	for _, c := range res.Clients {
+		users.Lines = append(users.Lines,
+			line(c.Name, "sent", c.Name+" sent"),
+			line(c.Name, "goodput", c.Name+" goodput"),
+			line(c.Name, "degraded", c.Name+" degraded"),
+			line(c.Name, "failed", c.Name+" failed"))
+		latency = append(latency, line(c.Name, "latency_p50", c.Name+" p50"), line(c.Name, "latency_p99", c.Name+" p99"))
+	}
+	load := report.Panel{Title: "Attempts arriving at each service", YLabel: "attempts/s", YMin: &zero}
+	busy := report.Panel{Title: "Busy workers (time average)", YLabel: "workers", YMin: &zero}
+	for _, s := range res.Services {
+		load.Lines = append(load.Lines, line(s.Name, "arrivals", s.Name))
+		busy.Lines = append(busy.Lines, line(s.Name, "busy_workers", s.Name))
+	}
+	overview := report.Figure{
+		Title:    res.Name + ": overview",
+		Subtitle: subtitle,
+		Spans:    spans,
+		Panels: []report.Panel{users, load, busy,
+			{Title: "User-visible latency of answered requests", YLabel: "latency (ms)", LogY: true, Lines: latency}},
+	}
+	figs := []NamedFigure{{File: "overview.png", Figure: overview}}
+
 	for _, s := range res.Services {
 		n := s.Name
-		var spans []report.Span
-		if res.Warmup > 0 {
-			spans = append(spans, report.Span{From: 0, To: res.Warmup.Seconds(), Label: "warm-up"})
-		}
-		f := report.Figure{
+		figs = append(figs, NamedFigure{File: "timeline-" + n + ".png", Figure: report.Figure{
 			Title:    fmt.Sprintf("%s: service %s", res.Name, n),
-			Subtitle: fmt.Sprintf("seed %d, %d workers, values per %v interval", res.Seed, s.Workers, ts.Interval()),
+			Subtitle: fmt.Sprintf("%s, %d instance(s) x %d workers", subtitle, s.Instances, s.Workers),
 			Spans:    spans,
 			Panels: []report.Panel{
 				{
@@ -50,6 +74,9 @@ func Figures(res *topology.Result) []NamedFigure {
 						line(n, "arrivals", "arrivals"),
 						line(n, "throughput", "completed"),
 						line(n, "rejected", "rejected"),
+						line(n, "dropped", "dropped (deadline)"),
+						line(n, "errors", "failed"),
+						line(n, "degraded", "degraded"),
 					},
 				},
 				{
@@ -57,10 +84,11 @@ func Figures(res *topology.Result) []NamedFigure {
 					Lines: []report.Line{
 						line(n, "queue_length", "queue length"),
 						line(n, "busy_workers", "busy workers"),
+						line(n, "wasted_work", "wasted (busy for nobody)"),
 					},
 				},
 				{
-					Title: "Latency (from intended send time)", YLabel: "latency (ms)", LogY: true,
+					Title: "Latency at the service (arrival to response)", YLabel: "latency (ms)", LogY: true,
 					Lines: []report.Line{
 						line(n, "latency_p50", "p50"),
 						line(n, "latency_p90", "p90"),
@@ -69,8 +97,25 @@ func Figures(res *topology.Result) []NamedFigure {
 					},
 				},
 			},
-		}
-		figs = append(figs, NamedFigure{File: "timeline-" + n + ".png", Figure: f})
+		}})
 	}
 	return figs
+}
+
+// faultSpans shades the warm-up and every fault window; an instantaneous
+// fault (a cache flush) gets a thin band.
+func faultSpans(res *topology.Result) []report.Span {
+	var spans []report.Span
+	if res.Warmup > 0 {
+		spans = append(spans, report.Span{From: 0, To: res.Warmup.Seconds(), Label: "warm-up"})
+	}
+	thin := res.Duration.Seconds() / 200
+	for _, f := range res.Faults {
+		from, to := f.Start.Seconds(), f.End.Seconds()
+		if to <= from {
+			to = from + thin
+		}
+		spans = append(spans, report.Span{From: from, To: to, Label: f.Label})
+	}
+	return spans
 }

@@ -16,46 +16,108 @@ import (
 // per second. A quantity that is undefined (the mean latency of a service
 // that completed nothing) is null.
 type Summary struct {
-	Version    string                    `json:"ressim_version"`
-	Experiment string                    `json:"experiment"`
-	Seed       uint64                    `json:"seed"`
-	DurationS  float64                   `json:"duration_s"`
-	WarmupS    float64                   `json:"warmup_s"`
-	WindowS    float64                   `json:"window_s"`
-	Events     uint64                    `json:"events"`
-	Services   map[string]ServiceSummary `json:"services"`
-	Clients    map[string]ClientSummary  `json:"clients"`
+	Version    string  `json:"ressim_version"`
+	Experiment string  `json:"experiment"`
+	Seed       uint64  `json:"seed"`
+	DurationS  float64 `json:"duration_s"`
+	WarmupS    float64 `json:"warmup_s"`
+	WindowS    float64 `json:"window_s"`
+	Events     uint64  `json:"events"`
+	// UserRequests is the number of end-user requests sent in the window.
+	UserRequests uint64                    `json:"user_requests"`
+	Services     map[string]ServiceSummary `json:"services"`
+	Clients      map[string]ClientSummary  `json:"clients"`
+	// Calls are keyed "caller->callee/operation".
+	Calls  map[string]CallSummary `json:"calls"`
+	Faults []FaultSummary         `json:"faults"`
 }
 
 // ServiceSummary is one service's line of summary.json.
 type ServiceSummary struct {
-	Workers        int      `json:"workers"`
-	Arrivals       uint64   `json:"arrivals"`
-	Completed      uint64   `json:"completed"`
-	Rejected       uint64   `json:"rejected"`
-	InFlightAtEnd  int      `json:"in_flight_at_end"`
-	RejectionRatio *float64 `json:"rejection_ratio"`
-	ThroughputRPS  *float64 `json:"throughput_rps"`
-	PWait          *float64 `json:"p_wait"`
-	MeanWaitS      *float64 `json:"mean_wait_s"`
-	MeanServiceS   *float64 `json:"mean_service_s"`
-	MeanSojournS   *float64 `json:"mean_sojourn_s"`
-	P50SojournS    *float64 `json:"p50_sojourn_s"`
-	P90SojournS    *float64 `json:"p90_sojourn_s"`
-	P99SojournS    *float64 `json:"p99_sojourn_s"`
-	P999SojournS   *float64 `json:"p999_sojourn_s"`
-	MaxSojournS    *float64 `json:"max_sojourn_s"`
-	P99WaitS       *float64 `json:"p99_wait_s"`
-	MeanInSystem   *float64 `json:"mean_in_system"`
-	MeanQueueLen   *float64 `json:"mean_queue_length"`
-	MeanBusy       *float64 `json:"mean_busy_workers"`
-	Utilization    *float64 `json:"utilization"`
+	Instances        int      `json:"instances"`
+	Workers          int      `json:"workers"`
+	Mode             string   `json:"mode"`
+	Arrivals         uint64   `json:"arrivals"`
+	Admitted         uint64   `json:"admitted"`
+	Completed        uint64   `json:"completed"`
+	Rejected         uint64   `json:"rejected"`
+	Dropped          uint64   `json:"dropped"`
+	OK               uint64   `json:"ok"`
+	Degraded         uint64   `json:"degraded"`
+	Errors           uint64   `json:"errors"`
+	DependencyFailed uint64   `json:"dependency_failed"`
+	Killed           uint64   `json:"killed"`
+	TimedOut         uint64   `json:"timed_out_by_callers"`
+	Wasted           uint64   `json:"wasted"`
+	WastedWorkS      float64  `json:"wasted_work_s"`
+	Amplification    *float64 `json:"amplification"`
+	CacheHitRatioEnd *float64 `json:"cache_hit_ratio_at_end,omitempty"`
+	InFlightAtEnd    int      `json:"in_flight_at_end"`
+	RejectionRatio   *float64 `json:"rejection_ratio"`
+	ThroughputRPS    *float64 `json:"throughput_rps"`
+	PWait            *float64 `json:"p_wait"`
+	MeanWaitS        *float64 `json:"mean_wait_s"`
+	MeanServiceS     *float64 `json:"mean_service_s"`
+	MeanSojournS     *float64 `json:"mean_sojourn_s"`
+	P50SojournS      *float64 `json:"p50_sojourn_s"`
+	P90SojournS      *float64 `json:"p90_sojourn_s"`
+	P99SojournS      *float64 `json:"p99_sojourn_s"`
+	P999SojournS     *float64 `json:"p999_sojourn_s"`
+	MaxSojournS      *float64 `json:"max_sojourn_s"`
+	P99WaitS         *float64 `json:"p99_wait_s"`
+	MeanInSystem     *float64 `json:"mean_in_system"`
+	MeanQueueLen     *float64 `json:"mean_queue_length"`
+	MeanBusy         *float64 `json:"mean_busy_workers"`
+	Utilization      *float64 `json:"utilization"`
 }
 
 // ClientSummary is one client's line of summary.json.
 type ClientSummary struct {
-	Target string `json:"target"`
-	Sent   uint64 `json:"sent"`
+	Target       string   `json:"target"`
+	Sent         uint64   `json:"sent"`
+	Good         uint64   `json:"good"`
+	Degraded     uint64   `json:"degraded"`
+	Late         uint64   `json:"late"`
+	Expired      uint64   `json:"expired"`
+	Errors       uint64   `json:"errors"`
+	Rejected     uint64   `json:"rejected"`
+	Dropped      uint64   `json:"dropped"`
+	GoodputRPS   float64  `json:"goodput_rps"`
+	DegradedRPS  float64  `json:"degraded_rps"`
+	SuccessRatio *float64 `json:"success_ratio"`
+	MeanLatencyS *float64 `json:"mean_latency_s"`
+	P50LatencyS  *float64 `json:"p50_latency_s"`
+	P99LatencyS  *float64 `json:"p99_latency_s"`
+	P999LatencyS *float64 `json:"p999_latency_s"`
+}
+
+// CallSummary is one call site's line of summary.json.
+type CallSummary struct {
+	Calls       uint64            `json:"calls"`
+	Attempts    uint64            `json:"attempts"`
+	Retries     uint64            `json:"retries"`
+	OK          uint64            `json:"ok"`
+	Timeouts    uint64            `json:"timeouts"`
+	Errors      uint64            `json:"errors"`
+	Rejected    uint64            `json:"rejected"`
+	Dropped     uint64            `json:"dropped"`
+	CacheHits   uint64            `json:"cache_hits"`
+	RetryDenied map[string]uint64 `json:"retries_denied,omitempty"`
+	Failed      uint64            `json:"failed"`
+}
+
+// FaultSummary is a fault and the recovery verdict on it.
+type FaultSummary struct {
+	Kind      string   `json:"kind"`
+	Target    string   `json:"target"`
+	Label     string   `json:"label"`
+	StartS    float64  `json:"start_s"`
+	EndS      float64  `json:"end_s"`
+	Verdict   string   `json:"verdict"`
+	Baseline  float64  `json:"baseline_goodput_rps"`
+	Threshold float64  `json:"threshold_goodput_rps"`
+	Min       float64  `json:"min_goodput_rps"`
+	Recovery  *float64 `json:"recovery_time_s"`
 }
 
 // num returns x as a JSON number, or nil (null) when it is not finite.
@@ -90,43 +152,103 @@ func quantileS(h *metrics.Histogram, q float64) *float64 {
 func NewSummary(res *topology.Result) *Summary {
 	window := res.Duration - res.Warmup
 	s := &Summary{
-		Version:    version.Version,
-		Experiment: res.Name,
-		Seed:       res.Seed,
-		DurationS:  res.Duration.Seconds(),
-		WarmupS:    res.Warmup.Seconds(),
-		WindowS:    window.Seconds(),
-		Events:     res.Events,
-		Services:   map[string]ServiceSummary{},
-		Clients:    map[string]ClientSummary{},
+		Version:      version.Version,
+		Experiment:   res.Name,
+		Seed:         res.Seed,
+		DurationS:    res.Duration.Seconds(),
+		WarmupS:      res.Warmup.Seconds(),
+		WindowS:      window.Seconds(),
+		Events:       res.Events,
+		Services:     map[string]ServiceSummary{},
+		Clients:      map[string]ClientSummary{},
+		Calls:        map[string]CallSummary{},
+		Faults:       []FaultSummary{},
+		UserRequests: res.UserRequests,
 	}
 	for _, r := range res.Services {
+		mode := "threads"
+		if r.Async {
+			mode = "async"
+		}
+		var amp, hit *float64
+		if res.UserRequests > 0 {
+			amp = num(r.Amplification)
+		}
+		if r.Cache != nil {
+			hit = num(r.Cache.HitRatioAtEnd)
+		}
 		s.Services[r.Name] = ServiceSummary{
-			Workers:        r.Workers,
-			Arrivals:       r.Arrivals,
-			Completed:      r.Completed,
-			Rejected:       r.Rejected,
-			InFlightAtEnd:  r.InFlightAtEnd,
-			RejectionRatio: ratio(r.Rejected, r.Arrivals),
-			ThroughputRPS:  num(r.Throughput),
-			PWait:          ratio(r.Delayed, r.Sojourn.Count()),
-			MeanWaitS:      secs(r.Wait.Mean(), r.Wait.Count()),
-			MeanServiceS:   secs(r.Service.Mean(), r.Service.Count()),
-			MeanSojournS:   secs(r.Sojourn.Mean(), r.Sojourn.Count()),
-			P50SojournS:    quantileS(r.Sojourn, 0.50),
-			P90SojournS:    quantileS(r.Sojourn, 0.90),
-			P99SojournS:    quantileS(r.Sojourn, 0.99),
-			P999SojournS:   quantileS(r.Sojourn, 0.999),
-			MaxSojournS:    secs(float64(r.Sojourn.Max()), r.Sojourn.Count()),
-			P99WaitS:       quantileS(r.Wait, 0.99),
-			MeanInSystem:   num(r.MeanInSystem),
-			MeanQueueLen:   num(r.MeanQueue),
-			MeanBusy:       num(r.MeanBusy),
-			Utilization:    num(r.Utilization),
+			Instances:        r.Instances,
+			Workers:          r.Workers,
+			Mode:             mode,
+			Arrivals:         r.Arrivals,
+			Admitted:         r.Admitted,
+			Completed:        r.Completed,
+			Rejected:         r.Rejected,
+			Dropped:          r.Dropped,
+			OK:               r.OK,
+			Degraded:         r.Degraded,
+			Errors:           r.Errors,
+			DependencyFailed: r.DependencyFailed,
+			Killed:           r.Killed,
+			TimedOut:         r.TimedOut,
+			Wasted:           r.Wasted,
+			WastedWorkS:      r.WastedWork.Seconds(),
+			Amplification:    amp,
+			CacheHitRatioEnd: hit,
+			InFlightAtEnd:    r.InFlightAtEnd,
+			RejectionRatio:   ratio(r.Rejected, r.Arrivals),
+			ThroughputRPS:    num(r.Throughput),
+			PWait:            ratio(r.Delayed, r.Sojourn.Count()),
+			MeanWaitS:        secs(r.Wait.Mean(), r.Wait.Count()),
+			MeanServiceS:     secs(r.Service.Mean(), r.Service.Count()),
+			MeanSojournS:     secs(r.Sojourn.Mean(), r.Sojourn.Count()),
+			P50SojournS:      quantileS(r.Sojourn, 0.50),
+			P90SojournS:      quantileS(r.Sojourn, 0.90),
+			P99SojournS:      quantileS(r.Sojourn, 0.99),
+			P999SojournS:     quantileS(r.Sojourn, 0.999),
+			MaxSojournS:      secs(float64(r.Sojourn.Max()), r.Sojourn.Count()),
+			P99WaitS:         quantileS(r.Wait, 0.99),
+			MeanInSystem:     num(r.MeanInSystem),
+			MeanQueueLen:     num(r.MeanQueue),
+			MeanBusy:         num(r.MeanBusy),
+			Utilization:      num(r.Utilization),
 		}
 	}
 	for _, c := range res.Clients {
-		s.Clients[c.Name] = ClientSummary{Target: c.Target, Sent: c.Sent}
+		s.Clients[c.Name] = ClientSummary{
+			Target: c.Target, Sent: c.Sent, Good: c.Good, Degraded: c.Degraded, Late: c.Late,
+			Expired: c.Expired, Errors: c.Errors, Rejected: c.Rejected, Dropped: c.Dropped,
+			GoodputRPS:   c.Goodput,
+			DegradedRPS:  c.DegradedRate,
+			SuccessRatio: ratio(c.Good+c.Degraded, c.Sent),
+			MeanLatencyS: secs(c.Latency.Mean(), c.Latency.Count()),
+			P50LatencyS:  quantileS(c.Latency, 0.50),
+			P99LatencyS:  quantileS(c.Latency, 0.99),
+			P999LatencyS: quantileS(c.Latency, 0.999),
+		}
+	}
+	for _, c := range res.Calls {
+		s.Calls[c.Caller+"->"+c.Callee+"/"+c.Operation] = CallSummary{
+			Calls: c.Calls, Attempts: c.Attempts, Retries: c.Retries, OK: c.OK, Timeouts: c.Timeouts,
+			Errors: c.Errors, Rejected: c.Rejected, Dropped: c.Dropped, CacheHits: c.CacheHits,
+			RetryDenied: c.DeniedBy, Failed: c.Failed,
+		}
+	}
+	for _, f := range res.Faults {
+		fs := FaultSummary{
+			Kind: f.Kind, Target: f.Target, Label: f.Label,
+			StartS: f.Start.Seconds(), EndS: f.End.Seconds(),
+			Verdict:   f.Recovery.Verdict,
+			Baseline:  f.Recovery.Baseline,
+			Threshold: f.Recovery.Threshold,
+			Min:       f.Recovery.Min,
+		}
+		switch f.Recovery.Verdict {
+		case topology.VerdictRecovered, topology.VerdictUnaffected:
+			fs.Recovery = num(f.Recovery.Time.Seconds())
+		}
+		s.Faults = append(s.Faults, fs)
 	}
 	return s
 }

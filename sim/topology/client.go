@@ -2,48 +2,240 @@ package topology
 
 import (
 	"math/rand/v2"
-	"time"
+	"slices"
 
+	"github.com/ressim/ressim/sim/dist"
 	"github.com/ressim/ressim/sim/engine"
 )
 
-// client is an open-loop Poisson source of end-user requests.
+// client sends end-user requests: open-loop with a rate function, or
+// closed-loop with a population of users.
 type client struct {
-	m      *Model
-	cfg    ClientConfig
-	target *service
-	rng    *rand.Rand
-	meanNs float64 // mean inter-arrival time, ns
-	sent   uint64  // requests sent inside the window
+	m    *Model
+	cfg  *ClientConfig
+	site *callSite
+	rng  *rand.Rand
+
+	segs []rateSeg // open loop: the rate over time
+	seg  int       // segment of the next arrival
+
+	dlLane *engine.Lane // the deadline timers, when the patience is constant
+	think  thinkHandler
+	st     clStats
 }
 
-func newClient(m *Model, cfg ClientConfig, target *service) *client {
-	return &client{
-		m:      m,
-		cfg:    cfg,
-		target: target,
-		rng:    m.sim.Stream("client/" + cfg.Name),
-		meanNs: 1e9 / cfg.Rate,
+// rateSeg is a piece of a client's rate function: over [from, to) the rate
+// goes linearly from r0 to r1 (requests per second).
+type rateSeg struct {
+	from, to engine.Time
+	r0, r1   float64
+}
+
+func newClient(m *Model, cfg *ClientConfig) (*client, error) {
+	site, err := m.newSite("client:"+cfg.Name, cfg.Target, cfg.Operation, cfg.Call)
+	if err != nil {
+		return nil, err
 	}
+	c := &client{m: m, cfg: cfg, site: site, rng: m.sim.Stream("client/" + cfg.Name)}
+	c.think.c = c
+	if cfg.Deadline.Kind() == dist.Constant && cfg.Deadline.Mean() > 0 {
+		if c.dlLane, err = m.sim.NewLane(cfg.Deadline.Mean()); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Users == 0 {
+		c.segs = rateSegments(cfg, m.cfg.Faults)
+	}
+	return c, nil
+}
+
+// rateSegments builds the client's rate function: its schedule (or
+// constant rate) times the load faults that target it.
+func rateSegments(cfg *ClientConfig, faults []FaultConfig) []rateSeg {
+	pts := cfg.Schedule
+	if len(pts) == 0 {
+		pts = []RatePoint{{At: 0, Rate: cfg.Rate}}
+	}
+	var cuts []engine.Time
+	for _, p := range pts {
+		cuts = append(cuts, engine.Time(p.At))
+	}
+	var mine []FaultConfig
+	for _, f := range faults {
+		if f.Kind == LoadFault && f.Target == cfg.Name {
+			mine = append(mine, f)
+			cuts = append(cuts, engine.Time(f.Start), engine.Time(f.End))
+		}
+	}
+	slices.Sort(cuts)
+	cuts = slices.Compact(cuts)
+	base := func(t engine.Time, left bool) float64 {
+		// The schedule's rate at t (its limit from the left if left).
+		i := 0
+		for i+1 < len(pts) && (engine.Time(pts[i+1].At) < t || (!left && engine.Time(pts[i+1].At) == t)) {
+			i++
+		}
+		p := pts[i]
+		if !cfg.Linear || i+1 >= len(pts) {
+			return p.Rate
+		}
+		q := pts[i+1]
+		span := float64(q.At - p.At)
+		if span <= 0 {
+			return q.Rate
+		}
+		x := float64(t.Sub(engine.Time(p.At))) / span
+		return p.Rate + (q.Rate-p.Rate)*x
+	}
+	mult := func(t engine.Time) float64 {
+		k := 1.0
+		for _, f := range mine {
+			if engine.Time(f.Start) <= t && t < engine.Time(f.End) {
+				k *= f.Multiply
+			}
+		}
+		return k
+	}
+	var segs []rateSeg
+	for i, from := range cuts {
+		to := engine.MaxTime
+		if i+1 < len(cuts) {
+			to = cuts[i+1]
+		}
+		k := mult(from)
+		r0 := base(from, false) * k
+		r1 := r0
+		if cfg.Linear && to != engine.MaxTime {
+			r1 = base(to, true) * k
+		}
+		segs = append(segs, rateSeg{from: from, to: to, r0: r0, r1: r1})
+	}
+	return segs
 }
 
 func (c *client) start() {
-	c.m.sim.After(c.gap(), c, nil)
-}
-
-func (c *client) gap() time.Duration {
-	return time.Duration(c.rng.ExpFloat64()*c.meanNs + 0.5)
-}
-
-// Handle is an arrival: send one request and schedule the next arrival.
-func (c *client) Handle(now engine.Time, _ any) {
-	c.m.sim.After(c.gap(), c, nil)
-	r := c.m.pool.get()
-	r.client = c
-	r.sent = now
-	r.measured = now >= c.m.warmup
-	if r.measured {
-		c.sent++
+	if c.cfg.Users > 0 {
+		for i := 0; i < c.cfg.Users; i++ {
+			c.m.sim.After(c.cfg.ThinkTime.Sample(c.rng), &c.think, nil)
+		}
+		return
 	}
-	c.target.arrive(now, r)
+	if t, ok := c.nextArrival(0); ok {
+		c.m.sim.At(t, c, nil)
+	}
+}
+
+// nextArrival returns the first arrival after t of the Poisson process with
+// the client's rate function, by thinning (Lewis and Shedler 1979) within
+// each segment, against the segment's peak rate; crossing a segment's end
+// restarts the draw there, which memorylessness makes exact.
+func (c *client) nextArrival(t engine.Time) (engine.Time, bool) {
+	for c.seg < len(c.segs) {
+		s := &c.segs[c.seg]
+		if t < s.from {
+			t = s.from
+		}
+		peak := max(s.r0, s.r1)
+		if peak <= 0 {
+			t = s.to
+			c.seg++
+			continue
+		}
+		gap := c.rng.ExpFloat64() / peak * 1e9
+		if gap >= float64(s.to-t) {
+			t = s.to
+			c.seg++
+			continue
+		}
+		t += engine.Time(gap + 0.5)
+		if s.r0 == s.r1 {
+			return t, true
+		}
+		x := float64(t-s.from) / float64(s.to-s.from)
+		if c.rng.Float64()*peak < s.r0+(s.r1-s.r0)*x {
+			return t, true
+		}
+	}
+	return 0, false
+}
+
+// Handle is an open-loop arrival: send one request, schedule the next.
+func (c *client) Handle(now engine.Time, _ any) {
+	if t, ok := c.nextArrival(now); ok {
+		c.m.sim.At(t, c, nil)
+	}
+	c.send(now)
+}
+
+// thinkHandler ends a closed-loop user's think time.
+type thinkHandler struct{ c *client }
+
+func (h *thinkHandler) Handle(now engine.Time, _ any) { h.c.send(now) }
+
+// send starts one user request.
+func (c *client) send(now engine.Time) {
+	m := c.m
+	u := m.pool.user()
+	u.client, u.sent = c, now
+	u.measured = now >= m.warmup
+	c.st.inc(m, now, kSent)
+	if c.cfg.Deadline.Kind() != 0 {
+		if c.dlLane != nil {
+			u.deadline = now.Add(c.dlLane.Delay())
+			u.deadlineEv = c.dlLane.Schedule(&m.hDeadline, u)
+		} else {
+			d := c.cfg.Deadline.Sample(c.rng)
+			u.deadline = now.Add(d)
+			u.deadlineEv, _ = m.sim.After(d, &m.hDeadline, u)
+		}
+		u.hasDL = true
+	}
+	u.call = m.startCall(now, c.site, nil, u, true)
+}
+
+// userAnswered records the answer to a user request.
+func (m *Model) userAnswered(now engine.Time, u *userReq, st status) {
+	c := u.client
+	if u.deadlineEv != 0 {
+		m.sim.Cancel(u.deadlineEv)
+	}
+	switch st {
+	case stOK, stDegraded:
+		lat := int64(now - u.sent)
+		c.st.ivLatency.Record(lat)
+		if u.measured {
+			c.st.latency.Record(lat)
+		}
+		switch {
+		case u.hasDL && now > u.deadline:
+			c.st.inc(m, now, kLate)
+		case st == stOK:
+			c.st.inc(m, now, kGood)
+		default:
+			c.st.inc(m, now, kDegraded)
+		}
+	case stRejected:
+		c.st.inc(m, now, kRejected)
+	case stDropped:
+		c.st.inc(m, now, kDropped)
+	default:
+		c.st.inc(m, now, kError)
+	}
+	c.done(now, u)
+}
+
+// userExpired: the user's patience ran out before an answer came.
+func (m *Model) userExpired(now engine.Time, u *userReq) {
+	u.deadlineEv = 0
+	c := u.client
+	c.st.inc(m, now, kExpired)
+	m.abandonCall(u.call)
+	c.done(now, u)
+}
+
+func (c *client) done(now engine.Time, u *userReq) {
+	c.m.pool.putUser(u)
+	if c.cfg.Users > 0 {
+		c.m.sim.After(c.cfg.ThinkTime.Sample(c.rng), &c.think, nil)
+	}
 }

@@ -9,15 +9,29 @@ import (
 
 // Model is a configured system ready to run once.
 type Model struct {
-	cfg      Config
-	sim      *engine.Sim
-	warmup   engine.Time
-	end      engine.Time
-	services []*service
-	clients  []*client
-	pool     requestPool
-	series   *seriesRecorder
-	ran      bool
+	cfg       Config
+	sim       *engine.Sim
+	warmup    engine.Time
+	end       engine.Time
+	propagate bool
+	services  []*service
+	byName    map[string]*service
+	clients   []*client
+	sites     []*callSite
+	faults    []*fault
+	pool      pools
+	series    *seriesRecorder
+	ran       bool
+
+	// Event handlers, one value per kind of event, so that scheduling
+	// never allocates: the argument says which record the event is for.
+	hArrive   arriveHandler
+	hWork     workHandler
+	hResponse responseHandler
+	hTimeout  timeoutHandler
+	hRetry    retryHandler
+	hCache    cacheHandler
+	hDeadline deadlineHandler
 }
 
 // New validates cfg and builds the model. The run's random streams derive
@@ -27,19 +41,43 @@ func New(cfg Config) (*Model, error) {
 		return nil, err
 	}
 	m := &Model{
-		cfg:    cfg,
-		sim:    engine.New(cfg.Seed),
-		warmup: engine.Time(cfg.Warmup),
-		end:    engine.Time(cfg.Duration),
+		cfg:       cfg,
+		sim:       engine.New(cfg.Seed),
+		warmup:    engine.Time(cfg.Warmup),
+		end:       engine.Time(cfg.Duration),
+		propagate: cfg.PropagateDeadlines,
+		byName:    map[string]*service{},
 	}
-	byName := map[string]*service{}
-	for _, sc := range cfg.Services {
-		s := newService(m, sc)
+	m.hArrive.m, m.hWork.m, m.hResponse.m, m.hTimeout.m = m, m, m, m
+	m.hRetry.m, m.hCache.m, m.hDeadline.m = m, m, m
+	for i := range cfg.Services {
+		s := newService(m, &cfg.Services[i])
 		m.services = append(m.services, s)
-		byName[sc.Name] = s
+		m.byName[s.cfg.Name] = s
 	}
-	for _, cc := range cfg.Clients {
-		m.clients = append(m.clients, newClient(m, cc, byName[cc.Target]))
+	// Call sites, in declaration order: services' calls, then clients'.
+	for _, s := range m.services {
+		for i := range s.cfg.Steps {
+			st := &s.cfg.Steps[i]
+			for j := range st.Calls {
+				cc := &st.Calls[j]
+				site, err := m.newSite(s.cfg.Name, cc.Service, cc.Operation, cc.Policy)
+				if err != nil {
+					return nil, err
+				}
+				s.sites = append(s.sites, stepSite{step: i, call: j, site: site, critical: cc.Critical, prob: cc.Probability})
+			}
+		}
+	}
+	for i := range cfg.Clients {
+		c, err := newClient(m, &cfg.Clients[i])
+		if err != nil {
+			return nil, err
+		}
+		m.clients = append(m.clients, c)
+	}
+	for i := range cfg.Faults {
+		m.faults = append(m.faults, newFault(m, i, &cfg.Faults[i]))
 	}
 	var err error
 	if m.series, err = newSeriesRecorder(m, cfg.interval()); err != nil {
@@ -55,6 +93,9 @@ func (m *Model) Run() (*Result, error) {
 		return nil, fmt.Errorf("topology: model %q already ran", m.cfg.Name)
 	}
 	m.ran = true
+	for _, f := range m.faults {
+		f.schedule()
+	}
 	for _, c := range m.clients {
 		c.start()
 	}
@@ -81,3 +122,36 @@ func (m *Model) window() time.Duration { return m.end.Sub(m.warmup) }
 
 // Events returns the number of events the run fired.
 func (m *Model) Events() uint64 { return m.sim.Fired() }
+
+// The event handlers. Each is a small value holding the model, so that an
+// event costs no allocation.
+type (
+	arriveHandler   struct{ m *Model }
+	workHandler     struct{ m *Model }
+	responseHandler struct{ m *Model }
+	timeoutHandler  struct{ m *Model }
+	retryHandler    struct{ m *Model }
+	cacheHandler    struct{ m *Model }
+	deadlineHandler struct{ m *Model }
+)
+
+func (h *arriveHandler) Handle(now engine.Time, arg any) {
+	a := arg.(*attempt)
+	a.inst.arrive(now, a)
+}
+
+func (h *workHandler) Handle(now engine.Time, arg any) { h.m.workDone(now, arg.(*attempt)) }
+
+func (h *responseHandler) Handle(now engine.Time, arg any) { h.m.response(now, arg.(*attempt)) }
+
+func (h *timeoutHandler) Handle(now engine.Time, arg any) { h.m.attemptTimeout(now, arg.(*attempt)) }
+
+func (h *retryHandler) Handle(now engine.Time, arg any) {
+	c := arg.(*call)
+	c.retryEv = 0
+	h.m.dispatch(now, c)
+}
+
+func (h *cacheHandler) Handle(now engine.Time, arg any) { h.m.cacheLookupDone(now, arg.(*call)) }
+
+func (h *deadlineHandler) Handle(now engine.Time, arg any) { h.m.userExpired(now, arg.(*userReq)) }

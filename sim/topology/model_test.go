@@ -12,7 +12,7 @@ func mm10Config(d time.Duration) Config {
 	return Config{
 		Name: "mm10", Duration: d, Warmup: 10 * time.Second, Seed: 1,
 		Clients:  []ClientConfig{{Name: "users", Target: "server", Rate: 900}},
-		Services: []ServiceConfig{{Name: "server", Workers: 10, QueueCapacity: -1, ServiceTime: dist.Must(exp(10 * ms))}},
+		Services: []ServiceConfig{{Name: "server", Workers: 10, QueueCapacity: -1, Steps: []Step{{Kind: WorkStep, Work: dist.Must(exp(10 * ms))}}}},
 	}
 }
 
@@ -64,7 +64,7 @@ func TestConfigErrors(t *testing.T) {
 		{"unnamed service", func(c *Config) { c.Services[0].Name = "" }},
 		{"duplicate service", func(c *Config) { c.Services = append(c.Services, c.Services[0]) }},
 		{"zero workers", func(c *Config) { c.Services[0].Workers = 0 }},
-		{"no distribution", func(c *Config) { c.Services[0].ServiceTime = dist.Dist{} }},
+		{"no distribution", func(c *Config) { c.Services[0].Steps[0].Work = dist.Dist{} }},
 		{"unnamed client", func(c *Config) { c.Clients[0].Name = "" }},
 		{"duplicate client", func(c *Config) { c.Clients = append(c.Clients, c.Clients[0]) }},
 		{"zero rate", func(c *Config) { c.Clients[0].Rate = 0 }},

@@ -43,7 +43,7 @@ func runOracle(t testing.TB, c oracleCase, seed uint64) measures {
 		Warmup:   oracleWarmup,
 		Seed:     seed,
 		Clients:  []ClientConfig{{Name: "users", Target: "server", Rate: c.lambda}},
-		Services: []ServiceConfig{{Name: "server", Workers: c.workers, QueueCapacity: c.queue, ServiceTime: dist.Must(c.service)}},
+		Services: []ServiceConfig{{Name: "server", Workers: c.workers, QueueCapacity: c.queue, Steps: []Step{{Kind: WorkStep, Work: dist.Must(c.service)}}}},
 	}
 	m, err := New(cfg)
 	if err != nil {

@@ -2,14 +2,14 @@ package topology
 
 // fifo is a growable ring buffer of requests.
 type fifo struct {
-	buf  []*request // len is a power of two, or 0
+	buf  []*attempt // len is a power of two, or 0
 	head int
 	n    int
 }
 
 func (q *fifo) len() int { return q.n }
 
-func (q *fifo) push(r *request) {
+func (q *fifo) push(r *attempt) {
 	if q.n == len(q.buf) {
 		q.grow()
 	}
@@ -18,7 +18,7 @@ func (q *fifo) push(r *request) {
 }
 
 // pop removes the oldest request; the queue must not be empty.
-func (q *fifo) pop() *request {
+func (q *fifo) pop() *attempt {
 	r := q.buf[q.head]
 	q.buf[q.head] = nil
 	q.head = (q.head + 1) & (len(q.buf) - 1)
@@ -31,7 +31,7 @@ func (q *fifo) grow() {
 	if size == 0 {
 		size = 64
 	}
-	buf := make([]*request, size)
+	buf := make([]*attempt, size)
 	for i := 0; i < q.n; i++ {
 		buf[i] = q.buf[(q.head+i)&(len(q.buf)-1)]
 	}

@@ -1,40 +1,142 @@
 package topology
 
-import "github.com/ressim/ressim/sim/engine"
+import (
+	"github.com/ressim/ressim/sim/engine"
+	"github.com/ressim/ressim/sim/policies/retry"
+)
 
-// request is one end-user request, from its intended send time to its
-// response. Requests are pooled: a run allocates only as many as are in
-// flight at once.
-type request struct {
-	client   *client
-	sent     engine.Time // intended send time; latency is measured from here
-	enqueued engine.Time // arrival at the instance
-	started  engine.Time // service start
-	measured bool        // sent inside the measurement window
-	next     *request    // free-list link
+// userReq is one end-user request, from its intended send time to the
+// user's verdict.
+type userReq struct {
+	client     *client
+	sent       engine.Time // intended send time; latency is measured from here
+	deadline   engine.Time // the user's patience runs out; valid if hasDL
+	hasDL      bool
+	measured   bool // sent inside the measurement window
+	call       *call
+	deadlineEv engine.EventID
+	next       *userReq // free list
 }
 
-// requestPool is a free list of requests.
-type requestPool struct {
-	free      *request
-	live      int // requests in use
-	allocated int // requests ever allocated: the peak of live
+// call is one logical call from a caller (a client, or a handler running
+// at a service) to a dependency, with its retries.
+type call struct {
+	site      *callSite
+	ownerJob  *attempt // the handler execution that made the call, or nil
+	ownerUser *userReq // the user request, for a client's call, or nil
+	deadline  engine.Time
+	hasDL     bool
+	rs        retry.Call     // retry state
+	cur       *attempt       // attempt in flight, nil while backing off
+	retryEv   engine.EventID // pending retry or cache lookup
+	critical  bool
+	cacheMiss bool // went past a cache: a timely success fills it
+	next      *call
 }
 
-func (p *requestPool) get() *request {
+// status is how a handler execution ended, as sent back to the caller.
+type status uint8
+
+const (
+	stOK        status = iota
+	stDegraded         // answered, with a non-critical dependency missing
+	stError            // the service failed (an injected error)
+	stDepFailed        // a critical dependency failed
+	stRejected         // no room in the queue, or no instance up
+	stDropped          // the deadline passed before the request was served
+	stTimeout          // (a call's final status) its last attempt timed out
+)
+
+// attempt is one try of a call and, at the callee, its execution.
+type attempt struct {
+	call    *call // nil once the caller no longer waits for it
+	site    *callSite
+	inst    *instance
+	epoch   uint32 // the instance's epoch when admitted; a crash changes it
+	sent    engine.Time
+	arrived engine.Time
+	started engine.Time
+
+	timeoutEv engine.EventID
+	// abandoned: the caller stopped waiting (timeout, or its own caller
+	// gave up); work finished for it is wasted.
+	abandoned  bool
+	callerDone bool
+	calleeDone bool
+
+	// Execution at the callee.
+	deadline  engine.Time // the request's deadline as propagated, if hasDL
+	hasDL     bool
+	step      int
+	pending   int // outstanding child calls
+	degraded  bool
+	failed    bool
+	holding   bool // holds a worker or an async slot
+	runIdx    int  // index in the instance's running list
+	workStart engine.Time
+	workEnd   engine.Time
+	workEv    engine.EventID
+	status    status
+	measured  bool // arrived inside the measurement window
+	next      *attempt
+}
+
+// pools recycle the request records so that memory is bounded by what is
+// in flight, not by how many requests have passed.
+type pools struct {
+	users    *userReq
+	calls    *call
+	attempts *attempt
+	// live and allocated count attempts, the most numerous record.
+	live, allocated int
+}
+
+func (p *pools) user() *userReq {
+	if u := p.users; u != nil {
+		p.users = u.next
+		*u = userReq{}
+		return u
+	}
+	return new(userReq)
+}
+
+func (p *pools) putUser(u *userReq) {
+	u.next = p.users
+	p.users = u
+}
+
+func (p *pools) call() *call {
+	if c := p.calls; c != nil {
+		p.calls = c.next
+		*c = call{}
+		return c
+	}
+	return new(call)
+}
+
+func (p *pools) putCall(c *call) {
+	c.next = p.calls
+	p.calls = c
+}
+
+func (p *pools) attempt() *attempt {
 	p.live++
-	if r := p.free; r != nil {
-		p.free = r.next
-		*r = request{}
-		return r
+	if a := p.attempts; a != nil {
+		p.attempts = a.next
+		*a = attempt{}
+		return a
 	}
 	p.allocated++
-	return new(request)
+	return new(attempt)
 }
 
-func (p *requestPool) put(r *request) {
+// releaseAttempt frees a once both its caller and its callee are done
+// with it.
+func (p *pools) releaseAttempt(a *attempt) {
+	if !a.callerDone || !a.calleeDone {
+		return
+	}
 	p.live--
-	r.client = nil
-	r.next = p.free
-	p.free = r
+	a.next = p.attempts
+	p.attempts = a
 }

@@ -4,9 +4,11 @@ import (
 	"time"
 
 	"github.com/ressim/ressim/sim/metrics"
+	"github.com/ressim/ressim/sim/policies/retry"
 )
 
-// Result is what one run measured.
+// Result is what one run measured. Counts cover the measurement window
+// [Warmup, Duration) unless said otherwise.
 type Result struct {
 	Name     string
 	Seed     uint64
@@ -14,46 +16,104 @@ type Result struct {
 	Warmup   time.Duration
 	// Events is the number of engine events fired.
 	Events uint64
-	// Services in declaration order.
+	// UserRequests is the number of end-user requests sent in the window,
+	// over all clients: the denominator of amplification.
+	UserRequests uint64
+	// Services, Clients and Calls in declaration order.
 	Services []ServiceResult
-	// Clients in declaration order.
-	Clients []ClientResult
+	Clients  []ClientResult
+	Calls    []CallResult
+	// Faults in declaration order, with their recovery verdicts.
+	Faults []FaultResult
 	// Series is the per-interval time series of the whole run.
 	Series *metrics.TimeSeries
 }
 
-// ServiceResult is one service's statistics over the measurement window.
+// ServiceResult is one service's statistics over the window, summed over
+// its instances.
 type ServiceResult struct {
-	Name    string
+	Name      string
+	Instances int
+	// Workers is the configured workers (Threads) or slots (Async) per
+	// instance.
 	Workers int
-	// Arrivals, Completed and Rejected count events inside the window.
-	Arrivals, Completed, Rejected uint64
-	// InFlightAtEnd is the number of requests in the service (waiting or
-	// in service) when the run ended.
-	InFlightAtEnd int
-	// Delayed counts the requests among Sojourn's that waited in the queue
-	// before service (Erlang C's P(wait) is Delayed / Sojourn.Count()).
+	Async   bool
+	// Arrivals counts attempts that reached an instance; Admitted those
+	// given a worker or a queue place; Rejected those refused (queue full,
+	// or no instance up); Dropped those dropped at dequeue because their
+	// propagated deadline had passed.
+	Arrivals, Admitted, Rejected, Dropped uint64
+	// Completed counts finished handlers: OK + Degraded + Errors +
+	// DependencyFailed.
+	Completed, OK, Degraded, Errors, DependencyFailed uint64
+	// Killed counts requests lost in crashes; TimedOut the attempts to
+	// this service that their callers timed out; Wasted the handlers that
+	// completed for a caller that had stopped waiting.
+	Killed, TimedOut, Wasted uint64
+	// Delayed counts the requests among Sojourn's that waited in the queue.
 	Delayed uint64
+	// InFlightAtEnd is the number of requests in the service when the run
+	// ended.
+	InFlightAtEnd int
 	// Throughput is Completed per second of window.
 	Throughput float64
-	// Sojourn, Wait and Service are the distributions of time in system,
-	// time in queue and time in service, over requests that arrived inside
-	// the window and completed before the end.
+	// Sojourn (arrival to response), Wait (in the queue) and Service
+	// (holding a worker) over requests that arrived in the window and
+	// completed before the end.
 	Sojourn, Wait, Service *metrics.Histogram
-	// MeanInSystem, MeanQueue and MeanBusy are time averages over the
-	// window of the number of requests in the service, waiting, and in
-	// service.
-	MeanInSystem, MeanQueue, MeanBusy float64
-	// Utilization is MeanBusy / Workers.
-	Utilization float64
+	// Time averages over the window of the requests in the service,
+	// waiting, and in service; Utilization is MeanBusy over the
+	// configured capacity.
+	MeanInSystem, MeanQueue, MeanBusy, Utilization float64
+	// WastedWork is the worker time spent on requests nobody waited for.
+	WastedWork time.Duration
+	// Amplification is Arrivals per end-user request.
+	Amplification float64
+	// Cache is the look-aside cache's state, if the service has one.
+	Cache *CacheResult
+}
+
+// CacheResult describes a service's look-aside cache.
+type CacheResult struct {
+	// Hits and Misses over the whole run.
+	Hits, Misses uint64
+	// HitRatioAtEnd is the probability of a hit when the run ended.
+	HitRatioAtEnd float64
 }
 
 // ClientResult is one client's statistics over the window.
 type ClientResult struct {
-	Name   string
-	Target string
-	// Sent counts requests sent inside the window.
-	Sent uint64
+	Name, Target string
+	// Sent counts user requests sent. Each ends as one of: Good (a full
+	// answer within the deadline), Degraded (a degraded answer within the
+	// deadline), Late (an answer after it), Expired (no answer by the
+	// deadline), Errors, Rejected, Dropped; or is still in flight.
+	Sent, Good, Degraded, Late, Expired, Errors, Rejected, Dropped uint64
+	// Goodput is Good per second of window; DegradedRate the same for
+	// Degraded.
+	Goodput, DegradedRate float64
+	// Latency of answered requests (Good, Degraded and Late), from the
+	// intended send time.
+	Latency *metrics.Histogram
+}
+
+// CallResult is one call site's statistics: calls from Caller to
+// Callee's Operation ("client:NAME" for a client's calls).
+type CallResult struct {
+	Caller, Callee, Operation string
+	// Calls started; Attempts sent (first tries and Retries); attempt
+	// outcomes; CacheHits answered by the callee's cache; RetryDenied
+	// failed attempts not retried; Failed calls that failed in the end.
+	Calls, Attempts, Retries, OK, Timeouts, Errors, Rejected, Dropped, CacheHits, RetryDenied, Failed uint64
+	// DeniedBy breaks RetryDenied down by the retry policy's reason.
+	DeniedBy map[string]uint64
+}
+
+// FaultResult is a fault and whether the system recovered from it.
+type FaultResult struct {
+	Kind, Target, Label string
+	Start, End          time.Duration
+	Recovery            Recovery
 }
 
 func (m *Model) result() *Result {
@@ -66,31 +126,90 @@ func (m *Model) result() *Result {
 		Events:   m.sim.Fired(),
 		Series:   m.series.ts,
 	}
+	for _, c := range m.clients {
+		res.UserRequests += c.st.win[kSent]
+	}
 	for _, s := range m.services {
 		st := &s.st
 		a := st.areas(m.end)
 		mean := func(i int) float64 { return (a[i] - st.warmArea[i]) / float64(w) }
-		r := ServiceResult{
-			Name:          s.cfg.Name,
-			Workers:       s.cfg.Workers,
-			Arrivals:      st.arrivals,
-			Completed:     st.completed,
-			Rejected:      st.rejected,
-			Delayed:       st.delayed,
-			InFlightAtEnd: s.inst.busy + s.inst.queue.len(),
-			Throughput:    float64(st.completed) / w.Seconds(),
-			Sojourn:       &st.sojourn,
-			Wait:          &st.wait,
-			Service:       &st.service,
-			MeanInSystem:  mean(0),
-			MeanQueue:     mean(1),
-			MeanBusy:      mean(2),
+		inFlight := 0
+		for _, in := range s.insts {
+			inFlight += in.busy + in.queue.len()
 		}
-		r.Utilization = r.MeanBusy / float64(s.cfg.Workers)
+		c := &st.win
+		r := ServiceResult{
+			Name:             s.cfg.Name,
+			Instances:        len(s.insts),
+			Workers:          s.capacity() / len(s.insts),
+			Async:            s.cfg.Mode == Async,
+			Arrivals:         c[cOffered],
+			Admitted:         c[cAdmitted],
+			Rejected:         c[cRejected],
+			Dropped:          c[cDropped],
+			Completed:        c[cCompleted],
+			OK:               c[cOK],
+			Degraded:         c[cDegraded],
+			Errors:           c[cError],
+			DependencyFailed: c[cDepFailed],
+			Killed:           c[cKilled],
+			TimedOut:         c[cTimedOut],
+			Wasted:           c[cWasted],
+			Delayed:          st.delayed,
+			InFlightAtEnd:    inFlight,
+			Throughput:       float64(c[cCompleted]) / w.Seconds(),
+			Sojourn:          &st.sojourn,
+			Wait:             &st.wait,
+			Service:          &st.hold,
+			MeanInSystem:     mean(0),
+			MeanQueue:        mean(1),
+			MeanBusy:         mean(2),
+			WastedWork:       time.Duration(st.wastedNs),
+		}
+		r.Utilization = r.MeanBusy / float64(s.capacity())
+		if res.UserRequests > 0 {
+			r.Amplification = float64(r.Arrivals) / float64(res.UserRequests)
+		}
+		if ca := s.cache; ca != nil {
+			r.Cache = &CacheResult{Hits: ca.hits, Misses: ca.misses, HitRatioAtEnd: ca.hitRatio()}
+		}
 		res.Services = append(res.Services, r)
 	}
 	for _, c := range m.clients {
-		res.Clients = append(res.Clients, ClientResult{Name: c.cfg.Name, Target: c.cfg.Target, Sent: c.sent})
+		k := &c.st.win
+		res.Clients = append(res.Clients, ClientResult{
+			Name: c.cfg.Name, Target: c.cfg.Target,
+			Sent: k[kSent], Good: k[kGood], Degraded: k[kDegraded], Late: k[kLate],
+			Expired: k[kExpired], Errors: k[kError], Rejected: k[kRejected], Dropped: k[kDropped],
+			Goodput:      float64(k[kGood]) / w.Seconds(),
+			DegradedRate: float64(k[kDegraded]) / w.Seconds(),
+			Latency:      &c.st.latency,
+		})
+	}
+	for _, s := range m.sites {
+		k := &s.st.win
+		cr := CallResult{
+			Caller: s.caller, Callee: s.callee, Operation: s.op,
+			Calls: k[sCalls], Attempts: k[sAttempts], Retries: k[sRetries], OK: k[sOK],
+			Timeouts: k[sTimeouts], Errors: k[sErrors], Rejected: k[sRejected], Dropped: k[sDropped],
+			CacheHits: k[sCacheHits], RetryDenied: k[sRetryDenied], Failed: k[sFailed],
+		}
+		for reason, n := range s.st.denied {
+			if n > 0 {
+				if cr.DeniedBy == nil {
+					cr.DeniedBy = map[string]uint64{}
+				}
+				cr.DeniedBy[retry.Reason(reason).String()] = n
+			}
+		}
+		res.Calls = append(res.Calls, cr)
+	}
+	for _, f := range m.faults {
+		res.Faults = append(res.Faults, FaultResult{
+			Kind: f.cfg.Kind.String(), Target: f.cfg.Target, Label: f.label(),
+			Start: f.cfg.Start, End: f.cfg.End,
+			Recovery: m.series.recovery(f.cfg),
+		})
 	}
 	return res
 }

@@ -8,22 +8,36 @@ import (
 )
 
 // seriesRecorder closes one time-series interval at every interval
-// boundary (and at the end of the run), for every service.
+// boundary (and at the end of the run).
 type seriesRecorder struct {
 	m        *Model
 	interval time.Duration
 	ts       *metrics.TimeSeries
 	last     engine.Time // start of the open interval
 	err      error       // the first error met; it stops the run
-	cols     []serviceColumns
+	svcCols  []serviceColumns
+	clCols   []clientColumns
+	total    *metrics.Column // goodput over all clients
+	goodput  []float64       // the same values, for the recovery verdicts
+	ivSent   uint64          // user requests sent in the open interval
 }
 
 // serviceColumns are one service's time-series columns.
 type serviceColumns struct {
-	arrivals, throughput, rejected *metrics.Column
-	inSystem, queue, busy          *metrics.Column
-	p50, p90, p99, p999, mean      *metrics.Column
+	arrivals, throughput, rejected, dropped, errors, degraded *metrics.Column
+	inSystem, queue, busy                                     *metrics.Column
+	p50, p90, p99, p999, mean                                 *metrics.Column
+	wasted, amplification                                     *metrics.Column
+	cacheHit                                                  *metrics.Column
 }
+
+// clientColumns are one client's time-series columns.
+type clientColumns struct {
+	sent, goodput, degraded, failed, p50, p99 *metrics.Column
+}
+
+// TotalEntity is the time-series entity that sums over all clients.
+const TotalEntity = "all_clients"
 
 func newSeriesRecorder(m *Model, interval time.Duration) (*seriesRecorder, error) {
 	ts, err := metrics.NewTimeSeries(interval)
@@ -39,21 +53,42 @@ func newSeriesRecorder(m *Model, interval time.Duration) (*seriesRecorder, error
 		}
 		return c
 	}
+	r.total = col(TotalEntity, "goodput", "req/s")
+	for _, c := range m.clients {
+		n := c.cfg.Name
+		r.clCols = append(r.clCols, clientColumns{
+			sent:     col(n, "sent", "req/s"),
+			goodput:  col(n, "goodput", "req/s"),
+			degraded: col(n, "degraded", "req/s"),
+			failed:   col(n, "failed", "req/s"),
+			p50:      col(n, "latency_p50", "ms"),
+			p99:      col(n, "latency_p99", "ms"),
+		})
+	}
 	for _, s := range m.services {
 		n := s.cfg.Name
-		r.cols = append(r.cols, serviceColumns{
-			arrivals:   col(n, "arrivals", "req/s"),
-			throughput: col(n, "throughput", "req/s"),
-			rejected:   col(n, "rejected", "req/s"),
-			inSystem:   col(n, "in_system", "requests"),
-			queue:      col(n, "queue_length", "requests"),
-			busy:       col(n, "busy_workers", "workers"),
-			mean:       col(n, "latency_mean", "ms"),
-			p50:        col(n, "latency_p50", "ms"),
-			p90:        col(n, "latency_p90", "ms"),
-			p99:        col(n, "latency_p99", "ms"),
-			p999:       col(n, "latency_p999", "ms"),
-		})
+		sc := serviceColumns{
+			arrivals:      col(n, "arrivals", "req/s"),
+			throughput:    col(n, "throughput", "req/s"),
+			rejected:      col(n, "rejected", "req/s"),
+			dropped:       col(n, "dropped", "req/s"),
+			errors:        col(n, "errors", "req/s"),
+			degraded:      col(n, "degraded", "req/s"),
+			inSystem:      col(n, "in_system", "requests"),
+			queue:         col(n, "queue_length", "requests"),
+			busy:          col(n, "busy_workers", "workers"),
+			mean:          col(n, "latency_mean", "ms"),
+			p50:           col(n, "latency_p50", "ms"),
+			p90:           col(n, "latency_p90", "ms"),
+			p99:           col(n, "latency_p99", "ms"),
+			p999:          col(n, "latency_p999", "ms"),
+			wasted:        col(n, "wasted_work", "workers"),
+			amplification: col(n, "amplification", "attempts/request"),
+		}
+		if s.cache != nil {
+			sc.cacheHit = col(n, "cache_hit_ratio", "ratio")
+		}
+		r.svcCols = append(r.svcCols, sc)
 	}
 	return r, firstErr
 }
@@ -64,41 +99,72 @@ func (r *seriesRecorder) start() {
 
 // next returns the end of the interval starting at t.
 func (r *seriesRecorder) next(t engine.Time) engine.Time {
-	n := t.Add(r.interval)
-	if n > r.m.end {
-		n = r.m.end
-	}
-	return n
+	return min(t.Add(r.interval), r.m.end)
 }
+
+func msQ(h *metrics.Histogram, q float64) float64 { return float64(h.Quantile(q)) / 1e6 }
 
 // Handle closes the interval [r.last, now).
 func (r *seriesRecorder) Handle(now engine.Time, _ any) {
-	span := now.Sub(r.last).Seconds()
 	if err := r.ts.AppendInterval(int64(r.last), int64(now)); err != nil {
 		r.err = err
 		r.m.sim.Stop()
 		return
 	}
+	span := now.Sub(r.last).Seconds()
+	dt := float64(now - r.last)
+	var good float64
+	var sent uint64
+	for i, c := range r.m.clients {
+		k := &c.st.iv
+		cc := &r.clCols[i]
+		g := float64(k[kGood]) / span
+		good += g
+		sent += k[kSent]
+		cc.sent.Set(float64(k[kSent]) / span)
+		cc.goodput.Set(g)
+		cc.degraded.Set(float64(k[kDegraded]) / span)
+		cc.failed.Set(float64(k[kLate]+k[kExpired]+k[kError]+k[kRejected]+k[kDropped]) / span)
+		if h := &c.st.ivLatency; h.Count() > 0 {
+			cc.p50.Set(msQ(h, 0.50))
+			cc.p99.Set(msQ(h, 0.99))
+		}
+		*k = [numClCounters]uint64{}
+		c.st.ivLatency.Reset()
+	}
+	r.total.Set(good)
+	r.goodput = append(r.goodput, good)
 	for i, s := range r.m.services {
 		st := &s.st
-		c := &r.cols[i]
+		k := &st.iv
+		c := &r.svcCols[i]
 		a := st.areas(now)
-		c.arrivals.Set(float64(st.ivArrivals) / span)
-		c.throughput.Set(float64(st.ivCompleted) / span)
-		c.rejected.Set(float64(st.ivRejected) / span)
-		c.inSystem.Set((a[0] - st.ivArea[0]) / float64(now-r.last))
-		c.queue.Set((a[1] - st.ivArea[1]) / float64(now-r.last))
-		c.busy.Set((a[2] - st.ivArea[2]) / float64(now-r.last))
-		h := &st.ivSojourn
-		if h.Count() > 0 {
-			c.mean.Set(h.Mean() / 1e6)
-			c.p50.Set(float64(h.Quantile(0.50)) / 1e6)
-			c.p90.Set(float64(h.Quantile(0.90)) / 1e6)
-			c.p99.Set(float64(h.Quantile(0.99)) / 1e6)
-			c.p999.Set(float64(h.Quantile(0.999)) / 1e6)
+		c.arrivals.Set(float64(k[cOffered]) / span)
+		c.throughput.Set(float64(k[cCompleted]) / span)
+		c.rejected.Set(float64(k[cRejected]) / span)
+		c.dropped.Set(float64(k[cDropped]) / span)
+		c.errors.Set(float64(k[cError]+k[cDepFailed]+k[cKilled]) / span)
+		c.degraded.Set(float64(k[cDegraded]) / span)
+		c.inSystem.Set((a[0] - st.ivArea[0]) / dt)
+		c.queue.Set((a[1] - st.ivArea[1]) / dt)
+		c.busy.Set((a[2] - st.ivArea[2]) / dt)
+		c.wasted.Set(float64(st.ivWastedNs) / dt)
+		if sent > 0 {
+			c.amplification.Set(float64(k[cOffered]) / float64(sent))
 		}
-		st.ivArrivals, st.ivCompleted, st.ivRejected = 0, 0, 0
+		if h := &st.ivSojourn; h.Count() > 0 {
+			c.mean.Set(h.Mean() / 1e6)
+			c.p50.Set(msQ(h, 0.50))
+			c.p90.Set(msQ(h, 0.90))
+			c.p99.Set(msQ(h, 0.99))
+			c.p999.Set(msQ(h, 0.999))
+		}
+		if c.cacheHit != nil {
+			c.cacheHit.Set(s.cache.hitRatio())
+		}
+		*k = [numSvcCounters]uint64{}
 		st.ivSojourn.Reset()
+		st.ivWastedNs = 0
 		st.ivArea = a
 	}
 	r.last = now

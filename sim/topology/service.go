@@ -2,115 +2,182 @@ package topology
 
 import (
 	"math/rand/v2"
+	"time"
 
 	"github.com/ressim/ressim/sim/engine"
-	"github.com/ressim/ressim/sim/metrics"
 )
 
-// service is a named pool of identical instances. The first model has one
-// instance per service; the balancer comes with the service graph.
+// service is a named set of identical instances behind a balancer.
 type service struct {
-	m    *Model
-	cfg  ServiceConfig
-	rng  *rand.Rand
-	inst *instance
-	st   serviceStats
+	m     *Model
+	cfg   *ServiceConfig
+	rng   *rand.Rand
+	insts []*instance
+	sites []stepSite // the handler's calls, in step order
+	cache *cache
+	rr    int // round-robin position
+	st    svcStats
 }
 
-// instance is one copy of a service: Workers servers and a FIFO queue.
+// stepSite ties a handler step's call to its call site.
+type stepSite struct {
+	step, call int
+	site       *callSite
+	critical   bool
+	prob       float64
+}
+
+// instance is one copy of a service: a pool of workers (or async slots)
+// and a FIFO queue.
 type instance struct {
-	svc   *service
-	busy  int
-	queue fifo
+	svc      *service
+	idx      int
+	capacity int // workers or slots, less any removed by a fault
+	busy     int // requests holding a worker or slot
+	queue    fifo
+	running  []*attempt // requests in service, for crashes
+	down     bool
+	epoch    uint32 // bumped by each crash; work from an older epoch is lost
+
+	outstanding int // admitted or in transit, for the balancer
+
+	active  []*fault      // active latency and error faults
+	latMult float64       // product of active latency faults' factors
+	latAdd  time.Duration // sum of their additions
+	errRate float64       // combined probability of the active error faults
+	freezes []span        // stop-the-world pauses, sorted
 }
 
-func newService(m *Model, cfg ServiceConfig) *service {
+// span is a time window [from, to).
+type span struct{ from, to engine.Time }
+
+func newService(m *Model, cfg *ServiceConfig) *service {
 	s := &service{m: m, cfg: cfg, rng: m.sim.Stream("service/" + cfg.Name)}
-	s.inst = &instance{svc: s}
+	n := max(cfg.Instances, 1)
+	capacity := cfg.Workers
+	if cfg.Mode == Async {
+		capacity = cfg.MaxInFlight
+	}
+	for i := 0; i < n; i++ {
+		s.insts = append(s.insts, &instance{svc: s, idx: i, capacity: capacity, latMult: 1})
+	}
+	if cfg.Cache != nil {
+		s.cache = newCache(m, s, cfg.Cache)
+	}
 	return s
 }
 
-// arrive admits r to the service: straight to a free worker, into the
-// queue, or rejected when the queue is full.
-func (s *service) arrive(now engine.Time, r *request) {
-	in := s.inst
-	inWindow := now >= s.m.warmup
-	if inWindow {
-		s.st.arrivals++
+// capacity returns the service's configured workers (or slots) over all
+// instances.
+func (s *service) capacity() int {
+	if s.cfg.Mode == Async {
+		return s.cfg.MaxInFlight * len(s.insts)
 	}
-	s.st.ivArrivals++
-	r.enqueued = now
+	return s.cfg.Workers * len(s.insts)
+}
+
+// arrive admits attempt a: to a free worker, into the queue, or rejected.
+func (in *instance) arrive(now engine.Time, a *attempt) {
+	s := in.svc
+	m := s.m
+	a.arrived = now
+	a.measured = now >= m.warmup
+	s.st.inc(m, now, cOffered)
+	if in.down {
+		// Crashed while the request was in transit: the connection resets.
+		in.outstanding--
+		s.st.inc(m, now, cKilled)
+		m.respond(now, a, stError)
+		return
+	}
 	switch {
-	case in.busy < s.cfg.Workers:
+	case in.busy < in.capacity:
+		s.st.inc(m, now, cAdmitted)
 		s.st.inSystem.Add(int64(now), 1)
-		in.startService(now, r)
+		in.start(now, a)
 	case s.cfg.QueueCapacity < 0 || in.queue.len() < s.cfg.QueueCapacity:
+		s.st.inc(m, now, cAdmitted)
 		s.st.inSystem.Add(int64(now), 1)
 		s.st.queue.Add(int64(now), 1)
-		in.queue.push(r)
+		in.queue.push(a)
 	default:
-		if inWindow {
-			s.st.rejected++
-		}
-		s.st.ivRejected++
-		s.m.pool.put(r)
+		in.outstanding--
+		s.st.inc(m, now, cRejected)
+		m.respond(now, a, stRejected)
 	}
 }
 
-func (in *instance) startService(now engine.Time, r *request) {
+// start gives a a worker and runs its handler; with deadline propagation
+// a request whose deadline has passed is dropped instead.
+func (in *instance) start(now engine.Time, a *attempt) {
 	s := in.svc
+	m := s.m
+	if m.propagate && a.hasDL && now >= a.deadline {
+		s.st.inSystem.Add(int64(now), -1)
+		in.outstanding--
+		s.st.inc(m, now, cDropped)
+		m.respond(now, a, stDropped)
+		return
+	}
 	in.busy++
 	s.st.busy.Add(int64(now), 1)
-	r.started = now
-	s.m.sim.After(s.cfg.ServiceTime.Sample(s.rng), in, r)
-}
-
-// Handle is a service completion.
-func (in *instance) Handle(now engine.Time, arg any) {
-	r := arg.(*request)
-	s := in.svc
-	st := &s.st
-	in.busy--
-	st.busy.Add(int64(now), -1)
-	st.inSystem.Add(int64(now), -1)
-	sojourn := int64(now - r.sent)
-	st.ivCompleted++
-	st.ivSojourn.Record(sojourn)
-	if now >= s.m.warmup {
-		st.completed++
-	}
-	if r.measured {
-		st.sojourn.Record(sojourn)
-		st.wait.Record(int64(r.started - r.enqueued))
-		if r.started > r.enqueued {
-			st.delayed++
+	a.holding = true
+	a.started = now
+	a.epoch = in.epoch
+	a.step = 0
+	if a.measured {
+		s.st.wait.Record(int64(now - a.arrived))
+		if now > a.arrived {
+			s.st.delayed++
 		}
-		st.service.Record(int64(now - r.started))
 	}
-	s.m.pool.put(r)
-	if in.queue.len() > 0 {
-		st.queue.Add(int64(now), -1)
-		in.startService(now, in.queue.pop())
+	a.runIdx = len(in.running)
+	in.running = append(in.running, a)
+	m.advance(now, a)
+}
+
+// startNext fills free workers from the queue.
+func (in *instance) startNext(now engine.Time) {
+	for in.busy < in.capacity && in.queue.len() > 0 && !in.down {
+		in.svc.st.queue.Add(int64(now), -1)
+		in.start(now, in.queue.pop())
 	}
 }
 
-// serviceStats accumulates one service's statistics. Levels integrate
-// from time 0; the window's share is the difference from the snapshot
-// taken at the end of warm-up.
-type serviceStats struct {
-	arrivals, completed, rejected uint64 // inside the window
-	delayed                       uint64 // measured requests that waited for a worker
-	sojourn, wait, service        metrics.Histogram
-	inSystem, queue, busy         metrics.Count
-	warmArea                      [3]float64 // level areas at the end of warm-up
-
-	// Current time-series interval.
-	ivArrivals, ivCompleted, ivRejected uint64
-	ivSojourn                           metrics.Histogram
-	ivArea                              [3]float64 // level areas at the interval's start
+// workTime is the duration of one local work step started now.
+func (in *instance) workTime(d time.Duration) time.Duration {
+	s := in.svc
+	x := float64(d)
+	if in.latMult != 1 {
+		x *= in.latMult
+	}
+	if c := s.cfg.Contention; c > 0 {
+		x *= 1 + c*float64(in.busy)
+	}
+	return time.Duration(x+0.5) + in.latAdd
 }
 
-func (st *serviceStats) areas(now engine.Time) [3]float64 {
-	t := int64(now)
-	return [3]float64{st.inSystem.Area(t), st.queue.Area(t), st.busy.Area(t)}
+// frozen returns how much of [from, to) falls inside a freeze.
+func (in *instance) frozen(from, to engine.Time) time.Duration {
+	var d time.Duration
+	for _, f := range in.freezes {
+		lo, hi := max(from, f.from), min(to, f.to)
+		if hi > lo {
+			d += hi.Sub(lo)
+		}
+	}
+	return d
+}
+
+// removeRunning forgets a, which no longer holds a worker.
+func (in *instance) removeRunning(a *attempt) {
+	i, last := a.runIdx, len(in.running)-1
+	if i > last || in.running[i] != a {
+		return // already forgotten by a crash
+	}
+	moved := in.running[last]
+	in.running[i] = moved
+	moved.runIdx = i
+	in.running[last] = nil
+	in.running = in.running[:last]
 }

@@ -1,0 +1,105 @@
+package experiment
+
+import (
+	"strings"
+
+	"github.com/ressim/ressim/sim/policies"
+	"github.com/ressim/ressim/sim/policies/retry"
+	"github.com/ressim/ressim/sim/topology"
+)
+
+var retryKeys = []string{"attempts", "backoff", "base", "cap", "on", "idempotent"}
+
+// backoffNames lists the retry package's backoff names in its order.
+func backoffNames() []string {
+	var names []string
+	for b := retry.Backoff(0); ; b++ {
+		s := b.String()
+		if _, ok := retry.ParseBackoff(s); !ok {
+			return names
+		}
+		names = append(names, s)
+	}
+}
+
+// callPolicy reads timeout, retry and network from t (a client or a call).
+func (r *reader) callPolicy(t *table) (topology.CallPolicy, bool) {
+	var p topology.CallPolicy
+	ok := true
+	if to, tok := t.duration("timeout", false, 0); tok {
+		p.Timeout = to
+	} else if t.has("timeout") {
+		ok = false
+	}
+	if nt, nok := t.sub("network", false); nok {
+		d, dok := r.dist(nt)
+		p.Network = d
+		ok = ok && dok
+	} else if t.has("network") {
+		ok = false
+	}
+	if rt, rok := t.sub("retry", false); rok {
+		rc, good := r.retry(rt)
+		p.Retry = rc
+		ok = ok && good
+	} else if t.has("retry") {
+		ok = false
+	}
+	return p, ok
+}
+
+// retry reads a retry = { ... } table.
+func (r *reader) retry(t *table) (retry.Config, bool) {
+	c := retry.DefaultConfig()
+	ok := true
+	if n, nok := t.integer("attempts", true, 1, int64(retry.MaxMaxAttempts)); nok {
+		c.MaxAttempts = int(n)
+	} else {
+		ok = false
+	}
+	names := backoffNames()
+	if i, bok := t.oneOf("backoff", names); bok {
+		c.Backoff, _ = retry.ParseBackoff(names[i])
+	} else if t.has("backoff") {
+		ok = false
+	}
+	if b, bok := t.duration("base", false, 0); bok {
+		c.Base = b
+	} else if t.has("base") {
+		ok = false
+	}
+	if cp, cok := t.duration("cap", false, 0); cok {
+		c.Cap = cp
+	} else if t.has("cap") {
+		ok = false
+	}
+	if on, ook := t.strings("on"); ook {
+		var set retry.OutcomeSet
+		allowed := []string{policies.Error.String(), policies.Timeout.String(), policies.Rejected.String()}
+		for _, s := range on {
+			o, known := policies.ParseOutcome(s)
+			if !known || (o != policies.Error && o != policies.Timeout && o != policies.Rejected) {
+				r.errorf(t.key("on"), "cannot retry on %q; retryable outcomes are: %s (a breaker-open or deadline failure is never retried)", s, strings.Join(allowed, ", "))
+				ok = false
+				continue
+			}
+			set = set.With(o)
+		}
+		if len(on) == 0 {
+			r.errorf(t.key("on"), "must list at least one outcome; use attempts = 1 to disable retries")
+			ok = false
+		}
+		c.RetryOn = set
+	} else if t.has("on") {
+		ok = false
+	}
+	c.Idempotent, _ = t.boolean("idempotent", true)
+	t.done(retryKeys...)
+	if ok && c.MaxAttempts > 1 {
+		if err := c.Validate(); err != nil {
+			r.errorf(t.path, "%v", err)
+			ok = false
+		}
+	}
+	return c, ok
+}

@@ -1,0 +1,278 @@
+package experiment
+
+import (
+	"fmt"
+
+	"github.com/ressim/ressim/sim/topology"
+)
+
+var serviceKeys = []string{"name", "instances", "balancer", "mode", "workers", "max_in_flight",
+	"queue_capacity", "contention", "service_time", "step", "cache"}
+
+// name reads and checks an entity's name.
+func (r *reader) name(t *table, kind string, seen map[string]bool) (string, bool) {
+	n, ok := t.str("name", true)
+	switch {
+	case !ok:
+		return "", false
+	case n == "":
+		r.errorf(t.key("name"), "must not be empty")
+		return "", false
+	case !validName(n):
+		r.errorf(t.key("name"), "name %q must be 1-64 letters, digits, '-', '_' or '.'", n)
+		return "", false
+	case seen[n]:
+		r.errorf(t.key("name"), "%s %q is declared twice", kind, n)
+		return "", false
+	}
+	seen[n] = true
+	return n, true
+}
+
+// service reads a [[service]] block. Calls are checked against the whole
+// list of services later, in checkCalls.
+func (r *reader) service(t *table, seen map[string]bool) (topology.ServiceConfig, bool) {
+	var sc topology.ServiceConfig
+	name, ok := r.name(t, "service", seen)
+	sc.Name = name
+	if n, nok := t.integer("instances", false, 1, topology.MaxInstances); nok {
+		sc.Instances = int(n)
+	} else if t.has("instances") {
+		ok = false
+	}
+	if b, bok := t.oneOf("balancer", topology.BalancerNames()); bok {
+		sc.Balancer = topology.Balancer(b)
+	} else if t.has("balancer") {
+		ok = false
+	}
+	if mo, mok := t.oneOf("mode", []string{"threads", "async"}); mok {
+		sc.Mode = topology.Mode(mo)
+	} else if t.has("mode") {
+		ok = false
+	}
+	if sc.Mode == topology.Threads {
+		if w, wok := t.integer("workers", true, 1, topology.MaxWorkers); wok {
+			sc.Workers = int(w)
+		} else {
+			ok = false
+		}
+		if t.has("max_in_flight") {
+			t.get("max_in_flight")
+			r.errorf(t.key("max_in_flight"), "applies to mode = \"async\" only; a threads service has workers")
+			ok = false
+		}
+	} else {
+		if w, wok := t.integer("max_in_flight", true, 1, topology.MaxWorkers); wok {
+			sc.MaxInFlight = int(w)
+		} else {
+			ok = false
+		}
+		if t.has("workers") {
+			t.get("workers")
+			r.errorf(t.key("workers"), "applies to mode = \"threads\" only; an async service has max_in_flight")
+			ok = false
+		}
+	}
+	sc.QueueCapacity = -1
+	if q, qok := t.integer("queue_capacity", false, 0, 1<<31); qok {
+		sc.QueueCapacity = int(q)
+	} else if t.has("queue_capacity") {
+		ok = false
+	}
+	if c, cok := t.number("contention", false, 0, 1e6, false, "slowdown per request in service"); cok {
+		sc.Contention = c
+	} else if t.has("contention") {
+		ok = false
+	}
+	switch {
+	case t.has("service_time") && t.has("step"):
+		t.get("step")
+		r.errorf(t.key("step"), "give either service_time (one work step) or [[service.step]] blocks, not both")
+		ok = false
+	case t.has("service_time"):
+		st, _ := t.sub("service_time", true)
+		if st != nil {
+			d, dok := r.dist(st)
+			sc.Steps = []topology.Step{{Kind: topology.WorkStep, Work: d}}
+			ok = ok && dok
+		} else {
+			ok = false
+		}
+	case t.has("step"):
+		steps := t.tables("step")
+		if len(steps) > topology.MaxSteps {
+			r.errorf(t.key("step"), "at most %d steps, got %d", topology.MaxSteps, len(steps))
+			ok = false
+		}
+		for _, stt := range steps {
+			step, sok := r.step(stt)
+			sc.Steps = append(sc.Steps, step)
+			ok = ok && sok
+		}
+	default:
+		r.errorf(t.path, "missing the handler: service_time = { ... } or [[service.step]] blocks")
+		ok = false
+	}
+	if ct, cok := t.sub("cache", false); cok {
+		c, good := r.cache(ct)
+		sc.Cache = c
+		ok = ok && good
+	} else if t.has("cache") {
+		ok = false
+	}
+	t.done(serviceKeys...)
+	return sc, ok
+}
+
+// step reads one [[service.step]]: exactly one of work, call, parallel.
+func (r *reader) step(t *table) (topology.Step, bool) {
+	kinds := 0
+	for _, k := range []string{"work", "call", "parallel"} {
+		if t.has(k) {
+			kinds++
+		}
+	}
+	if kinds != 1 {
+		r.errorf(t.path, "a step needs exactly one of work = {dist...}, call = \"service\" or parallel = [ ... ], got %d", kinds)
+		t.get("work")
+		t.get("call")
+		t.get("parallel")
+		return topology.Step{}, false
+	}
+	switch {
+	case t.has("work"):
+		wt, ok := t.sub("work", true)
+		if !ok {
+			return topology.Step{}, false
+		}
+		d, ok := r.dist(wt)
+		t.done("work")
+		return topology.Step{Kind: topology.WorkStep, Work: d}, ok
+	case t.has("call"):
+		cc, ok := r.callConfig(t)
+		return topology.Step{Kind: topology.CallStep, Calls: []topology.CallConfig{cc}}, ok
+	}
+	calls := t.tables("parallel")
+	t.done("parallel")
+	if len(calls) == 0 {
+		r.errorf(t.key("parallel"), "needs at least one call table, e.g. parallel = [ { call = \"a\" }, { call = \"b\" } ]")
+		return topology.Step{}, false
+	}
+	step := topology.Step{Kind: topology.ParallelStep}
+	ok := true
+	for _, ct := range calls {
+		cc, cok := r.callConfig(ct)
+		step.Calls = append(step.Calls, cc)
+		ok = ok && cok
+	}
+	return step, ok
+}
+
+var callKeys = []string{"call", "operation", "critical", "probability", "timeout", "retry", "network"}
+
+// callConfig reads a downstream call from t (a step, or an element of
+// parallel).
+func (r *reader) callConfig(t *table) (topology.CallConfig, bool) {
+	cc := topology.CallConfig{Critical: true, Probability: 1}
+	ok := true
+	var sok bool
+	cc.Service, sok = t.str("call", true)
+	ok = ok && sok
+	cc.Operation, _ = t.str("operation", false)
+	cc.Critical, _ = t.boolean("critical", true)
+	if p, pok := t.number("probability", false, 0, 1, true, "share of requests that make the call"); pok {
+		cc.Probability = p
+	} else if t.has("probability") {
+		ok = false
+	}
+	pol, pok := r.callPolicy(t)
+	cc.Policy = pol
+	t.done(callKeys...)
+	// Remember where the call is, to report an unknown service there.
+	r.calls = append(r.calls, callRef{path: t.key("call"), service: cc.Service})
+	return cc, ok && pok
+}
+
+// cache reads a [service.cache] table.
+func (r *reader) cache(t *table) (*topology.CacheConfig, bool) {
+	c := &topology.CacheConfig{Keys: 10000}
+	ok := true
+	if h, hok := t.number("hit_ratio", true, 0, 1, false, "share of lookups that hit when warm"); hok {
+		c.HitRatio = h
+	} else {
+		ok = false
+	}
+	if k, kok := t.integer("keys", false, 1, topology.MaxKeys); kok {
+		c.Keys = int(k)
+	} else if t.has("keys") {
+		ok = false
+	}
+	if lt, lok := t.sub("latency", false); lok {
+		d, dok := r.dist(lt)
+		c.Latency = d
+		ok = ok && dok
+	} else if t.has("latency") {
+		ok = false
+	}
+	t.done("hit_ratio", "keys", "latency")
+	return c, ok
+}
+
+// callRef is a call's target, checked once all services are known.
+type callRef struct {
+	path, service string
+}
+
+// checkCalls reports calls to undeclared services and call cycles.
+func (r *reader) checkCalls(m *topology.Config) {
+	known := map[string]bool{}
+	for _, s := range m.Services {
+		known[s.Name] = true
+	}
+	bad := false
+	for _, c := range r.calls {
+		if c.service != "" && !known[c.service] {
+			r.errorf(c.path, "no service named %q is declared", c.service)
+			bad = true
+		}
+	}
+	if bad || len(r.errs) > 0 {
+		return
+	}
+	// A cycle: report it at the first call that closes one.
+	idx := map[string]int{}
+	for i, s := range m.Services {
+		idx[s.Name] = i
+	}
+	state := make([]int, len(m.Services))
+	var path []string
+	var visit func(i int) bool
+	visit = func(i int) bool {
+		state[i] = 1
+		path = append(path, m.Services[i].Name)
+		for si, st := range m.Services[i].Steps {
+			for ci, cc := range st.Calls {
+				j := idx[cc.Service]
+				if state[j] == 1 {
+					key := fmt.Sprintf("service.%d.step.%d.call", i, si)
+					if st.Kind == topology.ParallelStep {
+						key = fmt.Sprintf("service.%d.step.%d.parallel.%d.call", i, si, ci)
+					}
+					r.errorf(key, "call cycle %v -> %s: a service may not call itself, directly or through others", path, cc.Service)
+					return true
+				}
+				if state[j] == 0 && visit(j) {
+					return true
+				}
+			}
+		}
+		path = path[:len(path)-1]
+		state[i] = 2
+		return false
+	}
+	for i := range m.Services {
+		if state[i] == 0 && visit(i) {
+			return
+		}
+	}
+}

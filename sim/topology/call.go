@@ -1,0 +1,256 @@
+package topology
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/ressim/ressim/sim/dist"
+	"github.com/ressim/ressim/sim/engine"
+	"github.com/ressim/ressim/sim/policies"
+	"github.com/ressim/ressim/sim/policies/retry"
+)
+
+// callSite is one (caller, callee, operation): the policies that guard the
+// call live here, shared by every call made through it.
+type callSite struct {
+	m                  *Model
+	caller, callee, op string
+	target             *service
+	timeout            time.Duration
+	lane               *engine.Lane // timeouts, when constant
+	retry              *retry.Policy
+	network            dist.Dist
+	hasNet             bool
+	rng                *rand.Rand
+	st                 siteStats
+}
+
+func (m *Model) newSite(caller, callee, op string, p CallPolicy) (*callSite, error) {
+	if op == "" {
+		op = "call"
+	}
+	s := &callSite{
+		m: m, caller: caller, callee: callee, op: op,
+		target:  m.byName[callee],
+		timeout: p.Timeout,
+		network: p.Network,
+		hasNet:  p.Network.Kind() != 0,
+	}
+	s.rng = m.sim.Stream("site/" + s.name())
+	if p.Timeout > 0 {
+		lane, err := m.sim.NewLane(p.Timeout)
+		if err != nil {
+			return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
+		}
+		s.lane = lane
+	}
+	if p.Retry.MaxAttempts > 1 {
+		rc := p.Retry
+		rc.AttemptTimeout = p.Timeout
+		r, err := retry.New(rc)
+		if err != nil {
+			return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
+		}
+		s.retry = r
+	}
+	m.sites = append(m.sites, s)
+	return s, nil
+}
+
+// name is "caller->callee/op".
+func (s *callSite) name() string { return s.caller + "->" + s.callee + "/" + s.op }
+
+// startCall begins a logical call for a handler (job) or a user request.
+// It never completes synchronously: every outcome arrives by an event, so
+// the caller's state is always consistent when it is notified.
+func (m *Model) startCall(now engine.Time, site *callSite, job *attempt, user *userReq, critical bool) *call {
+	c := m.pool.call()
+	c.site, c.ownerJob, c.ownerUser, c.critical = site, job, user, critical
+	switch {
+	case user != nil:
+		c.deadline, c.hasDL = user.deadline, user.hasDL
+	case job != nil && job.hasDL:
+		c.deadline, c.hasDL = job.deadline, true
+	}
+	site.st.inc(m, now, sCalls)
+	m.dispatch(now, c)
+	return c
+}
+
+// dispatch makes the call's next attempt, through the target's cache if it
+// has one.
+func (m *Model) dispatch(now engine.Time, c *call) {
+	site := c.site
+	if ca := site.target.cache; ca != nil {
+		hit, lat := ca.lookup()
+		c.cacheMiss = !hit
+		if hit || lat > 0 {
+			c.retryEv, _ = m.sim.After(lat, &m.hCache, c)
+			return
+		}
+	}
+	m.sendAttempt(now, c)
+}
+
+// cacheLookupDone answers a hit, or sends a miss on to the service.
+func (m *Model) cacheLookupDone(now engine.Time, c *call) {
+	c.retryEv = 0
+	if !c.cacheMiss {
+		c.site.st.inc(m, now, sCacheHits)
+		m.finishCall(now, c, stOK)
+		return
+	}
+	m.sendAttempt(now, c)
+}
+
+// sendAttempt sends one attempt of c to an instance of the target.
+func (m *Model) sendAttempt(now engine.Time, c *call) {
+	site := c.site
+	a := m.pool.attempt()
+	a.call, a.site, a.sent = c, site, now
+	c.cur = a
+	site.st.inc(m, now, sAttempts)
+	if c.rs.Attempts() > 1 {
+		site.st.inc(m, now, sRetries)
+	}
+	if m.propagate && c.hasDL {
+		a.deadline, a.hasDL = c.deadline, true
+	}
+	// The attempt's timeout, cut to the deadline when the caller knows it.
+	to := site.timeout
+	cut := false
+	if c.hasDL && (m.propagate || c.ownerUser != nil) {
+		if rem := c.deadline.Sub(now); to == 0 || rem < to {
+			to, cut = max(rem, 0), true
+		}
+	}
+	switch {
+	case cut:
+		a.timeoutEv, _ = m.sim.After(to, &m.hTimeout, a)
+	case site.lane != nil:
+		a.timeoutEv = site.lane.Schedule(&m.hTimeout, a)
+	}
+	inst := site.target.pick()
+	if inst == nil {
+		// No instance is up: refused at once, as a connection error would be.
+		site.target.st.inc(m, now, cRejected)
+		a.calleeDone = true
+		a.status = stRejected
+		m.sim.After(0, &m.hResponse, a)
+		return
+	}
+	a.inst = inst
+	inst.outstanding++
+	if site.hasNet {
+		m.sim.After(site.network.Sample(site.rng), &m.hArrive, a)
+		return
+	}
+	inst.arrive(now, a)
+}
+
+// outcomeOf maps a response status to the caller's view of it.
+func outcomeOf(st status) policies.Outcome {
+	switch st {
+	case stOK, stDegraded:
+		return policies.Success
+	case stRejected:
+		return policies.Rejected
+	case stDropped:
+		return policies.DeadlineExceeded
+	}
+	return policies.Error
+}
+
+// response delivers an attempt's answer to its caller, if it still waits.
+func (m *Model) response(now engine.Time, a *attempt) {
+	a.calleeDone = true
+	c := a.call
+	if a.abandoned || c == nil {
+		m.pool.releaseAttempt(a)
+		return
+	}
+	m.sim.Cancel(a.timeoutEv)
+	a.callerDone = true
+	c.cur = nil
+	st := a.status
+	m.pool.releaseAttempt(a)
+	site := c.site
+	switch st {
+	case stOK, stDegraded:
+		site.st.inc(m, now, sOK)
+		if c.cacheMiss {
+			site.target.cache.fill()
+		}
+		m.finishCall(now, c, st)
+		return
+	case stRejected:
+		site.st.inc(m, now, sRejected)
+	case stDropped:
+		site.st.inc(m, now, sDropped)
+	default:
+		site.st.inc(m, now, sErrors)
+	}
+	m.afterFailure(now, c, outcomeOf(st), st)
+}
+
+// attemptTimeout: the caller stops waiting for the attempt.
+func (m *Model) attemptTimeout(now engine.Time, a *attempt) {
+	c := a.call
+	a.timeoutEv = 0
+	a.abandoned, a.callerDone, a.call = true, true, nil
+	c.cur = nil
+	m.pool.releaseAttempt(a)
+	c.site.st.inc(m, now, sTimeouts)
+	c.site.target.st.inc(m, now, cTimedOut)
+	m.afterFailure(now, c, policies.Timeout, stTimeout)
+}
+
+// afterFailure retries a failed attempt if the retry policy allows, or
+// finishes the call with the failure.
+func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st status) {
+	site := c.site
+	if site.retry != nil {
+		var dl time.Duration
+		if c.hasDL {
+			dl = c.deadline.Duration()
+		}
+		d := site.retry.Decide(now.Duration(), c.rs, o, dl, site.rng.Float64())
+		if d.Retry {
+			c.rs = d.Next
+			c.retryEv, _ = m.sim.At(engine.Time(d.At), &m.hRetry, c)
+			return
+		}
+		if d.Reason < retry.Reason(len(site.st.denied)) && now >= m.warmup {
+			site.st.denied[d.Reason]++
+		}
+		site.st.inc(m, now, sRetryDenied)
+	}
+	site.st.inc(m, now, sFailed)
+	m.finishCall(now, c, st)
+}
+
+// finishCall hands the call's final status to its owner and frees it.
+func (m *Model) finishCall(now engine.Time, c *call, st status) {
+	job, user, critical := c.ownerJob, c.ownerUser, c.critical
+	m.pool.putCall(c)
+	if job != nil {
+		m.childDone(now, job, critical, st)
+		return
+	}
+	m.userAnswered(now, user, st)
+}
+
+// abandonCall: the owner gives up on c (the user's deadline passed).
+func (m *Model) abandonCall(c *call) {
+	if c.retryEv != 0 {
+		m.sim.Cancel(c.retryEv)
+	}
+	if a := c.cur; a != nil {
+		m.sim.Cancel(a.timeoutEv)
+		a.timeoutEv = 0
+		a.abandoned, a.callerDone, a.call = true, true, nil
+		m.pool.releaseAttempt(a)
+	}
+	m.pool.putCall(c)
+}

@@ -1,0 +1,155 @@
+package topology
+
+import (
+	"github.com/ressim/ressim/sim/engine"
+)
+
+// advance runs a's handler from its current step until it must wait (for
+// local work or downstream calls) or is finished.
+func (m *Model) advance(now engine.Time, a *attempt) {
+	in := a.inst
+	s := in.svc
+	steps := s.cfg.Steps
+	for a.step < len(steps) {
+		st := &steps[a.step]
+		if st.Kind == WorkStep {
+			d := in.workTime(st.Work.Sample(s.rng))
+			a.workStart = now
+			a.workEv, _ = m.sim.After(d, &m.hWork, a)
+			return
+		}
+		expired := m.propagate && a.hasDL && now >= a.deadline
+		for _, ss := range s.sites {
+			if ss.step != a.step {
+				continue
+			}
+			if ss.prob > 0 && ss.prob < 1 && s.rng.Float64() >= ss.prob {
+				continue
+			}
+			if expired {
+				// No call is made once the deadline has passed.
+				if ss.critical {
+					a.failed = true
+				} else {
+					a.degraded = true
+				}
+				continue
+			}
+			a.pending++
+			m.startCall(now, ss.site, a, nil, ss.critical)
+		}
+		a.step++
+		if a.pending > 0 {
+			return
+		}
+		if a.failed {
+			break
+		}
+	}
+	m.complete(now, a)
+}
+
+// workDone ends a local work step, unless a freeze held it up.
+func (m *Model) workDone(now engine.Time, a *attempt) {
+	a.workEv = 0
+	in := a.inst
+	if len(in.freezes) > 0 {
+		if extra := in.frozen(a.workStart, now); extra > 0 {
+			a.workStart = now
+			a.workEv, _ = m.sim.After(extra, &m.hWork, a)
+			return
+		}
+	}
+	a.step++
+	m.advance(now, a)
+}
+
+// childDone records the end of one of the job's downstream calls.
+func (m *Model) childDone(now engine.Time, a *attempt, critical bool, st status) {
+	a.pending--
+	switch st {
+	case stOK:
+	case stDegraded:
+		a.degraded = true
+	default:
+		if critical {
+			a.failed = true
+		} else {
+			a.degraded = true
+		}
+	}
+	if a.pending > 0 {
+		return
+	}
+	if a.epoch != a.inst.epoch {
+		// The instance crashed while the calls were out: the work is
+		// lost, and the caller gets its connection reset now.
+		m.respond(now, a, stError)
+		return
+	}
+	if a.failed {
+		m.complete(now, a)
+		return
+	}
+	m.advance(now, a)
+}
+
+// complete ends a's handler: the worker is freed, the status decided and
+// the response sent.
+func (m *Model) complete(now engine.Time, a *attempt) {
+	in := a.inst
+	s := in.svc
+	st := stOK
+	switch {
+	case a.failed:
+		st = stDepFailed
+	case in.errRate > 0 && s.rng.Float64() < in.errRate:
+		st = stError
+	case a.degraded:
+		st = stDegraded
+	}
+	in.busy--
+	in.outstanding--
+	a.holding = false
+	in.removeRunning(a)
+	s.st.busy.Add(int64(now), -1)
+	s.st.inSystem.Add(int64(now), -1)
+	s.st.inc(m, now, cCompleted)
+	switch st {
+	case stOK:
+		s.st.inc(m, now, cOK)
+	case stDegraded:
+		s.st.inc(m, now, cDegraded)
+	case stError:
+		s.st.inc(m, now, cError)
+	case stDepFailed:
+		s.st.inc(m, now, cDepFailed)
+	}
+	sojourn := int64(now - a.arrived)
+	s.st.ivSojourn.Record(sojourn)
+	if a.measured {
+		s.st.sojourn.Record(sojourn)
+		s.st.hold.Record(int64(now - a.started))
+	}
+	if a.abandoned {
+		s.st.inc(m, now, cWasted)
+		w := int64(now - a.started)
+		s.st.ivWastedNs += w
+		if now >= m.warmup {
+			s.st.wastedNs += w
+		}
+	}
+	m.respond(now, a, st)
+	in.startNext(now)
+}
+
+// respond sends a's status back to its caller, over the network if the
+// call has one.
+func (m *Model) respond(now engine.Time, a *attempt, st status) {
+	a.status = st
+	if site := a.site; site.hasNet {
+		m.sim.After(site.network.Sample(site.rng), &m.hResponse, a)
+		return
+	}
+	m.response(now, a)
+}

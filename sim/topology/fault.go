@@ -1,0 +1,194 @@
+package topology
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/ressim/ressim/sim/engine"
+)
+
+// fault is a scheduled disturbance at run time.
+type fault struct {
+	m       *Model
+	idx     int
+	cfg     *FaultConfig
+	svc     *service
+	insts   []*instance // the instances it targets
+	crashed []*instance // crash: the instances it took down
+	removed []int       // workers: how many it removed from each target
+}
+
+func newFault(m *Model, idx int, cfg *FaultConfig) *fault {
+	f := &fault{m: m, idx: idx, cfg: cfg}
+	if cfg.Kind == LoadFault {
+		return f // folded into the client's rate function
+	}
+	f.svc = m.byName[cfg.Target]
+	if cfg.Instance >= 0 {
+		f.insts = []*instance{f.svc.insts[cfg.Instance]}
+	} else {
+		f.insts = f.svc.insts
+	}
+	if cfg.Kind == FreezeFault {
+		// Freezes are known in advance: each instance keeps the windows and
+		// stretches local work that overlaps them.
+		for _, in := range f.insts {
+			in.freezes = append(in.freezes, span{engine.Time(cfg.Start), engine.Time(cfg.End)})
+			slices.SortFunc(in.freezes, func(a, b span) int { return int(a.from - b.from) })
+		}
+	}
+	return f
+}
+
+// Label describes the fault for reports.
+func (f *fault) label() string {
+	c := f.cfg
+	if c.Label != "" {
+		return c.Label
+	}
+	where := c.Target
+	if c.Instance >= 0 {
+		where = fmt.Sprintf("%s[%d]", c.Target, c.Instance)
+	}
+	switch c.Kind {
+	case LatencyFault:
+		s := where + " slow"
+		if c.Multiply != 0 && c.Multiply != 1 {
+			s += fmt.Sprintf(" x%g", c.Multiply)
+		}
+		if c.Add > 0 {
+			s += fmt.Sprintf(" +%v", c.Add)
+		}
+		return s
+	case ErrorFault:
+		return fmt.Sprintf("%s errors %g%%", where, 100*c.Rate)
+	case CrashFault:
+		return fmt.Sprintf("%s: %d instance(s) down", where, c.Count)
+	case WorkersFault:
+		return fmt.Sprintf("%s: %d worker(s) lost", where, c.Count)
+	case FreezeFault:
+		return where + " frozen"
+	case LoadFault:
+		return fmt.Sprintf("%s load x%g", where, c.Multiply)
+	case CacheFlushFault:
+		return where + " cache flushed"
+	}
+	return c.Kind.String()
+}
+
+func (f *fault) schedule() {
+	switch f.cfg.Kind {
+	case LoadFault, FreezeFault:
+		return // applied without events
+	}
+	f.m.sim.At(engine.Time(f.cfg.Start), engine.HandlerFunc(f.begin), nil)
+	if f.cfg.Kind != CacheFlushFault {
+		f.m.sim.At(engine.Time(f.cfg.End), engine.HandlerFunc(f.finish), nil)
+	}
+}
+
+func (f *fault) begin(now engine.Time, _ any) {
+	c := f.cfg
+	switch c.Kind {
+	case LatencyFault, ErrorFault:
+		for _, in := range f.insts {
+			f.m.activeFaults(in, f, true)
+		}
+	case CrashFault:
+		n := c.Count
+		for i := len(f.insts) - 1; i >= 0 && n > 0; i-- {
+			if in := f.insts[i]; !in.down {
+				in.crash(now)
+				f.crashed = append(f.crashed, in)
+				n--
+			}
+		}
+	case WorkersFault:
+		f.removed = make([]int, len(f.insts))
+		for i, in := range f.insts {
+			r := min(c.Count, in.capacity)
+			in.capacity -= r
+			f.removed[i] = r
+		}
+	case CacheFlushFault:
+		f.svc.cache.flush()
+	}
+}
+
+func (f *fault) finish(now engine.Time, _ any) {
+	switch f.cfg.Kind {
+	case LatencyFault, ErrorFault:
+		for _, in := range f.insts {
+			f.m.activeFaults(in, f, false)
+		}
+	case CrashFault:
+		for _, in := range f.crashed {
+			in.down = false
+		}
+		f.crashed = nil
+	case WorkersFault:
+		for i, in := range f.insts {
+			in.capacity += f.removed[i]
+			in.startNext(now)
+		}
+	}
+}
+
+// activeFaults adds or removes f from in's active latency and error
+// faults and recomputes their combined effect.
+func (m *Model) activeFaults(in *instance, f *fault, on bool) {
+	if on {
+		in.active = append(in.active, f)
+	} else if i := slices.Index(in.active, f); i >= 0 {
+		in.active = slices.Delete(in.active, i, i+1)
+	}
+	in.latMult, in.latAdd, in.errRate = 1, 0, 0
+	ok := 1.0
+	for _, a := range in.active {
+		switch a.cfg.Kind {
+		case LatencyFault:
+			if a.cfg.Multiply != 0 {
+				in.latMult *= a.cfg.Multiply
+			}
+			in.latAdd += a.cfg.Add
+		case ErrorFault:
+			ok *= 1 - a.cfg.Rate
+		}
+	}
+	in.errRate = 1 - ok
+}
+
+// crash takes the instance down: queued requests are refused and running
+// ones lost, with a connection reset to their callers; the balancer skips
+// the instance until it restarts.
+func (in *instance) crash(now engine.Time) {
+	s := in.svc
+	m := s.m
+	in.down = true
+	in.epoch++
+	for in.queue.len() > 0 {
+		a := in.queue.pop()
+		s.st.queue.Add(int64(now), -1)
+		s.st.inSystem.Add(int64(now), -1)
+		in.outstanding--
+		s.st.inc(m, now, cKilled)
+		m.respond(now, a, stError)
+	}
+	running := in.running
+	in.running = nil
+	for _, a := range running {
+		m.sim.Cancel(a.workEv)
+		a.workEv = 0
+		s.st.busy.Add(int64(now), -1)
+		s.st.inSystem.Add(int64(now), -1)
+		in.outstanding--
+		in.busy--
+		a.holding = false
+		s.st.inc(m, now, cKilled)
+		if a.pending == 0 {
+			m.respond(now, a, stError)
+		}
+		// With calls still out, the reset is sent when they return
+		// (childDone sees the epoch change).
+	}
+}

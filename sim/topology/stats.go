@@ -1,0 +1,108 @@
+package topology
+
+import (
+	"github.com/ressim/ressim/sim/engine"
+	"github.com/ressim/ressim/sim/metrics"
+)
+
+// svcCounter indexes a service's event counters.
+type svcCounter uint8
+
+const (
+	cOffered   svcCounter = iota // attempts that reached an instance
+	cAdmitted                    // admitted to a worker or the queue
+	cRejected                    // refused: queue full or no instance up
+	cDropped                     // dropped at dequeue: deadline passed
+	cCompleted                   // handler finished (any status)
+	cOK                          // completed with a full answer
+	cDegraded                    // completed without a non-critical dependency
+	cError                       // completed with an injected error
+	cDepFailed                   // failed because a critical dependency failed
+	cKilled                      // lost in a crash
+	cTimedOut                    // attempts to this service that their caller timed out
+	cWasted                      // completed for a caller that had stopped waiting
+	numSvcCounters
+)
+
+// clCounter indexes a client's counters.
+type clCounter uint8
+
+const (
+	kSent     clCounter = iota // user requests sent
+	kGood                      // full answers within the deadline (goodput)
+	kDegraded                  // degraded answers within the deadline
+	kLate                      // answers after the deadline
+	kExpired                   // the user gave up at the deadline
+	kError                     // failed: error or dependency failed
+	kRejected                  // failed: rejected
+	kDropped                   // failed: dropped for its deadline
+	numClCounters
+)
+
+// siteCounter indexes a call site's counters.
+type siteCounter uint8
+
+const (
+	sCalls       siteCounter = iota // logical calls started
+	sAttempts                       // attempts sent (first tries and retries)
+	sRetries                        // retries sent
+	sOK                             // attempts answered successfully
+	sTimeouts                       // attempts timed out
+	sErrors                         // attempts answered with an error
+	sRejected                       // attempts rejected
+	sDropped                        // attempts dropped for their deadline
+	sCacheHits                      // calls answered by the cache
+	sRetryDenied                    // failed attempts the retry policy did not retry
+	sFailed                         // logical calls that failed in the end
+	numSiteCounters
+)
+
+// svcStats is one service's statistics, over all its instances.
+type svcStats struct {
+	win, iv               [numSvcCounters]uint64 // the window's and the current interval's counts
+	sojourn, wait, hold   metrics.Histogram      // window: arrival to response, in the queue, holding a worker
+	ivSojourn             metrics.Histogram
+	inSystem, queue, busy metrics.Count
+	wastedNs, ivWastedNs  int64 // worker-nanoseconds of wasted work
+	delayed               uint64
+	warmArea, ivArea      [3]float64
+}
+
+func (st *svcStats) inc(m *Model, now engine.Time, k svcCounter) {
+	st.iv[k]++
+	if now >= m.warmup {
+		st.win[k]++
+	}
+}
+
+func (st *svcStats) areas(now engine.Time) [3]float64 {
+	t := int64(now)
+	return [3]float64{st.inSystem.Area(t), st.queue.Area(t), st.busy.Area(t)}
+}
+
+// clStats is one client's statistics.
+type clStats struct {
+	win, iv   [numClCounters]uint64
+	latency   metrics.Histogram // window: answered requests, from intended send time
+	ivLatency metrics.Histogram
+}
+
+func (st *clStats) inc(m *Model, now engine.Time, k clCounter) {
+	st.iv[k]++
+	if now >= m.warmup {
+		st.win[k]++
+	}
+}
+
+// siteStats is one call site's statistics.
+type siteStats struct {
+	win, iv [numSiteCounters]uint64
+	denied  [8]uint64 // window: retries refused, by retry.Reason
+}
+
+func (st *siteStats) inc(m *Model, now engine.Time, k siteCounter) {
+	st.iv[k]++
+	if now >= m.warmup {
+		st.win[k]++
+	}
+}
