@@ -1,0 +1,127 @@
+package wall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/ressim/ressim/sim/policies"
+	"github.com/ressim/ressim/sim/policies/breaker"
+	"github.com/ressim/ressim/sim/policies/budget"
+	"github.com/ressim/ressim/sim/policies/bulkhead"
+	"github.com/ressim/ressim/sim/policies/deadline"
+	"github.com/ressim/ressim/sim/policies/fallback"
+	"github.com/ressim/ressim/sim/policies/retry"
+	"github.com/ressim/ressim/sim/policies/shed"
+	"github.com/ressim/ressim/sim/policies/timeout"
+)
+
+// ErrInvalidConfig is wrapped by every error New returns for a bad Config.
+var ErrInvalidConfig = errors.New("wall: invalid config")
+
+// Config configures a Caller: one call path for one (dependency, operation)
+// pair. Every policy is optional: a nil pointer leaves it out of the path.
+// The Caller builds its own policy values from these configurations, so that
+// nothing else can touch them without its mutex.
+type Config struct {
+	// Clock is the source of time. Nil means NewMonotonicClock().
+	Clock Clock
+	// Rand supplies the uniform variates of the retry's jittered backoff.
+	// Nil means a generator seeded from crypto/rand, so that the instances
+	// of a fleet do not retry in lockstep; pass a seeded one to reproduce
+	// a run. The Caller uses it under its mutex only.
+	Rand *rand.Rand
+
+	// Shed turns on load shedding by priority (package shed). The
+	// utilisation is the number of calls in flight through this Caller
+	// (admitted, not yet finished) over ShedCapacity. The request's class
+	// comes from its context (WithPriority; Normal by default).
+	Shed *shed.Config
+	// ShedCapacity is the number of calls in flight that counts as full
+	// (utilisation 1). Required (>= 1) with Shed; ignored otherwise.
+	ShedCapacity int
+
+	// Bulkhead bounds the calls in flight to the dependency, with a bounded
+	// wait for a slot (package bulkhead, semaphore flavour). A call holds
+	// its slot through all its attempts and backoffs.
+	Bulkhead *bulkhead.SemaphoreConfig
+
+	// Breaker is the circuit breaker (package breaker). It is asked before
+	// every attempt, the first and each retry, and records the outcome of
+	// every attempt; a refusal ends the call with CircuitOpen, which is never
+	// retried.
+	Breaker *breaker.Config
+
+	// Retry is the retry policy (package retry). If it is set together with
+	// Timeout and its AttemptTimeout is 0, New sets AttemptTimeout to
+	// Timeout.Attempt, so that a retry that cannot run a full attempt before
+	// the deadline is not made.
+	Retry *retry.Config
+	// Budget is a retry budget (package budget) consulted after Retry has
+	// allowed a retry; every successful attempt deposits into it. It
+	// requires Retry.
+	Budget *budget.Config
+
+	// Timeout is the per-attempt timeout (package timeout): each attempt
+	// runs under a context whose deadline is the earlier of the attempt's
+	// timeout and the request's deadline.
+	Timeout *timeout.Config
+
+	// Deadline, if set, shortens the request's deadline (from the context)
+	// to the slice package deadline allots to a call of class Class: what
+	// is left minus Reserve, and at most NonCriticalCap for a NonCritical
+	// call. A call whose slice is empty is refused with DeadlineExceeded.
+	Deadline *deadline.Config
+	// Class is the call's class for Deadline. Default deadline.Critical.
+	Class deadline.Class
+
+	// Fallback, if set, answers from the degradation hierarchy when the
+	// call path fails or the feature is killed (package fallback).
+	Fallback *Fallback
+
+	// Classify maps an error returned by fn, while its context is live, to
+	// an outcome. Nil means Classify.
+	Classify func(error) policies.Outcome
+
+	// OnBreakerTransition, if set, is called with every breaker transition,
+	// after the Caller's mutex has been released, in the goroutine of the
+	// call that observed it.
+	OnBreakerTransition func(breaker.Transition)
+	// OnFallbackAlert, if set, is called when the fallback alert is raised
+	// or cleared, after the Caller's mutex has been released.
+	OnFallbackAlert func(fallback.AlertChange)
+}
+
+// Fallback configures the degradation hierarchy of a Caller.
+type Fallback struct {
+	// Feature configures the hierarchy, the kill switch and the alert.
+	Feature fallback.Config
+	// Cached, if set, reports the cached value the Stale level could serve.
+	// Nil means none (the Stale level is skipped).
+	Cached func(ctx context.Context) fallback.Cached
+	// Serve produces the degraded answer at level (Stale, Generic or
+	// Empty), given the error that made the main path fail (ErrKilled for
+	// a killed feature). A nil result means the answer was served at that
+	// level; an error moves on to the next level. Required. It must be
+	// cheaper than the main path and share no resources with it.
+	Serve func(ctx context.Context, level fallback.Level, cause error) error
+}
+
+// validate reports the first problem of c that the policy constructors do not
+// check themselves.
+func (c *Config) validate() error {
+	if c.Shed != nil && c.ShedCapacity < 1 {
+		return fmt.Errorf("%w: ShedCapacity %d with Shed set, want >= 1", ErrInvalidConfig, c.ShedCapacity)
+	}
+	if c.Budget != nil && c.Retry == nil {
+		return fmt.Errorf("%w: Budget without Retry", ErrInvalidConfig)
+	}
+	if c.Class != deadline.Critical && c.Class != deadline.NonCritical {
+		return fmt.Errorf("%w: unknown deadline Class %d", ErrInvalidConfig, c.Class)
+	}
+	if c.Fallback != nil && c.Fallback.Serve == nil {
+		return fmt.Errorf("%w: Fallback without Serve", ErrInvalidConfig)
+	}
+	return nil
+}

@@ -1,0 +1,406 @@
+package wall
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/ressim/ressim/sim/policies"
+	"github.com/ressim/ressim/sim/policies/breaker"
+	"github.com/ressim/ressim/sim/policies/bulkhead"
+	"github.com/ressim/ressim/sim/policies/deadline"
+	"github.com/ressim/ressim/sim/policies/fallback"
+	"github.com/ressim/ressim/sim/policies/retry"
+)
+
+// attemptFunc is the internal form of one attempt. It receives the attempt's
+// context, the attempt's number (1 for the first) and the context's cancel
+// function. When it returns keep true with a nil error, it has taken over the
+// cancel function (the Transport cancels when the response body is closed).
+type attemptFunc func(ctx context.Context, n int, cancel context.CancelFunc) (err error, keep bool)
+
+// Do calls fn through the Caller's policies, outside in: load shedding by the
+// context's priority, the bulkhead, the circuit breaker, the retry (with its
+// budget), the per-attempt timeout, and fn itself. The context's deadline (or
+// the slice of it that Config.Deadline allots) bounds every attempt and every
+// wait, and a retry that cannot finish before it is not made. If the Caller
+// has a fallback, a failed call is answered from it (see DoLevel), and Do
+// returns nil when a degraded answer was served.
+//
+// fn must honour its context. Do returns nil on success and an *Error
+// otherwise.
+func (c *Caller) Do(ctx context.Context, fn func(ctx context.Context) error) error {
+	_, err := c.DoLevel(ctx, fn)
+	return err
+}
+
+// DoLevel is Do that also reports the level of the degradation hierarchy the
+// call was answered at: fallback.Fresh when fn succeeded; Stale, Generic or
+// Empty when Fallback.Serve served a degraded answer (the error is then nil:
+// a degraded answer is an answer, but not a plain success); FeatureError when
+// every fallback level failed (the error is the main path's). Without a
+// fallback it reports Fresh or SystemError.
+func (c *Caller) DoLevel(ctx context.Context, fn func(ctx context.Context) error) (fallback.Level, error) {
+	if c.feature == nil {
+		if err := c.run(ctx, fn, nil, nil); err != nil {
+			return fallback.SystemError, err
+		}
+		return fallback.Fresh, nil
+	}
+	var cached fallback.Cached
+	if c.fb.Cached != nil {
+		cached = c.fb.Cached(ctx)
+	}
+	now := c.clock.Now()
+	c.mu.Lock()
+	att := c.feature.Begin(now, cached)
+	c.mu.Unlock()
+
+	cause := ErrKilled
+	level := att.Level()
+	if level == fallback.Fresh {
+		cause = c.run(ctx, fn, nil, nil)
+		if cause == nil {
+			return fallback.Fresh, c.serve(att)
+		}
+		level = att.Fail()
+	}
+	for level == fallback.Stale || level == fallback.Generic || level == fallback.Empty {
+		if c.fb.Serve(ctx, level, cause) == nil {
+			return level, c.serve(att)
+		}
+		level = att.Fail()
+	}
+	if err := c.serve(att); err != nil {
+		return level, err
+	}
+	return level, cause
+}
+
+// serve counts the answer at a's level and reports an alert change. It
+// returns nil: its result only shortens DoLevel's returns.
+func (c *Caller) serve(a fallback.Attempt) error {
+	now := c.clock.Now()
+	c.mu.Lock()
+	ch := c.feature.Serve(now, a)
+	c.mu.Unlock()
+	if ch.Changed() && c.onAlert != nil {
+		c.onAlert(ch)
+	}
+	return nil
+}
+
+// run is the call path without the fallback. Exactly one of fn and afn is
+// non-nil. A non-nil noRetry refuses every retry (ReasonNotIdempotent) and is
+// reported as the cause.
+func (c *Caller) run(ctx context.Context, fn func(context.Context) error, afn attemptFunc, noRetry error) error {
+	if err := ctx.Err(); err != nil {
+		return &Error{Outcome: ctxOutcome(ctx), Err: err}
+	}
+	start := c.clock.Now()
+
+	// The request's deadline, possibly shortened to this call's slice.
+	var dl deadline.Deadline
+	if t, ok := ctx.Deadline(); ok {
+		dl = deadline.At(c.clock.Instant(t))
+	}
+	parentDL := dl
+	if c.deadline != nil {
+		child, ok := c.deadline.Propagate(dl, start, c.class)
+		if !ok {
+			return &Error{Outcome: policies.DeadlineExceeded, Err: context.DeadlineExceeded}
+		}
+		dl = dl.Earlier(child)
+	}
+	if dl.Expired(start) {
+		return &Error{Outcome: policies.DeadlineExceeded, Err: context.DeadlineExceeded}
+	}
+	if at, ok := dl.Expiry(); ok && dl != parentDL {
+		var cancel context.CancelFunc
+		ctx, cancel = c.clock.WithDeadline(ctx, at)
+		defer cancel()
+	}
+
+	// Load shedding, then the bulkhead.
+	if err := c.admit(ctx, start); err != nil {
+		return err
+	}
+	defer c.leave()
+	if c.bulk != nil {
+		if err := c.acquire(ctx, start, dl); err != nil {
+			return err
+		}
+		defer c.release()
+	}
+	return c.attempts(ctx, dl, fn, afn, noRetry)
+}
+
+// admit applies load shedding at instant now and counts the call in flight.
+func (c *Caller) admit(ctx context.Context, now time.Duration) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.shedder != nil {
+		d := c.shedder.Admit(now, PriorityFrom(ctx), c.inFlight, c.shedCap)
+		if !d.Admitted {
+			return &Error{Outcome: policies.Rejected, Err: &RejectedError{StatusCode: d.Status, RetryAfter: d.RetryAfter}}
+		}
+	}
+	c.inFlight++
+	return nil
+}
+
+// leave counts the call out of flight.
+func (c *Caller) leave() {
+	c.mu.Lock()
+	c.inFlight--
+	c.mu.Unlock()
+}
+
+// acquire takes a bulkhead slot, waiting for one if the bulkhead allows,
+// until the slot is granted, the wait runs out or ctx is done.
+func (c *Caller) acquire(ctx context.Context, now time.Duration, dl deadline.Deadline) error {
+	until := bulkhead.NoDeadline
+	if at, ok := dl.Expiry(); ok {
+		until = at
+	}
+	c.mu.Lock()
+	acq := c.bulk.Acquire(now, until)
+	var granted chan struct{}
+	switch acq.Decision {
+	case bulkhead.Granted:
+		c.mu.Unlock()
+		return nil
+	case bulkhead.Queued:
+		granted = make(chan struct{})
+		c.waiters[acq.Ticket] = granted
+		c.mu.Unlock()
+	default:
+		c.mu.Unlock()
+		return refusal(acq.Outcome())
+	}
+
+	expired := make(chan struct{})
+	stop := c.clock.AfterFunc(acq.WaitUntil-now, func() { close(expired) })
+	defer stop()
+	select {
+	case <-granted:
+		return nil
+	case <-expired:
+		now := c.clock.Now()
+		c.mu.Lock()
+		o, ok := c.bulk.Expire(now, acq.Ticket)
+		if ok {
+			delete(c.waiters, acq.Ticket)
+		}
+		c.mu.Unlock()
+		if !ok { // granted just before the wait ran out: keep the slot
+			return nil
+		}
+		return refusal(o, true)
+	case <-ctx.Done():
+		c.mu.Lock()
+		ok := c.bulk.Cancel(acq.Ticket)
+		if ok {
+			delete(c.waiters, acq.Ticket)
+		}
+		c.mu.Unlock()
+		if !ok { // granted just as the caller gave up: give the slot back
+			c.release()
+		}
+		return &Error{Outcome: ctxOutcome(ctx), Err: ctx.Err()}
+	}
+}
+
+// release frees a bulkhead slot and wakes the waiter it is handed to.
+func (c *Caller) release() {
+	now := c.clock.Now()
+	c.mu.Lock()
+	g, ok := c.bulk.Release(now)
+	var wake chan struct{}
+	if ok {
+		wake = c.waiters[g.Ticket]
+		delete(c.waiters, g.Ticket)
+	}
+	c.mu.Unlock()
+	if wake != nil {
+		close(wake)
+	}
+}
+
+// refusal turns a bulkhead refusal into an *Error.
+func refusal(o policies.Outcome, _ bool) error {
+	if o == policies.DeadlineExceeded {
+		return &Error{Outcome: o, Err: context.DeadlineExceeded}
+	}
+	return &Error{Outcome: policies.BulkheadFull, Err: ErrBulkheadFull}
+}
+
+// attempts runs the breaker, retry and timeout layers around the call.
+func (c *Caller) attempts(ctx context.Context, dl deadline.Deadline, fn func(context.Context) error, afn attemptFunc, noRetry error) error {
+	var (
+		call    retry.Call
+		n       int
+		lastErr error
+	)
+	for {
+		// Circuit breaker: asked before every attempt.
+		now := c.clock.Now()
+		permit, ok := c.allow(now)
+		if !ok {
+			return &Error{Outcome: policies.CircuitOpen, Attempts: n, Reason: retry.ReasonNotRetryable, Err: ErrCircuitOpen, Last: lastErr}
+		}
+
+		// Per-attempt timeout, within the deadline.
+		expiry, bounded := dl.Expiry()
+		if c.timeout != nil {
+			eff := c.timeout.Effective(now, dl.Instant())
+			if eff <= 0 {
+				c.record(now, permit, policies.Cancelled, 0)
+				return &Error{Outcome: policies.DeadlineExceeded, Attempts: n, Reason: retry.ReasonDeadline, Err: context.DeadlineExceeded, Last: lastErr}
+			}
+			if !bounded || now+eff < expiry {
+				expiry, bounded = now+eff, true
+			}
+		}
+		actx, cancel := ctx, context.CancelFunc(nop)
+		if at, ok := ctxExpiry(ctx, c.clock); bounded && (!ok || expiry < at) {
+			actx, cancel = c.clock.WithDeadline(ctx, expiry)
+		}
+
+		// The call.
+		n++
+		var err error
+		keep := false
+		if fn != nil {
+			err = fn(actx)
+		} else {
+			err, keep = afn(actx, n, cancel)
+		}
+		end := c.clock.Now()
+		o := c.outcome(ctx, actx, err)
+		if !(keep && o == policies.Success) {
+			cancel()
+		}
+		c.record(end, permit, o, end-now)
+		if o == policies.Success {
+			return nil
+		}
+		lastErr = err
+
+		// Retry.
+		if c.retry == nil {
+			return &Error{Outcome: o, Attempts: n, Reason: retry.ReasonExhausted, Err: err}
+		}
+		if noRetry != nil {
+			return &Error{Outcome: o, Attempts: n, Reason: retry.ReasonNotIdempotent, Err: err, Last: noRetry}
+		}
+		d := c.decide(end, call, o, dl, err)
+		if !d.Retry {
+			return &Error{Outcome: o, Attempts: n, Reason: d.Reason, Err: err}
+		}
+		call = d.Next
+		if err := c.sleep(ctx, d.At); err != nil {
+			return &Error{Outcome: ctxOutcome(ctx), Attempts: n, Reason: retry.ReasonDeadline, Err: err, Last: lastErr}
+		}
+	}
+}
+
+func nop() {}
+
+// ctxExpiry returns the instant of ctx's deadline.
+func ctxExpiry(ctx context.Context, clock Clock) (time.Duration, bool) {
+	t, ok := ctx.Deadline()
+	if !ok {
+		return 0, false
+	}
+	return clock.Instant(t), true
+}
+
+// allow asks the breaker for a permit at now.
+func (c *Caller) allow(now time.Duration) (permit breaker.Permit, ok bool) {
+	if c.breaker == nil {
+		return permit, true
+	}
+	c.mu.Lock()
+	tr, changed := c.breaker.Refresh(now)
+	permit, ok = c.breaker.Allow(now)
+	c.mu.Unlock()
+	c.notifyTransition(tr, changed)
+	return permit, ok
+}
+
+// record feeds an attempt's outcome to the breaker and the retry budget.
+func (c *Caller) record(now time.Duration, permit breaker.Permit, o policies.Outcome, latency time.Duration) {
+	if c.breaker == nil && (c.budget == nil || o != policies.Success) {
+		return
+	}
+	c.mu.Lock()
+	if c.budget != nil && o == policies.Success {
+		c.budget.RecordSuccess(now)
+	}
+	if c.breaker == nil {
+		c.mu.Unlock()
+		return
+	}
+	t, changed := c.breaker.Record(now, permit, o, latency)
+	c.mu.Unlock()
+	c.notifyTransition(t, changed)
+}
+
+// decide asks the retry policy, and then the budget, whether to retry.
+func (c *Caller) decide(now time.Duration, call retry.Call, o policies.Outcome, dl deadline.Deadline, err error) retry.Decision {
+	var hint time.Duration
+	var rej *RejectedError
+	if o == policies.Rejected && errors.As(err, &rej) {
+		hint = rej.RetryAfter
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d := c.retry.DecideAfter(now, call, o, dl.Instant(), c.rng.Float64(), hint)
+	if d.Retry && c.budget != nil && !c.budget.TryRetry(now) {
+		d = d.Deny(retry.ReasonBudget)
+	}
+	return d
+}
+
+// sleep waits until instant at, or until ctx is done (then it returns
+// ctx.Err()).
+func (c *Caller) sleep(ctx context.Context, at time.Duration) error {
+	d := at - c.clock.Now()
+	if d <= 0 {
+		return ctx.Err()
+	}
+	done := make(chan struct{})
+	stop := c.clock.AfterFunc(d, func() { close(done) })
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		stop()
+		return ctx.Err()
+	}
+}
+
+// outcome classifies an attempt: by its context first (a done context means
+// the attempt timed out or was cancelled), then by the classifier.
+func (c *Caller) outcome(parent, actx context.Context, err error) policies.Outcome {
+	if err == nil {
+		return policies.Success
+	}
+	if actx.Err() != nil {
+		if errors.Is(parent.Err(), context.Canceled) {
+			return policies.Cancelled
+		}
+		return policies.Timeout
+	}
+	return c.classify(err)
+}
+
+// ctxOutcome is the outcome of a call whose context is done: Cancelled or
+// DeadlineExceeded.
+func ctxOutcome(ctx context.Context) policies.Outcome {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return policies.Cancelled
+	}
+	return policies.DeadlineExceeded
+}
