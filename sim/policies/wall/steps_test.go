@@ -273,9 +273,9 @@ func TestBudgetSteps(t *testing.T) {
 		Budget: budgetConfig(1, 0.5),
 	})
 	runSteps(t, c, clock, []step{
-		{at: 0, atts: atts(fail, ok), want: policies.Success, wantN: 2},                                      // spends the token, deposits 0.5
+		{at: 0, atts: atts(fail, ok), want: policies.Success, wantN: 2},                                     // spends the token, deposits 0.5
 		{at: 1 * time.Second, atts: atts(fail), want: policies.Error, wantN: 1, reason: retry.ReasonBudget}, // 0.5 < 1
-		{at: 2 * time.Second, atts: atts(ok), want: policies.Success, wantN: 1},                              // 1.0
+		{at: 2 * time.Second, atts: atts(ok), want: policies.Success, wantN: 1},                             // 1.0
 		{at: 3 * time.Second, atts: atts(fail, fail), want: policies.Error, wantN: 2, reason: retry.ReasonBudget},
 	})
 	if tok, _ := c.BudgetTokens(); tok != 0 {
@@ -289,7 +289,7 @@ func TestTimeoutAndDeadlineSteps(t *testing.T) {
 	runSteps(t, c, clock, []step{
 		// The attempt times out at 60 ms; a retry would end at 120 ms, after
 		// the deadline at 100 ms, so it is not made.
-		{at: 0, budget: 100 * ms, atts: atts(hang(60*ms)), want: policies.Timeout, wantN: 1, reason: retry.ReasonDeadline, dls: []time.Duration{60 * ms}},
+		{at: 0, budget: 100 * ms, atts: atts(hang(60 * ms)), want: policies.Timeout, wantN: 1, reason: retry.ReasonDeadline, dls: []time.Duration{60 * ms}},
 		{at: 1000 * ms, budget: time.Second, atts: atts(hang(60*ms), ok), want: policies.Success, wantN: 2, dls: []time.Duration{1060 * ms, 1120 * ms}},
 		// The deadline has already passed: no attempt.
 		{at: 3000 * ms, budget: -1, want: policies.DeadlineExceeded, wantN: 0, reason: anyReason},
@@ -297,7 +297,7 @@ func TestTimeoutAndDeadlineSteps(t *testing.T) {
 		{at: 4000 * ms, atts: atts(fail, fail, fail), want: policies.Error, wantN: 3, reason: retry.ReasonExhausted, dls: []time.Duration{4060 * ms, 4060 * ms, 4060 * ms}},
 		// The deadline is shorter than the attempt's timeout: it bounds the
 		// attempt.
-		{at: 5000 * ms, budget: 30 * ms, atts: atts(hang(30*ms)), want: policies.Timeout, wantN: 1, reason: retry.ReasonDeadline, dls: []time.Duration{5030 * ms}},
+		{at: 5000 * ms, budget: 30 * ms, atts: atts(hang(30 * ms)), want: policies.Timeout, wantN: 1, reason: retry.ReasonDeadline, dls: []time.Duration{5030 * ms}},
 	})
 }
 
@@ -311,7 +311,7 @@ func TestDeadlineSliceSteps(t *testing.T) {
 			{at: 0, atts: atts(ok), want: policies.Success, wantN: 1, dls: []time.Duration{80 * ms}},
 			{at: 1000 * ms, budget: 100 * ms, atts: atts(ok), want: policies.Success, wantN: 1, dls: []time.Duration{1050 * ms}},
 			{at: 2000 * ms, budget: 50 * ms, want: policies.DeadlineExceeded, wantN: 0, reason: anyReason},
-			{at: 3000 * ms, budget: 200 * ms, atts: atts(hang(80*ms)), want: policies.Timeout, wantN: 1, reason: anyReason, dls: []time.Duration{3080 * ms}},
+			{at: 3000 * ms, budget: 200 * ms, atts: atts(hang(80 * ms)), want: policies.Timeout, wantN: 1, reason: anyReason, dls: []time.Duration{3080 * ms}},
 		})
 	})
 	t.Run("critical", func(t *testing.T) {
