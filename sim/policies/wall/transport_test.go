@@ -365,4 +365,3 @@ func TestParseRetryAfter(t *testing.T) {
 		}
 	}
 }
-
