@@ -22,7 +22,7 @@ func TestRun(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr %s", code, errOut)
 	}
-	for _, want := range []string{"small: seed 42", "  api: ", "rejected", "  db: ", "outputs in " + dir} {
+	for _, want := range []string{"small: seed 42", "  service api: ", "rejected", "  service db: ", "outputs in " + dir} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}

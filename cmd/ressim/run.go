@@ -65,15 +65,58 @@ func printSummary(w io.Writer, out *run.Output) {
 	res := out.Result
 	fmt.Fprintf(w, "%s: seed %d, %v simulated (%v warm-up), %d events\n",
 		res.Name, res.Seed, res.Duration, res.Warmup, res.Events)
+	for _, c := range res.Clients {
+		fmt.Fprintln(w, clientLine(c))
+	}
 	for _, s := range res.Services {
 		fmt.Fprintln(w, serviceLine(s))
+	}
+	for _, f := range res.Faults {
+		fmt.Fprintln(w, faultLine(f))
 	}
 	fmt.Fprintf(w, "outputs in %s/\n", out.Dir)
 }
 
+func clientLine(c topology.ClientResult) string {
+	line := fmt.Sprintf("  client %s: %d sent, goodput %.1f/s", c.Name, c.Sent, c.Goodput)
+	if c.Degraded > 0 {
+		line += fmt.Sprintf(", degraded %.1f/s", c.DegradedRate)
+	}
+	failed := c.Late + c.Expired + c.Errors + c.Rejected + c.Dropped
+	if c.Sent > 0 {
+		line += fmt.Sprintf(", %.1f%% failed", 100*float64(failed)/float64(c.Sent))
+	}
+	if c.Latency.Count() > 0 {
+		line += fmt.Sprintf(", latency p50 %s p99 %s", ms(float64(c.Latency.Quantile(0.5))), ms(float64(c.Latency.Quantile(0.99))))
+	}
+	return line
+}
+
+func faultLine(f topology.FaultResult) string {
+	r := f.Recovery
+	line := fmt.Sprintf("  fault %q (%v-%v): ", f.Label, f.Start, f.End)
+	switch r.Verdict {
+	case topology.VerdictRecovered:
+		return line + fmt.Sprintf("recovered %v after it ended (goodput back to %.0f%% of %.1f/s)", r.Time, 100*r.Threshold/r.Baseline, r.Baseline)
+	case topology.VerdictLockedIn:
+		return line + fmt.Sprintf("LOCKED IN: goodput never came back to %.1f/s (baseline %.1f/s) after the trigger ended", r.Threshold, r.Baseline)
+	case topology.VerdictUnaffected:
+		return line + fmt.Sprintf("unaffected (goodput stayed above %.1f/s)", r.Threshold)
+	case topology.VerdictNoBaseline:
+		return line + "no verdict: no goodput was measured before it (warm-up, or no successes)"
+	}
+	return line + "no verdict: the run ends too soon after it"
+}
+
 func serviceLine(s topology.ServiceResult) string {
-	line := fmt.Sprintf("  %s: %d arrivals, %d completed (%.1f/s), %d rejected, utilization %.1f%%",
+	line := fmt.Sprintf("  service %s: %d arrivals, %d completed (%.1f/s), %d rejected, utilization %.1f%%",
 		s.Name, s.Arrivals, s.Completed, s.Throughput, s.Rejected, 100*s.Utilization)
+	if s.Amplification > 1.001 {
+		line += fmt.Sprintf(", amplification %.2fx", s.Amplification)
+	}
+	if s.WastedWork > 0 {
+		line += fmt.Sprintf(", wasted %.1f worker-s", s.WastedWork.Seconds())
+	}
 	if s.Sojourn.Count() > 0 {
 		line += fmt.Sprintf(", wait %s, latency mean %s p50 %s p99 %s",
 			ms(s.Wait.Mean()), ms(s.Sojourn.Mean()),

@@ -25,6 +25,9 @@ func (r *reader) client(t *table, seen, services map[string]bool) (topology.Clie
 		ok = false
 	}
 	cc.Operation, _ = t.str("operation", false)
+	if services[cc.Target] {
+		r.calls = append(r.calls, callRef{path: t.key("target"), service: cc.Target, op: cc.Operation})
+	}
 	modes := 0
 	for _, k := range []string{"rate", "schedule", "users"} {
 		if t.has(k) {

@@ -7,7 +7,7 @@ import (
 )
 
 var serviceKeys = []string{"name", "instances", "balancer", "mode", "workers", "max_in_flight",
-	"queue_capacity", "contention", "service_time", "step", "cache"}
+	"queue_capacity", "contention", "service_time", "step", "operation", "cache"}
 
 // name reads and checks an entity's name.
 func (r *reader) name(t *table, kind string, seen map[string]bool) (string, bool) {
@@ -84,34 +84,23 @@ func (r *reader) service(t *table, seen map[string]bool) (topology.ServiceConfig
 	} else if t.has("contention") {
 		ok = false
 	}
-	switch {
-	case t.has("service_time") && t.has("step"):
-		t.get("step")
-		r.errorf(t.key("step"), "give either service_time (one work step) or [[service.step]] blocks, not both")
-		ok = false
-	case t.has("service_time"):
-		st, _ := t.sub("service_time", true)
-		if st != nil {
-			d, dok := r.dist(st)
-			sc.Steps = []topology.Step{{Kind: topology.WorkStep, Work: d}}
-			ok = ok && dok
-		} else {
-			ok = false
+	if t.has("service_time") || t.has("step") || !t.has("operation") {
+		steps, hok := r.handler(t)
+		sc.Steps = steps
+		ok = ok && hok
+	}
+	ops := map[string]bool{}
+	for _, ot := range t.tables("operation") {
+		oname, nok := ot.str("name", true)
+		if nok && (oname == "" || ops[oname]) {
+			r.errorf(ot.key("name"), "operation names must be unique and not empty; %q is not", oname)
+			nok = false
 		}
-	case t.has("step"):
-		steps := t.tables("step")
-		if len(steps) > topology.MaxSteps {
-			r.errorf(t.key("step"), "at most %d steps, got %d", topology.MaxSteps, len(steps))
-			ok = false
-		}
-		for _, stt := range steps {
-			step, sok := r.step(stt)
-			sc.Steps = append(sc.Steps, step)
-			ok = ok && sok
-		}
-	default:
-		r.errorf(t.path, "missing the handler: service_time = { ... } or [[service.step]] blocks")
-		ok = false
+		ops[oname] = true
+		steps, hok := r.handler(ot)
+		ot.done("name", "service_time", "step")
+		sc.Operations = append(sc.Operations, topology.Operation{Name: oname, Steps: steps})
+		ok = ok && nok && hok
 	}
 	if ct, cok := t.sub("cache", false); cok {
 		c, good := r.cache(ct)
@@ -122,6 +111,44 @@ func (r *reader) service(t *table, seen map[string]bool) (topology.ServiceConfig
 	}
 	t.done(serviceKeys...)
 	return sc, ok
+}
+
+// handler reads a handler from t: service_time = {...} (one work step)
+// or [[...step]] blocks.
+func (r *reader) handler(t *table) ([]topology.Step, bool) {
+	switch {
+	case t.has("service_time") && t.has("step"):
+		t.get("step")
+		r.errorf(t.key("step"), "give either service_time (one work step) or step blocks, not both")
+		return nil, false
+	case t.has("service_time"):
+		st, ok := t.sub("service_time", true)
+		if !ok {
+			return nil, false
+		}
+		d, dok := r.dist(st)
+		return []topology.Step{{Kind: topology.WorkStep, Work: d}}, dok
+	case t.has("step"):
+		steps := t.tables("step")
+		ok := true
+		if len(steps) > topology.MaxSteps {
+			r.errorf(t.key("step"), "at most %d steps, got %d", topology.MaxSteps, len(steps))
+			ok = false
+		}
+		var out []topology.Step
+		for _, stt := range steps {
+			step, sok := r.step(stt)
+			out = append(out, step)
+			ok = ok && sok
+		}
+		if len(steps) == 0 {
+			r.errorf(t.key("step"), "needs at least one step")
+			ok = false
+		}
+		return out, ok
+	}
+	r.errorf(t.path, "missing the handler: service_time = { ... } or step blocks")
+	return nil, false
 }
 
 // step reads one [[service.step]]: exactly one of work, call, parallel.
@@ -189,7 +216,7 @@ func (r *reader) callConfig(t *table) (topology.CallConfig, bool) {
 	cc.Policy = pol
 	t.done(callKeys...)
 	// Remember where the call is, to report an unknown service there.
-	r.calls = append(r.calls, callRef{path: t.key("call"), service: cc.Service})
+	r.calls = append(r.calls, callRef{path: t.key("call"), service: cc.Service, op: cc.Operation})
 	return cc, ok && pok
 }
 
@@ -220,19 +247,28 @@ func (r *reader) cache(t *table) (*topology.CacheConfig, bool) {
 
 // callRef is a call's target, checked once all services are known.
 type callRef struct {
-	path, service string
+	path, service, op string
 }
 
 // checkCalls reports calls to undeclared services and call cycles.
 func (r *reader) checkCalls(m *topology.Config) {
-	known := map[string]bool{}
-	for _, s := range m.Services {
-		known[s.Name] = true
+	known := map[string]*topology.ServiceConfig{}
+	for i := range m.Services {
+		known[m.Services[i].Name] = &m.Services[i]
 	}
 	bad := false
 	for _, c := range r.calls {
-		if c.service != "" && !known[c.service] {
+		callee, ok := known[c.service]
+		switch {
+		case c.service != "" && !ok:
 			r.errorf(c.path, "no service named %q is declared", c.service)
+			bad = true
+		case ok && len(callee.Steps) == 0 && !hasOp(callee, c.op):
+			var names []string
+			for _, o := range callee.Operations {
+				names = append(names, o.Name)
+			}
+			r.errorf(c.path, "service %q has no handler for operation %q; it serves: %v", c.service, c.op, names)
 			bad = true
 		}
 	}
@@ -250,19 +286,27 @@ func (r *reader) checkCalls(m *topology.Config) {
 	visit = func(i int) bool {
 		state[i] = 1
 		path = append(path, m.Services[i].Name)
-		for si, st := range m.Services[i].Steps {
-			for ci, cc := range st.Calls {
-				j := idx[cc.Service]
-				if state[j] == 1 {
-					key := fmt.Sprintf("service.%d.step.%d.call", i, si)
-					if st.Kind == topology.ParallelStep {
-						key = fmt.Sprintf("service.%d.step.%d.parallel.%d.call", i, si, ci)
+		handlers := [][]topology.Step{m.Services[i].Steps}
+		prefixes := []string{fmt.Sprintf("service.%d", i)}
+		for oi, o := range m.Services[i].Operations {
+			handlers = append(handlers, o.Steps)
+			prefixes = append(prefixes, fmt.Sprintf("service.%d.operation.%d", i, oi))
+		}
+		for hi, steps := range handlers {
+			for si, st := range steps {
+				for ci, cc := range st.Calls {
+					j := idx[cc.Service]
+					if state[j] == 1 {
+						key := fmt.Sprintf("%s.step.%d.call", prefixes[hi], si)
+						if st.Kind == topology.ParallelStep {
+							key = fmt.Sprintf("%s.step.%d.parallel.%d.call", prefixes[hi], si, ci)
+						}
+						r.errorf(key, "call cycle %v -> %s: a service may not call itself, directly or through others", path, cc.Service)
+						return true
 					}
-					r.errorf(key, "call cycle %v -> %s: a service may not call itself, directly or through others", path, cc.Service)
-					return true
-				}
-				if state[j] == 0 && visit(j) {
-					return true
+					if state[j] == 0 && visit(j) {
+						return true
+					}
 				}
 			}
 		}
@@ -275,4 +319,13 @@ func (r *reader) checkCalls(m *topology.Config) {
 			return
 		}
 	}
+}
+
+func hasOp(s *topology.ServiceConfig, op string) bool {
+	for _, o := range s.Operations {
+		if o.Name == op {
+			return true
+		}
+	}
+	return false
 }

@@ -17,6 +17,7 @@ type callSite struct {
 	m                  *Model
 	caller, callee, op string
 	target             *service
+	handler            *handler // the callee's handler for op
 	timeout            time.Duration
 	lane               *engine.Lane // timeouts, when constant
 	retry              *retry.Policy
@@ -27,15 +28,20 @@ type callSite struct {
 }
 
 func (m *Model) newSite(caller, callee, op string, p CallPolicy) (*callSite, error) {
-	if op == "" {
-		op = "call"
-	}
 	s := &callSite{
 		m: m, caller: caller, callee: callee, op: op,
 		target:  m.byName[callee],
 		timeout: p.Timeout,
 		network: p.Network,
 		hasNet:  p.Network.Kind() != 0,
+	}
+	h, ok := s.target.handlers[op]
+	if !ok {
+		h = s.target.handlers[""]
+	}
+	s.handler = h
+	if s.op == "" {
+		s.op = "call"
 	}
 	s.rng = m.sim.Stream("site/" + s.name())
 	if p.Timeout > 0 {

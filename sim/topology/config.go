@@ -157,8 +157,12 @@ type ServiceConfig struct {
 	// QueueCapacity is the number of requests that may wait per instance:
 	// < 0 unbounded, 0 none.
 	QueueCapacity int
-	// Steps are the handler: local work and calls, in order.
+	// Steps are the default handler: local work and calls, in order. It
+	// serves every operation not listed in Operations.
 	Steps []Step
+	// Operations are handlers for named operations (a checkout service's
+	// "checkout" and "cart", say), sharing the instances' workers.
+	Operations []Operation
 	// Contention makes local work slow down with load: each work step's
 	// duration is multiplied by 1 + Contention * n, n the requests in
 	// service at the instance (itself included), as in Brooker's collapse
@@ -167,6 +171,35 @@ type ServiceConfig struct {
 	// Cache, if not nil, is a look-aside cache that callers of this
 	// service consult first.
 	Cache *CacheConfig
+}
+
+// Operation is the handler of one named operation of a service.
+type Operation struct {
+	Name  string
+	Steps []Step
+}
+
+// handlerFor returns the steps that serve operation op.
+func (s *ServiceConfig) handlerFor(op string) ([]Step, bool) {
+	for _, o := range s.Operations {
+		if o.Name == op {
+			return o.Steps, true
+		}
+	}
+	return s.Steps, len(s.Steps) > 0
+}
+
+// handlers returns every handler of the service: the default (if any) and
+// the operations'.
+func (s *ServiceConfig) handlers() [][]Step {
+	var hs [][]Step
+	if len(s.Steps) > 0 {
+		hs = append(hs, s.Steps)
+	}
+	for _, o := range s.Operations {
+		hs = append(hs, o.Steps)
+	}
+	return hs
 }
 
 // StepKind says what a handler step does.
@@ -339,6 +372,17 @@ func (c *Config) Validate() error {
 	if err := c.checkCycles(svcs); err != nil {
 		return err
 	}
+	for _, s := range c.Services {
+		for _, h := range s.handlers() {
+			for _, st := range h {
+				for _, cc := range st.Calls {
+					if _, ok := c.Services[svcs[cc.Service]].handlerFor(cc.Operation); !ok {
+						return bad("service %q calls operation %q of %q, which has no handler for it", s.Name, cc.Operation, cc.Service)
+					}
+				}
+			}
+		}
+	}
 	clients := map[string]bool{}
 	for i, cl := range c.Clients {
 		if cl.Name == "" {
@@ -379,13 +423,40 @@ func (s *ServiceConfig) validate(svcs map[string]int) error {
 	default:
 		return bad("service %q: unknown mode", s.Name)
 	}
-	if len(s.Steps) == 0 || len(s.Steps) > MaxSteps {
-		return bad("service %q: a handler needs 1 to %d steps, got %d", s.Name, MaxSteps, len(s.Steps))
-	}
 	if !(s.Contention >= 0) || s.Contention > 1e6 {
 		return bad("service %q: contention must be in [0, 1e6]", s.Name)
 	}
-	for i, st := range s.Steps {
+	if len(s.Steps) == 0 && len(s.Operations) == 0 {
+		return bad("service %q has no handler", s.Name)
+	}
+	ops := map[string]bool{}
+	for _, o := range s.Operations {
+		if o.Name == "" || ops[o.Name] {
+			return bad("service %q: operation names must be unique and not empty", s.Name)
+		}
+		ops[o.Name] = true
+		if len(o.Steps) == 0 {
+			return bad("service %q: operation %q has no steps", s.Name, o.Name)
+		}
+	}
+	for _, h := range s.handlers() {
+		if err := s.validateSteps(h, svcs); err != nil {
+			return err
+		}
+	}
+	if c := s.Cache; c != nil {
+		if !(c.HitRatio >= 0 && c.HitRatio <= 1) || c.Keys < 1 || c.Keys > MaxKeys {
+			return bad("service %q: cache needs hit_ratio in [0, 1] and keys in [1, %d]", s.Name, MaxKeys)
+		}
+	}
+	return nil
+}
+
+func (s *ServiceConfig) validateSteps(steps []Step, svcs map[string]int) error {
+	if len(steps) > MaxSteps {
+		return bad("service %q: a handler has at most %d steps, got %d", s.Name, MaxSteps, len(steps))
+	}
+	for i, st := range steps {
 		switch st.Kind {
 		case WorkStep:
 			if st.Work.Kind() == 0 {
@@ -408,11 +479,6 @@ func (s *ServiceConfig) validate(svcs map[string]int) error {
 			}
 		default:
 			return bad("service %q step %d: unknown kind", s.Name, i)
-		}
-	}
-	if c := s.Cache; c != nil {
-		if !(c.HitRatio >= 0 && c.HitRatio <= 1) || c.Keys < 1 || c.Keys > MaxKeys {
-			return bad("service %q: cache needs hit_ratio in [0, 1] and keys in [1, %d]", s.Name, MaxKeys)
 		}
 	}
 	return nil
@@ -515,7 +581,7 @@ func (c *Config) checkCycles(svcs map[string]int) error {
 	visit = func(i int) error {
 		color[i] = grey
 		path = append(path, c.Services[i].Name)
-		for _, st := range c.Services[i].Steps {
+		for _, st := range slices.Concat(c.Services[i].handlers()...) {
 			for _, cc := range st.Calls {
 				j := svcs[cc.Service]
 				switch color[j] {

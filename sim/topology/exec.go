@@ -9,7 +9,8 @@ import (
 func (m *Model) advance(now engine.Time, a *attempt) {
 	in := a.inst
 	s := in.svc
-	steps := s.cfg.Steps
+	h := a.site.handler
+	steps := h.steps
 	for a.step < len(steps) {
 		st := &steps[a.step]
 		if st.Kind == WorkStep {
@@ -19,7 +20,7 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 			return
 		}
 		expired := m.propagate && a.hasDL && now >= a.deadline
-		for _, ss := range s.sites {
+		for _, ss := range h.sites {
 			if ss.step != a.step {
 				continue
 			}

@@ -55,17 +55,21 @@ func New(cfg Config) (*Model, error) {
 		m.services = append(m.services, s)
 		m.byName[s.cfg.Name] = s
 	}
-	// Call sites, in declaration order: services' calls, then clients'.
+	// Handlers first, then their call sites (which resolve the callee's
+	// handler), in declaration order: services' calls, then clients'.
 	for _, s := range m.services {
-		for i := range s.cfg.Steps {
-			st := &s.cfg.Steps[i]
-			for j := range st.Calls {
-				cc := &st.Calls[j]
-				site, err := m.newSite(s.cfg.Name, cc.Service, cc.Operation, cc.Policy)
-				if err != nil {
-					return nil, err
-				}
-				s.sites = append(s.sites, stepSite{step: i, call: j, site: site, critical: cc.Critical, prob: cc.Probability})
+		s.handlers = map[string]*handler{}
+		if len(s.cfg.Steps) > 0 {
+			s.handlers[""] = &handler{steps: s.cfg.Steps}
+		}
+		for _, op := range s.cfg.Operations {
+			s.handlers[op.Name] = &handler{steps: op.Steps}
+		}
+	}
+	for _, s := range m.services {
+		for _, h := range s.orderedHandlers() {
+			if err := m.buildSites(s, h); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -84,6 +88,22 @@ func New(cfg Config) (*Model, error) {
 		return nil, fmt.Errorf("topology: time series: %w", err)
 	}
 	return m, nil
+}
+
+// buildSites creates the call sites of a handler's calls.
+func (m *Model) buildSites(s *service, h *handler) error {
+	steps := h.steps
+	for i := range steps {
+		for j := range steps[i].Calls {
+			cc := &steps[i].Calls[j]
+			site, err := m.newSite(s.cfg.Name, cc.Service, cc.Operation, cc.Policy)
+			if err != nil {
+				return err
+			}
+			h.sites = append(h.sites, stepSite{step: i, call: j, site: site, critical: cc.Critical, prob: cc.Probability})
+		}
+	}
+	return nil
 }
 
 // Run simulates the configured duration and returns the results. A Model

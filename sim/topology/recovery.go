@@ -38,10 +38,14 @@ type Recovery struct {
 }
 
 // recovery judges the system's recovery from fault f, from the goodput of
-// all clients per interval. Goodput is smoothed over the recovery window;
-// the system has recovered at the first interval after the fault's end
-// from which the smoothed goodput stays at or above Threshold times the
-// baseline until the end of the run or the next fault's start.
+// all clients per interval. Goodput is smoothed over one second (or one
+// interval, if longer) to tame Poisson noise. The system has recovered when
+// a smoothing window after the fault's end starts a run of windows whose
+// smoothed goodput stays at or above Threshold times the baseline for the
+// whole recovery window (default 5 s); the recovery time is the end of
+// that first good window (so goodput averaged over the second before it
+// was back), measured from the fault's end. It is locked in if that never
+// happens before the end of the run or the next fault's start.
 func (r *seriesRecorder) recovery(f *FaultConfig) Recovery {
 	m := r.m
 	g := r.goodput
@@ -56,7 +60,8 @@ func (r *seriesRecorder) recovery(f *FaultConfig) Recovery {
 	if win == 0 {
 		win = 5 * time.Second
 	}
-	k := max(int((win+r.interval-1)/r.interval), 1)
+	k := max(int(time.Second/r.interval), 1)             // smoothing, intervals
+	stable := max(int((win+r.interval-1)/r.interval), 1) // stability, intervals
 	start, end := int64(f.Start), int64(f.End)
 	if f.Kind == CacheFlushFault {
 		end = start
@@ -82,9 +87,8 @@ func (r *seriesRecorder) recovery(f *FaultConfig) Recovery {
 	}
 	rec.Baseline = sum / float64(cnt)
 	rec.Threshold = frac * rec.Baseline
-	// Smoothed goodput over k intervals from i, for windows within the
-	// horizon.
-	last := -1 // last index whose window fits before the horizon
+	// last is the last index whose smoothing window ends by the horizon.
+	last := -1
 	for i := 0; i+k <= n && ts.End(i+k-1) <= horizon; i++ {
 		last = i
 	}
@@ -115,22 +119,31 @@ func (r *seriesRecorder) recovery(f *FaultConfig) Recovery {
 		rec.Verdict = VerdictUnaffected
 		return rec
 	}
-	// The latest window below the threshold; recovery is just after it.
-	lastBad := -1
+	// The first index after the fault's end that starts a run of `stable`
+	// good windows.
+	run := 0
 	for i := first; i <= last; i++ {
+		if ts.Start(i) < end {
+			continue
+		}
 		if smooth(i) < rec.Threshold {
-			lastBad = i
+			run = 0
+			continue
+		}
+		run++
+		if run == stable {
+			rec.Verdict = VerdictRecovered
+			// Report the end of the first good smoothing window: goodput
+			// averaged over the second before that instant was back.
+			rec.Time = time.Duration(ts.End(i-stable+k) - end)
+			return rec
 		}
 	}
-	rIdx := lastBad + 1
-	for rIdx <= last && ts.Start(rIdx) < end {
-		rIdx++
-	}
-	if rIdx > last {
-		rec.Verdict = VerdictLockedIn
+	if run > 0 && ts.End(last) >= int64(m.end) {
+		// Good until the run ended, but not for a whole recovery window.
+		rec.Verdict = VerdictUndetermined
 		return rec
 	}
-	rec.Verdict = VerdictRecovered
-	rec.Time = time.Duration(ts.Start(rIdx) - end)
+	rec.Verdict = VerdictLockedIn
 	return rec
 }

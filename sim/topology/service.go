@@ -9,14 +9,20 @@ import (
 
 // service is a named set of identical instances behind a balancer.
 type service struct {
-	m     *Model
-	cfg   *ServiceConfig
-	rng   *rand.Rand
-	insts []*instance
-	sites []stepSite // the handler's calls, in step order
-	cache *cache
-	rr    int // round-robin position
-	st    svcStats
+	m        *Model
+	cfg      *ServiceConfig
+	rng      *rand.Rand
+	insts    []*instance
+	handlers map[string]*handler // by operation; "" is the default
+	cache    *cache
+	rr       int // round-robin position
+	st       svcStats
+}
+
+// handler is the code that serves one operation.
+type handler struct {
+	steps []Step
+	sites []stepSite // the steps' calls, in step order
 }
 
 // stepSite ties a handler step's call to its call site.
@@ -180,4 +186,17 @@ func (in *instance) removeRunning(a *attempt) {
 	moved.runIdx = i
 	in.running[last] = nil
 	in.running = in.running[:last]
+}
+
+// orderedHandlers returns the service's handlers in declaration order: the
+// default first, then the operations'.
+func (s *service) orderedHandlers() []*handler {
+	var hs []*handler
+	if h, ok := s.handlers[""]; ok {
+		hs = append(hs, h)
+	}
+	for _, op := range s.cfg.Operations {
+		hs = append(hs, s.handlers[op.Name])
+	}
+	return hs
 }
