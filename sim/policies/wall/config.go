@@ -101,8 +101,8 @@ type Fallback struct {
 	// Nil means none (the Stale level is skipped).
 	Cached func(ctx context.Context) fallback.Cached
 	// Serve produces the degraded answer at level (Stale, Generic or
-	// Empty), given the error that made the main path fail (ErrKilled for
-	// a killed feature). A nil result means the answer was served at that
+	// Empty), given the error that made the main path fail (an *Error
+	// wrapping ErrKilled for a killed feature). A nil result means the answer was served at that
 	// level; an error moves on to the next level. Required. It must be
 	// cheaper than the main path and share no resources with it.
 	Serve func(ctx context.Context, level fallback.Level, cause error) error

@@ -56,7 +56,7 @@ func (c *Caller) DoLevel(ctx context.Context, fn func(ctx context.Context) error
 	att := c.feature.Begin(now, cached)
 	c.mu.Unlock()
 
-	cause := ErrKilled
+	var cause error = &Error{Outcome: policies.Cancelled, Err: ErrKilled}
 	level := att.Level()
 	if level == fallback.Fresh {
 		cause = c.run(ctx, fn, nil, nil)
@@ -350,8 +350,7 @@ func (c *Caller) record(now time.Duration, permit breaker.Permit, o policies.Out
 // decide asks the retry policy, and then the budget, whether to retry.
 func (c *Caller) decide(now time.Duration, call retry.Call, o policies.Outcome, dl deadline.Deadline, err error) retry.Decision {
 	var hint time.Duration
-	var rej *RejectedError
-	if o == policies.Rejected && errors.As(err, &rej) {
+	if rej, ok := errors.AsType[*RejectedError](err); ok && o == policies.Rejected {
 		hint = rej.RetryAfter
 	}
 	c.mu.Lock()

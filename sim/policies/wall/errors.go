@@ -31,7 +31,8 @@ type Error struct {
 	// Outcome is how the call ended: the outcome of the last attempt
 	// (Error, Timeout, Rejected), or the local refusal that ended it
 	// (Rejected by load shedding, BulkheadFull, CircuitOpen,
-	// DeadlineExceeded, Cancelled).
+	// DeadlineExceeded, Cancelled; Cancelled with ErrKilled when the
+	// fallback's kill switch is on and no fallback level answered).
 	Outcome policies.Outcome
 	// Attempts is the number of attempts made (calls of fn); 0 when the
 	// call was refused before the first one.
@@ -125,15 +126,13 @@ func Classify(err error) policies.Outcome {
 	if err == nil {
 		return policies.Success
 	}
-	var rej *RejectedError
-	if errors.As(err, &rej) {
+	if _, ok := errors.AsType[*RejectedError](err); ok {
 		return policies.Rejected
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return policies.Timeout
 	}
-	var te interface{ Timeout() bool }
-	if errors.As(err, &te) && te.Timeout() {
+	if te, ok := errors.AsType[timeouter](err); ok && te.Timeout() {
 		return policies.Timeout
 	}
 	if errors.Is(err, context.Canceled) {
@@ -148,9 +147,14 @@ func OutcomeOf(err error) policies.Outcome {
 	if err == nil {
 		return policies.Success
 	}
-	var e *Error
-	if errors.As(err, &e) {
+	if e, ok := errors.AsType[*Error](err); ok {
 		return e.Outcome
 	}
 	return Classify(err)
+}
+
+// timeouter is an error that knows whether it is a timeout, like net.Error.
+type timeouter interface {
+	error
+	Timeout() bool
 }
