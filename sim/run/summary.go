@@ -38,6 +38,7 @@ type ServiceSummary struct {
 	Workers          int      `json:"workers"`
 	Mode             string   `json:"mode"`
 	Arrivals         uint64   `json:"arrivals"`
+	InstanceArrivals []uint64 `json:"instance_arrivals"`
 	Admitted         uint64   `json:"admitted"`
 	Completed        uint64   `json:"completed"`
 	Rejected         uint64   `json:"rejected"`
@@ -182,6 +183,7 @@ func NewSummary(res *topology.Result) *Summary {
 			Workers:          r.Workers,
 			Mode:             mode,
 			Arrivals:         r.Arrivals,
+			InstanceArrivals: r.InstanceArrivals,
 			Admitted:         r.Admitted,
 			Completed:        r.Completed,
 			Rejected:         r.Rejected,

@@ -120,9 +120,6 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	if c.rs.Attempts() > 1 {
 		site.st.inc(m, now, sRetries)
 	}
-	if m.propagate && c.hasDL {
-		a.deadline, a.hasDL = c.deadline, true
-	}
 	// The attempt's timeout, cut to the deadline when the caller knows it.
 	to := site.timeout
 	cut := false
@@ -136,6 +133,16 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 		a.timeoutEv, _ = m.sim.After(to, &m.hTimeout, a)
 	case site.lane != nil:
 		a.timeoutEv = site.lane.Schedule(&m.hTimeout, a)
+	}
+	// With propagation the callee learns when its caller will stop
+	// waiting: the attempt's own timeout, or what is left of the deadline.
+	if m.propagate {
+		switch {
+		case to > 0:
+			a.deadline, a.hasDL = now.Add(to), true
+		case c.hasDL:
+			a.deadline, a.hasDL = c.deadline, true
+		}
 	}
 	inst := site.target.pick()
 	if inst == nil {

@@ -38,6 +38,8 @@ type ServiceResult struct {
 	// instance.
 	Workers int
 	Async   bool
+	// InstanceArrivals splits Arrivals by instance.
+	InstanceArrivals []uint64
 	// Arrivals counts attempts that reached an instance; Admitted those
 	// given a worker or a queue place; Rejected those refused (queue full,
 	// or no instance up); Dropped those dropped at dequeue because their
@@ -165,6 +167,9 @@ func (m *Model) result() *Result {
 			MeanQueue:        mean(1),
 			MeanBusy:         mean(2),
 			WastedWork:       time.Duration(st.wastedNs),
+		}
+		for _, in := range s.insts {
+			r.InstanceArrivals = append(r.InstanceArrivals, in.arrivals)
 		}
 		r.Utilization = r.MeanBusy / float64(s.capacity())
 		if res.UserRequests > 0 {

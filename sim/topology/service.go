@@ -45,7 +45,8 @@ type instance struct {
 	down     bool
 	epoch    uint32 // bumped by each crash; work from an older epoch is lost
 
-	outstanding int // admitted or in transit, for the balancer
+	outstanding int    // admitted or in transit, for the balancer
+	arrivals    uint64 // attempts that reached the instance in the window
 
 	active  []*fault      // active latency and error faults
 	latMult float64       // product of active latency faults' factors
@@ -89,6 +90,9 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 	a.arrived = now
 	a.measured = now >= m.warmup
 	s.st.inc(m, now, cOffered)
+	if a.measured {
+		in.arrivals++
+	}
 	if in.down {
 		// Crashed while the request was in transit: the connection resets.
 		in.outstanding--
