@@ -61,25 +61,24 @@ func (c *Caller) DoLevel(ctx context.Context, fn func(ctx context.Context) error
 	if level == fallback.Fresh {
 		cause = c.run(ctx, fn, nil, nil)
 		if cause == nil {
-			return fallback.Fresh, c.serve(att)
+			c.serve(att)
+			return fallback.Fresh, nil
 		}
 		level = att.Fail()
 	}
 	for level == fallback.Stale || level == fallback.Generic || level == fallback.Empty {
 		if c.fb.Serve(ctx, level, cause) == nil {
-			return level, c.serve(att)
+			c.serve(att)
+			return level, nil
 		}
 		level = att.Fail()
 	}
-	if err := c.serve(att); err != nil {
-		return level, err
-	}
+	c.serve(att)
 	return level, cause
 }
 
-// serve counts the answer at a's level and reports an alert change. It
-// returns nil: its result only shortens DoLevel's returns.
-func (c *Caller) serve(a fallback.Attempt) error {
+// serve counts the answer at a's level and reports an alert change.
+func (c *Caller) serve(a fallback.Attempt) {
 	now := c.clock.Now()
 	c.mu.Lock()
 	ch := c.feature.Serve(now, a)
@@ -87,7 +86,6 @@ func (c *Caller) serve(a fallback.Attempt) error {
 	if ch.Changed() && c.onAlert != nil {
 		c.onAlert(ch)
 	}
-	return nil
 }
 
 // run is the call path without the fallback. Exactly one of fn and afn is
@@ -176,7 +174,7 @@ func (c *Caller) acquire(ctx context.Context, now time.Duration, dl deadline.Dea
 		c.mu.Unlock()
 	default:
 		c.mu.Unlock()
-		return refusal(acq.Outcome())
+		return bulkheadRefusal(acq.Outcome())
 	}
 
 	expired := make(chan struct{})
@@ -196,7 +194,7 @@ func (c *Caller) acquire(ctx context.Context, now time.Duration, dl deadline.Dea
 		if !ok { // granted just before the wait ran out: keep the slot
 			return nil
 		}
-		return refusal(o, true)
+		return bulkheadRefusal(o, true)
 	case <-ctx.Done():
 		c.mu.Lock()
 		ok := c.bulk.Cancel(acq.Ticket)
@@ -227,8 +225,9 @@ func (c *Caller) release() {
 	}
 }
 
-// refusal turns a bulkhead refusal into an *Error.
-func refusal(o policies.Outcome, _ bool) error {
+// bulkheadRefusal turns a bulkhead refusal (the two results of
+// Acquisition.Outcome or Expire) into an *Error.
+func bulkheadRefusal(o policies.Outcome, _ bool) error {
 	if o == policies.DeadlineExceeded {
 		return &Error{Outcome: o, Err: context.DeadlineExceeded}
 	}
@@ -241,11 +240,21 @@ func (c *Caller) attempts(ctx context.Context, dl deadline.Deadline, fn func(con
 		call    retry.Call
 		n       int
 		lastErr error
+		permit  breaker.Permit
+		pending bool // permit taken and not yet recorded
 	)
+	defer func() {
+		// fn panicked: give the permit back, so that a half-open breaker
+		// does not wait for this probe forever.
+		if pending {
+			c.record(c.clock.Now(), permit, policies.Cancelled, 0)
+		}
+	}()
 	for {
 		// Circuit breaker: asked before every attempt.
 		now := c.clock.Now()
-		permit, ok := c.allow(now)
+		var ok bool
+		permit, ok = c.allow(now)
 		if !ok {
 			return &Error{Outcome: policies.CircuitOpen, Attempts: n, Reason: retry.ReasonNotRetryable, Err: ErrCircuitOpen, Last: lastErr}
 		}
@@ -269,6 +278,7 @@ func (c *Caller) attempts(ctx context.Context, dl deadline.Deadline, fn func(con
 
 		// The call.
 		n++
+		pending = c.breaker != nil
 		var err error
 		keep := false
 		if fn != nil {
@@ -281,6 +291,7 @@ func (c *Caller) attempts(ctx context.Context, dl deadline.Deadline, fn func(con
 		if !(keep && o == policies.Success) {
 			cancel()
 		}
+		pending = false
 		c.record(end, permit, o, end-now)
 		if o == policies.Success {
 			return nil

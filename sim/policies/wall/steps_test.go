@@ -402,3 +402,29 @@ func TestErrorText(t *testing.T) {
 		t.Error("Unwrap of missing errors")
 	}
 }
+
+func TestPanickingProbeGivesPermitBack(t *testing.T) {
+	bc := testBreaker()
+	bc.SlidingWindowSize, bc.MinimumNumberOfCalls = 1, 1
+	c, clock := newTestCaller(t, Config{Breaker: bc, Bulkhead: oneSlot(0)})
+	if err := c.Do(context.Background(), func(context.Context) error { return errFail }); OutcomeOf(err) != policies.Error {
+		t.Fatal(err)
+	}
+	clock.Set(10 * time.Second) // the pause is over: one probe allowed
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("fn's panic was swallowed")
+			}
+		}()
+		c.Do(context.Background(), func(context.Context) error { panic("probe crashed") })
+	}()
+	// The crashed probe gave its permit (and its bulkhead slot) back: the
+	// next probe is admitted and closes the breaker.
+	if err := c.Do(context.Background(), func(context.Context) error { return nil }); err != nil {
+		t.Fatalf("probe after the crash: %v", err)
+	}
+	if s, _ := c.BreakerState(); s != breaker.Closed || c.InFlight() != 0 {
+		t.Fatalf("breaker %v, in flight %d; want closed, 0", s, c.InFlight())
+	}
+}

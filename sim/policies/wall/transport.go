@@ -41,10 +41,13 @@ const MaxErrorBody = 64 << 10
 // When the last attempt ended with a 5xx or 429 response, RoundTrip returns
 // that response (with its body buffered, up to MaxErrorBody bytes) and a nil
 // error, as a plain transport would; local refusals (circuit open, bulkhead
-// full, shed, deadline) and transport errors are returned as an *Error. The
-// per-attempt timeout of a successful attempt keeps running until the
-// response body is closed, like http.Client's Timeout. The Caller's fallback
-// is not used: a degraded answer is the handler's business.
+// full, shed, deadline) and transport errors are returned as an *Error.
+//
+// A call ends, for the bulkhead and the breaker's latency, when the response
+// headers arrive; the per-attempt timeout of a successful attempt keeps
+// running until the response body is closed, like http.Client's Timeout.
+// The Caller's fallback is not used: a degraded answer is the handler's
+// business.
 type Transport struct {
 	caller *Caller
 	base   http.RoundTripper
