@@ -9,11 +9,12 @@ import (
 	"time"
 )
 
-// ManualEpoch is the time.Time of instant 0 of every ManualClock:
-// 2000-01-01 00:00:00 UTC.
-var ManualEpoch = time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC)
+// manualEpoch returns the time.Time of instant 0 of every ManualClock:
+// 2000-01-01 00:00:00 UTC (a function, so that no package state can change).
+func manualEpoch() time.Time { return time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC) }
 
-// ManualClock is a Clock for tests: its time moves only through Set and
+// ManualClock is a Clock for tests, whose instant 0 is the time
+// 2000-01-01 00:00:00 UTC: its time moves only through Set and
 // Advance, which run the timers that fall due, in order of their instants
 // (ties in order of creation), in the calling goroutine. A test drives a
 // Caller running in another goroutine by waiting for it to arm a timer
@@ -47,11 +48,11 @@ func (c *ManualClock) Now() time.Duration {
 	return c.now
 }
 
-// Time returns ManualEpoch + at.
-func (c *ManualClock) Time(at time.Duration) time.Time { return ManualEpoch.Add(at) }
+// Time returns 2000-01-01 00:00:00 UTC + at.
+func (c *ManualClock) Time(at time.Duration) time.Time { return manualEpoch().Add(at) }
 
-// Instant returns t - ManualEpoch.
-func (c *ManualClock) Instant(t time.Time) time.Duration { return t.Sub(ManualEpoch) }
+// Instant returns t - 2000-01-01 00:00:00 UTC.
+func (c *ManualClock) Instant(t time.Time) time.Duration { return t.Sub(manualEpoch()) }
 
 // Advance moves the clock forward by d (d >= 0) and runs the timers that
 // fall due.
