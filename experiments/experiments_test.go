@@ -152,3 +152,29 @@ func TestColdCache(t *testing.T) {
 		t.Errorf("without the flush goodput is %.1f/s, want ~1000/s", g)
 	}
 }
+
+// BenchmarkMetastableRetryStorm runs the ten simulated minutes of the
+// retry storm; it reports simulated user requests and attempts (at the
+// service) per wall-clock second.
+func BenchmarkMetastableRetryStorm(b *testing.B) {
+	exp, err := experiment.Load("metastable-retry-storm.toml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var users, attempts uint64
+	for i := 0; i < b.N; i++ {
+		m, err := topology.New(exp.Model)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := m.Run()
+		if err != nil {
+			b.Fatal(err)
+		}
+		users += res.Clients[0].Sent
+		attempts += res.Services[0].Arrivals
+	}
+	b.ReportMetric(float64(users)/b.Elapsed().Seconds(), "requests/s")
+	b.ReportMetric(float64(attempts)/b.Elapsed().Seconds(), "attempts/s")
+}

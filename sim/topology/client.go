@@ -16,8 +16,9 @@ type client struct {
 	site *callSite
 	rng  *rand.Rand
 
-	segs []rateSeg // open loop: the rate over time
-	seg  int       // segment of the next arrival
+	segs    []rateSeg // open loop: the rate over time
+	seg     int       // segment of the next arrival
+	meanGap float64   // ns between arrivals, for a constant rate
 
 	dlLane *engine.Lane // the deadline timers, when the patience is constant
 	think  thinkHandler
@@ -45,6 +46,9 @@ func newClient(m *Model, cfg *ClientConfig) (*client, error) {
 	}
 	if cfg.Users == 0 {
 		c.segs = rateSegments(cfg, m.cfg.Faults)
+		if r := c.segs[0].r0; r > 0 {
+			c.meanGap = 1e9 / r
+		}
 	}
 	return c, nil
 }
@@ -130,6 +134,10 @@ func (c *client) start() {
 // each segment, against the segment's peak rate; crossing a segment's end
 // restarts the draw there, which memorylessness makes exact.
 func (c *client) nextArrival(t engine.Time) (engine.Time, bool) {
+	if len(c.segs) == 1 && c.segs[0].r0 == c.segs[0].r1 && c.segs[0].r0 > 0 {
+		// A constant rate: the usual case, without the thinning loop.
+		return t + engine.Time(c.rng.ExpFloat64()*c.meanGap+0.5), true
+	}
 	for c.seg < len(c.segs) {
 		s := &c.segs[c.seg]
 		if t < s.from {
