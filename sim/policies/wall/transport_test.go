@@ -365,3 +365,25 @@ func TestParseRetryAfter(t *testing.T) {
 		}
 	}
 }
+
+func TestTransportRetryAfterBeyondDeadline(t *testing.T) {
+	// The callee asks for 5 s; the request has 1 s left: the retry could not
+	// finish in time, so it is not made and the 503 is the answer.
+	clock := NewManualClock(0)
+	c := newTestCallerOn(t, clock, Config{Retry: fastRetry(3)})
+	n := 0
+	base := rtFunc(func(r *http.Request) (*http.Response, error) {
+		n++
+		return respond(http.StatusServiceUnavailable, http.Header{"Retry-After": {"5"}}, "busy"), nil
+	})
+	ctx, cancel := clock.WithDeadline(context.Background(), time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://dep.invalid/", nil)
+	resp, err := NewTransport(c, base).RoundTrip(req)
+	if err != nil || resp.StatusCode != 503 || n != 1 {
+		t.Fatalf("RoundTrip = %v, %v after %d attempts; want the 503 after 1", resp, err, n)
+	}
+	if clock.Timers() != 1 { // only the request's own deadline
+		t.Fatalf("%d timers armed, want 1: no backoff", clock.Timers())
+	}
+}
