@@ -86,7 +86,8 @@ type Config struct {
 
 	// OnBreakerTransition, if set, is called with every breaker transition,
 	// after the Caller's mutex has been released, in the goroutine of the
-	// call that observed it.
+	// call that observed it. Concurrent calls may deliver transitions out
+	// of order; Transition.At and the From/To states tell the true order.
 	OnBreakerTransition func(breaker.Transition)
 	// OnFallbackAlert, if set, is called when the fallback alert is raised
 	// or cleared, after the Caller's mutex has been released.
