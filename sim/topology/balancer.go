@@ -6,7 +6,7 @@ func (s *service) pick() *instance {
 	insts := s.insts
 	n := len(insts)
 	if n == 1 {
-		if insts[0].down {
+		if !insts[0].usable() {
 			return nil
 		}
 		return insts[0]
@@ -18,7 +18,7 @@ func (s *service) pick() *instance {
 		var best *instance
 		for i := 0; i < n; i++ {
 			in := insts[(s.rr+i)%n]
-			if !in.down && (best == nil || in.outstanding < best.outstanding) {
+			if in.usable() && (best == nil || in.outstanding < best.outstanding) {
 				best = in
 			}
 		}
@@ -38,7 +38,7 @@ func (s *service) pick() *instance {
 	for i := 0; i < n; i++ {
 		in := insts[s.rr]
 		s.rr = (s.rr + 1) % n
-		if !in.down {
+		if in.usable() {
 			return in
 		}
 	}
@@ -50,9 +50,13 @@ func (s *service) pick() *instance {
 func (s *service) randomUp(i int) *instance {
 	n := len(s.insts)
 	for k := 0; k < n; k++ {
-		if in := s.insts[(i+k)%n]; !in.down {
+		if in := s.insts[(i+k)%n]; in.usable() {
 			return in
 		}
 	}
 	return nil
 }
+
+// usable reports whether callers may send to the instance: up, ready and
+// not ejected.
+func (in *instance) usable() bool { return !in.down && in.ready && !in.ejected }

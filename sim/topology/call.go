@@ -8,6 +8,7 @@ import (
 	"github.com/ressim/ressim/sim/dist"
 	"github.com/ressim/ressim/sim/engine"
 	"github.com/ressim/ressim/sim/policies"
+	"github.com/ressim/ressim/sim/policies/breaker"
 	"github.com/ressim/ressim/sim/policies/retry"
 )
 
@@ -23,6 +24,8 @@ type callSite struct {
 	retry              *retry.Policy
 	network            dist.Dist
 	hasNet             bool
+	guards             siteGuards
+	okAll, totalAll    uint64 // attempt outcomes over the whole run, for readiness probes
 	rng                *rand.Rand
 	st                 siteStats
 }
@@ -60,6 +63,9 @@ func (m *Model) newSite(caller, callee, op string, p CallPolicy) (*callSite, err
 		}
 		s.retry = r
 	}
+	if err := s.guards.build(p.Guards); err != nil {
+		return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
+	}
 	m.sites = append(m.sites, s)
 	return s, nil
 }
@@ -79,8 +85,17 @@ func (m *Model) startCall(now engine.Time, site *callSite, job *attempt, user *u
 	case job != nil && job.hasDL:
 		c.deadline, c.hasDL = job.deadline, true
 	}
+	c.started = now
+	switch {
+	case job != nil:
+		c.prio = job.prio
+	case user != nil:
+		c.prio = user.client.cfg.Priority
+	}
 	site.st.inc(m, now, sCalls)
-	m.dispatch(now, c)
+	m.sending++
+	m.enterBulkhead(now, c)
+	m.sending--
 	return c
 }
 
@@ -113,7 +128,22 @@ func (m *Model) cacheLookupDone(now engine.Time, c *call) {
 // sendAttempt sends one attempt of c to an instance of the target.
 func (m *Model) sendAttempt(now engine.Time, c *call) {
 	site := c.site
+	var permit breaker.Permit
+	if g := &site.guards; g.breaker != nil && g.breakerInside {
+		p, ok := g.breaker.Allow(now.Duration())
+		if !ok {
+			site.st.inc(m, now, sShortCircuited)
+			if c.rs.Attempts() > 1 {
+				site.st.inc(m, now, sRetryIntoOpen)
+			}
+			m.failLater(now, c, policies.CircuitOpen, stCircuitOpen)
+			return
+		}
+		permit = p
+	}
 	a := m.pool.attempt()
+	a.permit = permit
+	a.prio = c.prio
 	a.call, a.site, a.sent = c, site, now
 	c.cur = a
 	site.st.inc(m, now, sAttempts)
@@ -144,6 +174,8 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 			a.deadline, a.hasDL = c.deadline, true
 		}
 	}
+	m.sending++
+	defer func() { m.sending-- }()
 	inst := site.target.pick()
 	if inst == nil {
 		// No instance is up: refused at once, as a connection error would be.
@@ -171,6 +203,12 @@ func outcomeOf(st status) policies.Outcome {
 		return policies.Rejected
 	case stDropped:
 		return policies.DeadlineExceeded
+	case stTimeout:
+		return policies.Timeout
+	case stCircuitOpen:
+		return policies.CircuitOpen
+	case stBulkheadFull:
+		return policies.BulkheadFull
 	}
 	return policies.Error
 }
@@ -187,8 +225,9 @@ func (m *Model) response(now engine.Time, a *attempt) {
 	a.callerDone = true
 	c.cur = nil
 	st := a.status
-	m.pool.releaseAttempt(a)
 	site := c.site
+	m.attemptOutcome(now, a, outcomeOf(st))
+	m.pool.releaseAttempt(a)
 	switch st {
 	case stOK, stDegraded:
 		site.st.inc(m, now, sOK)
@@ -213,6 +252,7 @@ func (m *Model) attemptTimeout(now engine.Time, a *attempt) {
 	a.timeoutEv = 0
 	a.abandoned, a.callerDone, a.call = true, true, nil
 	c.cur = nil
+	m.attemptOutcome(now, a, policies.Timeout)
 	m.pool.releaseAttempt(a)
 	c.site.st.inc(m, now, sTimeouts)
 	c.site.target.st.inc(m, now, cTimedOut)
@@ -228,7 +268,10 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 		if c.hasDL {
 			dl = c.deadline.Duration()
 		}
-		d := site.retry.Decide(now.Duration(), c.rs, o, dl, site.rng.Float64())
+		d := site.retry.DecideAfter(now.Duration(), c.rs, o, dl, site.rng.Float64(), c.retryAfter)
+		if d.Retry && site.guards.budget != nil && !site.guards.budget.TryRetry(now.Duration()) {
+			d = d.Deny(retry.ReasonBudget)
+		}
 		if d.Retry {
 			c.rs = d.Next
 			c.retryEv, _ = m.sim.At(engine.Time(d.At), &m.hRetry, c)
@@ -243,8 +286,32 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 	m.finishCall(now, c, st)
 }
 
-// finishCall hands the call's final status to its owner and frees it.
+// finishCall settles the call's guards (the breaker's record, the
+// bulkhead's slot, the fallback), then hands the final status to the
+// owner.
 func (m *Model) finishCall(now engine.Time, c *call, st status) {
+	g := &c.site.guards
+	if c.hasPermit {
+		c.hasPermit = false
+		m.breakerRecord(now, c.site, c.permit, outcomeOf(st), now.Sub(c.started))
+	}
+	if c.holdsSlot {
+		c.holdsSlot = false
+		m.releaseSlot(now, c.site)
+	}
+	if f := g.fallback; f != nil && st != stOK && st != stDegraded {
+		st = stDegraded
+		c.site.st.inc(m, now, sFallback)
+		if g.fallbackLat.Kind() != 0 {
+			c.retryEv, _ = m.sim.After(g.fallbackLat.Sample(c.site.rng), &m.hFallback, c)
+			return
+		}
+	}
+	m.notifyOwner(now, c, st)
+}
+
+// notifyOwner hands the call's final status to its owner and frees it.
+func (m *Model) notifyOwner(now engine.Time, c *call, st status) {
 	job, user, critical := c.ownerJob, c.ownerUser, c.critical
 	m.pool.putCall(c)
 	if job != nil {
@@ -255,9 +322,22 @@ func (m *Model) finishCall(now engine.Time, c *call, st status) {
 }
 
 // abandonCall: the owner gives up on c (the user's deadline passed).
-func (m *Model) abandonCall(c *call) {
+func (m *Model) abandonCall(now engine.Time, c *call) {
 	if c.retryEv != 0 {
 		m.sim.Cancel(c.retryEv)
+	}
+	if c.waitEv != 0 {
+		m.sim.Cancel(c.waitEv)
+		c.site.guards.bulkhead.Cancel(c.ticket)
+		delete(c.site.guards.waiting, c.ticket)
+	}
+	if c.hasPermit {
+		c.hasPermit = false
+		m.breakerRecord(now, c.site, c.permit, policies.Cancelled, now.Sub(c.started))
+	}
+	if c.holdsSlot {
+		c.holdsSlot = false
+		m.releaseSlot(now, c.site)
 	}
 	if a := c.cur; a != nil {
 		m.sim.Cancel(a.timeoutEv)

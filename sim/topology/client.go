@@ -237,7 +237,7 @@ func (m *Model) userExpired(now engine.Time, u *userReq) {
 	u.deadlineEv = 0
 	c := u.client
 	c.st.inc(m, now, kExpired)
-	m.abandonCall(u.call)
+	m.abandonCall(now, u.call)
 	c.done(now, u)
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ressim/ressim/sim/dist"
+	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/retry"
 )
 
@@ -74,6 +75,9 @@ type ClientConfig struct {
 	Deadline dist.Dist
 	// Call is how the client calls its target: timeout, retries, network.
 	Call CallPolicy
+	// Priority is the class of the client's requests; it travels with
+	// them to every hop, where load shedding drops the lowest first.
+	Priority policies.Priority
 }
 
 // RatePoint is a point of a rate schedule: from At on, the rate is Rate
@@ -94,6 +98,8 @@ type CallPolicy struct {
 	// Network is the one-way network latency, applied to the request and
 	// to the response. The zero Dist means none.
 	Network dist.Dist
+	// Guards are the call's resilience policies besides timeout and retry.
+	Guards CallGuards
 }
 
 // Mode is how a service instance holds its requests.
@@ -171,6 +177,10 @@ type ServiceConfig struct {
 	// Cache, if not nil, is a look-aside cache that callers of this
 	// service consult first.
 	Cache *CacheConfig
+	// Admission are the policies at the service's door and queue.
+	Admission Admission
+	// Guards are how callers watch the service's instances.
+	Guards ServiceGuards
 }
 
 // Operation is the handler of one named operation of a service.
@@ -449,6 +459,53 @@ func (s *ServiceConfig) validate(svcs map[string]int) error {
 			return bad("service %q: cache needs hit_ratio in [0, 1] and keys in [1, %d]", s.Name, MaxKeys)
 		}
 	}
+	if err := s.validatePolicies(svcs); err != nil {
+		return bad("service %q: %v", s.Name, err)
+	}
+	return nil
+}
+
+func (s *ServiceConfig) validatePolicies(svcs map[string]int) error {
+	a := &s.Admission
+	if a.Shed != nil {
+		if err := a.Shed.Validate(); err != nil {
+			return err
+		}
+	}
+	if a.CoDel != nil {
+		if err := a.CoDel.Validate(); err != nil {
+			return err
+		}
+	}
+	if a.LIFO != nil {
+		if err := a.LIFO.Validate(); err != nil {
+			return err
+		}
+		if a.CoDel != nil {
+			return fmt.Errorf("codel and lifo both manage the queue; choose one (lifo has its own controlled delay)")
+		}
+	}
+	if a.Limit != nil {
+		if _, err := a.Limit.build(); err != nil {
+			return err
+		}
+	}
+	g := &s.Guards
+	if g.Outlier != nil {
+		if err := g.Outlier.Validate(); err != nil {
+			return err
+		}
+	}
+	if r := g.Readiness; r != nil {
+		if err := r.Probe.Validate(); err != nil {
+			return err
+		}
+		for _, d := range r.DependsOn {
+			if _, ok := svcs[d]; !ok {
+				return fmt.Errorf("readiness depends on unknown service %q", d)
+			}
+		}
+	}
 	return nil
 }
 
@@ -488,6 +545,25 @@ func (p *CallPolicy) validate() error {
 	if p.Timeout < 0 {
 		return fmt.Errorf("negative timeout")
 	}
+	g := &p.Guards
+	if g.Bulkhead != nil {
+		if err := g.Bulkhead.Validate(); err != nil {
+			return err
+		}
+	}
+	if g.Breaker != nil {
+		if err := g.Breaker.Validate(); err != nil {
+			return err
+		}
+	}
+	if g.Budget != nil {
+		if err := g.Budget.Validate(); err != nil {
+			return err
+		}
+	}
+	if f := g.Fallback; f != nil && !f.Level.Degraded() {
+		return fmt.Errorf("fallback level must be stale, generic or empty, got %v", f.Level)
+	}
 	if p.Retry.MaxAttempts > 1 {
 		if err := p.Retry.Validate(); err != nil {
 			return err
@@ -518,6 +594,9 @@ func (c *ClientConfig) validate(svcs map[string]int) error {
 	}
 	if err := c.Call.validate(); err != nil {
 		return bad("client %q: %v", c.Name, err)
+	}
+	if c.Priority >= policies.NumPriorities {
+		return bad("client %q: unknown priority", c.Name)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package topology
 
 import (
 	"github.com/ressim/ressim/sim/engine"
+	"github.com/ressim/ressim/sim/policies"
 )
 
 // advance runs a's handler from its current step until it must wait (for
@@ -113,6 +114,13 @@ func (m *Model) complete(now engine.Time, a *attempt) {
 	in.outstanding--
 	a.holding = false
 	in.removeRunning(a)
+	if a.holdsLim {
+		o := policies.Success
+		if st == stError || st == stDepFailed {
+			o = policies.Error
+		}
+		in.releaseLimit(now, a, o)
+	}
 	s.st.busy.Add(int64(now), -1)
 	s.st.inSystem.Add(int64(now), -1)
 	s.st.inc(m, now, cCompleted)
@@ -150,6 +158,12 @@ func (m *Model) respond(now engine.Time, a *attempt, st status) {
 	a.status = st
 	if site := a.site; site.hasNet {
 		m.sim.After(site.network.Sample(site.rng), &m.hResponse, a)
+		return
+	}
+	if m.sending > 0 {
+		// Answered while its caller is still sending: deliver it by an
+		// event, so the caller is not re-entered.
+		m.sim.After(0, &m.hResponse, a)
 		return
 	}
 	m.response(now, a)

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/ressim/ressim/sim/engine"
+	"github.com/ressim/ressim/sim/policies"
 )
 
 // fault is a scheduled disturbance at run time.
@@ -166,12 +167,12 @@ func (in *instance) crash(now engine.Time) {
 	m := s.m
 	in.down = true
 	in.epoch++
-	for in.queue.len() > 0 {
-		a := in.queue.pop()
+	for _, a := range in.drainQueue() {
 		s.st.queue.Add(int64(now), -1)
 		s.st.inSystem.Add(int64(now), -1)
 		in.outstanding--
 		s.st.inc(m, now, cKilled)
+		in.releaseLimit(now, a, policies.Error)
 		m.respond(now, a, stError)
 	}
 	running := in.running
@@ -185,6 +186,7 @@ func (in *instance) crash(now engine.Time) {
 		in.busy--
 		a.holding = false
 		s.st.inc(m, now, cKilled)
+		in.releaseLimit(now, a, policies.Error)
 		if a.pending == 0 {
 			m.respond(now, a, stError)
 		}

@@ -32,6 +32,13 @@ type Model struct {
 	hRetry    retryHandler
 	hCache    cacheHandler
 	hDeadline deadlineHandler
+	hFail     failHandler
+	hFallback fallbackHandler
+	hSlotWait slotWaitHandler
+
+	// sending > 0 while a call is being sent: a response produced then is
+	// delivered by an event, never re-entering the sender.
+	sending int
 }
 
 // New validates cfg and builds the model. The run's random streams derive
@@ -50,8 +57,12 @@ func New(cfg Config) (*Model, error) {
 	}
 	m.hArrive.m, m.hWork.m, m.hResponse.m, m.hTimeout.m = m, m, m, m
 	m.hRetry.m, m.hCache.m, m.hDeadline.m = m, m, m
+	m.hFail.m, m.hFallback.m, m.hSlotWait.m = m, m, m
 	for i := range cfg.Services {
-		s := newService(m, &cfg.Services[i])
+		s, err := newService(m, &cfg.Services[i])
+		if err != nil {
+			return nil, err
+		}
 		m.services = append(m.services, s)
 		m.byName[s.cfg.Name] = s
 	}
@@ -115,6 +126,9 @@ func (m *Model) Run() (*Result, error) {
 	m.ran = true
 	for _, f := range m.faults {
 		f.schedule()
+	}
+	for _, s := range m.services {
+		s.startWatch()
 	}
 	for _, c := range m.clients {
 		c.start()

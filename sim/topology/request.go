@@ -1,7 +1,13 @@
 package topology
 
 import (
+	"time"
+
 	"github.com/ressim/ressim/sim/engine"
+	"github.com/ressim/ressim/sim/policies"
+	"github.com/ressim/ressim/sim/policies/breaker"
+	"github.com/ressim/ressim/sim/policies/bulkhead"
+	"github.com/ressim/ressim/sim/policies/limit"
 	"github.com/ressim/ressim/sim/policies/retry"
 )
 
@@ -31,20 +37,34 @@ type call struct {
 	retryEv   engine.EventID // pending retry or cache lookup
 	critical  bool
 	cacheMiss bool // went past a cache: a timely success fills it
-	next      *call
+	started   engine.Time
+	prio      policies.Priority
+
+	// Guards.
+	permit     breaker.Permit // the breaker's permit, when hasPermit
+	hasPermit  bool
+	holdsSlot  bool            // holds a bulkhead slot
+	ticket     bulkhead.Ticket // waiting for a slot, when waitEv != 0
+	waitEv     engine.EventID
+	retryAfter time.Duration // the last rejection's Retry-After hint
+	failO      policies.Outcome
+	failSt     status // the failure a deferred refusal reports
+	next       *call
 }
 
 // status is how a handler execution ended, as sent back to the caller.
 type status uint8
 
 const (
-	stOK        status = iota
-	stDegraded         // answered, with a non-critical dependency missing
-	stError            // the service failed (an injected error)
-	stDepFailed        // a critical dependency failed
-	stRejected         // no room in the queue, or no instance up
-	stDropped          // the deadline passed before the request was served
-	stTimeout          // (a call's final status) its last attempt timed out
+	stOK           status = iota
+	stDegraded            // answered, with a non-critical dependency missing
+	stError               // the service failed (an injected error)
+	stDepFailed           // a critical dependency failed
+	stRejected            // no room in the queue, or no instance up
+	stDropped             // the deadline passed before the request was served
+	stTimeout             // (a call's final status) its last attempt timed out
+	stCircuitOpen         // (a call's final status) refused by its breaker
+	stBulkheadFull        // (a call's final status) no bulkhead slot in time
 )
 
 // attempt is one try of a call and, at the callee, its execution.
@@ -65,20 +85,25 @@ type attempt struct {
 	calleeDone bool
 
 	// Execution at the callee.
-	deadline  engine.Time // the request's deadline as propagated, if hasDL
-	hasDL     bool
-	step      int
-	pending   int // outstanding child calls
-	degraded  bool
-	failed    bool
-	holding   bool // holds a worker or an async slot
-	runIdx    int  // index in the instance's running list
-	workStart engine.Time
-	workEnd   engine.Time
-	workEv    engine.EventID
-	status    status
-	measured  bool // arrived inside the measurement window
-	next      *attempt
+	deadline   engine.Time // the request's deadline as propagated, if hasDL
+	hasDL      bool
+	step       int
+	pending    int // outstanding child calls
+	degraded   bool
+	failed     bool
+	holding    bool // holds a worker or an async slot
+	runIdx     int  // index in the instance's running list
+	workStart  engine.Time
+	workEnd    engine.Time
+	workEv     engine.EventID
+	status     status
+	measured   bool // arrived inside the measurement window
+	prio       policies.Priority
+	permit     breaker.Permit // breaker inside retry: this attempt's permit
+	limTok     limit.Token    // the callee's concurrency-limit token, if holdsLim
+	holdsLim   bool
+	retryAfter time.Duration // a shedding callee's hint
+	next       *attempt
 }
 
 // pools recycle the request records so that memory is bounded by what is

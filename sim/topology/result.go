@@ -137,7 +137,7 @@ func (m *Model) result() *Result {
 		mean := func(i int) float64 { return (a[i] - st.warmArea[i]) / float64(w) }
 		inFlight := 0
 		for _, in := range s.insts {
-			inFlight += in.busy + in.queue.len()
+			inFlight += in.busy + in.queueLen()
 		}
 		c := &st.win
 		r := ServiceResult{

@@ -1,10 +1,12 @@
 package topology
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"time"
 
 	"github.com/ressim/ressim/sim/engine"
+	"github.com/ressim/ressim/sim/policies"
 )
 
 // service is a named set of identical instances behind a balancer.
@@ -15,7 +17,9 @@ type service struct {
 	insts    []*instance
 	handlers map[string]*handler // by operation; "" is the default
 	cache    *cache
-	rr       int // round-robin position
+	outlier  *watch // outlier detection, when configured
+	watch    *watch // outlier detection and readiness probes, when configured
+	rr       int    // round-robin position
 	st       svcStats
 }
 
@@ -48,6 +52,9 @@ type instance struct {
 	outstanding int    // admitted or in transit, for the balancer
 	arrivals    uint64 // attempts that reached the instance in the window
 
+	adm     admission     // door and queue policies
+	ready   bool          // passes its readiness probe (callers' balancers skip it otherwise)
+	ejected bool          // ejected by the callers' outlier detection
 	active  []*fault      // active latency and error faults
 	latMult float64       // product of active latency faults' factors
 	latAdd  time.Duration // sum of their additions
@@ -58,7 +65,7 @@ type instance struct {
 // span is a time window [from, to).
 type span struct{ from, to engine.Time }
 
-func newService(m *Model, cfg *ServiceConfig) *service {
+func newService(m *Model, cfg *ServiceConfig) (*service, error) {
 	s := &service{m: m, cfg: cfg, rng: m.sim.Stream("service/" + cfg.Name)}
 	n := max(cfg.Instances, 1)
 	capacity := cfg.Workers
@@ -66,12 +73,20 @@ func newService(m *Model, cfg *ServiceConfig) *service {
 		capacity = cfg.MaxInFlight
 	}
 	for i := 0; i < n; i++ {
-		s.insts = append(s.insts, &instance{svc: s, idx: i, capacity: capacity, latMult: 1})
+		s.insts = append(s.insts, &instance{svc: s, idx: i, capacity: capacity, latMult: 1, ready: true})
 	}
 	if cfg.Cache != nil {
 		s.cache = newCache(m, s, cfg.Cache)
 	}
-	return s
+	for _, in := range s.insts {
+		if err := in.buildAdmission(&cfg.Admission, cfg.QueueCapacity); err != nil {
+			return nil, fmt.Errorf("topology: service %q: %w", cfg.Name, err)
+		}
+	}
+	if err := s.buildGuards(); err != nil {
+		return nil, fmt.Errorf("topology: service %q: %w", cfg.Name, err)
+	}
+	return s, nil
 }
 
 // capacity returns the service's configured workers (or slots) over all
@@ -100,19 +115,22 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 		m.respond(now, a, stError)
 		return
 	}
+	if !in.admit(now, a) {
+		return
+	}
 	switch {
-	case in.busy < in.capacity:
+	case in.busy < in.capacity && in.queueLen() == 0:
 		s.st.inc(m, now, cAdmitted)
 		s.st.inSystem.Add(int64(now), 1)
 		in.start(now, a)
-	case s.cfg.QueueCapacity < 0 || in.queue.len() < s.cfg.QueueCapacity:
+	case in.enqueue(now, a):
 		s.st.inc(m, now, cAdmitted)
 		s.st.inSystem.Add(int64(now), 1)
 		s.st.queue.Add(int64(now), 1)
-		in.queue.push(a)
 	default:
 		in.outstanding--
 		s.st.inc(m, now, cRejected)
+		in.releaseLimit(now, a, policies.Rejected)
 		m.respond(now, a, stRejected)
 	}
 }
@@ -126,6 +144,7 @@ func (in *instance) start(now engine.Time, a *attempt) {
 		s.st.inSystem.Add(int64(now), -1)
 		in.outstanding--
 		s.st.inc(m, now, cDropped)
+		in.releaseLimit(now, a, policies.Rejected)
 		m.respond(now, a, stDropped)
 		return
 	}
@@ -148,9 +167,12 @@ func (in *instance) start(now engine.Time, a *attempt) {
 
 // startNext fills free workers from the queue.
 func (in *instance) startNext(now engine.Time) {
-	for in.busy < in.capacity && in.queue.len() > 0 && !in.down {
-		in.svc.st.queue.Add(int64(now), -1)
-		in.start(now, in.queue.pop())
+	for in.busy < in.capacity && !in.down {
+		a := in.dequeue(now)
+		if a == nil {
+			return
+		}
+		in.start(now, a)
 	}
 }
 

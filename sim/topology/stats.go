@@ -9,18 +9,21 @@ import (
 type svcCounter uint8
 
 const (
-	cOffered   svcCounter = iota // attempts that reached an instance
-	cAdmitted                    // admitted to a worker or the queue
-	cRejected                    // refused: queue full or no instance up
-	cDropped                     // dropped at dequeue: deadline passed
-	cCompleted                   // handler finished (any status)
-	cOK                          // completed with a full answer
-	cDegraded                    // completed without a non-critical dependency
-	cError                       // completed with an injected error
-	cDepFailed                   // failed because a critical dependency failed
-	cKilled                      // lost in a crash
-	cTimedOut                    // attempts to this service that their caller timed out
-	cWasted                      // completed for a caller that had stopped waiting
+	cOffered      svcCounter = iota // attempts that reached an instance
+	cAdmitted                       // admitted to a worker or the queue
+	cRejected                       // refused: queue full or no instance up
+	cDropped                        // dropped at dequeue: deadline passed
+	cCompleted                      // handler finished (any status)
+	cOK                             // completed with a full answer
+	cDegraded                       // completed without a non-critical dependency
+	cError                          // completed with an injected error
+	cDepFailed                      // failed because a critical dependency failed
+	cKilled                         // lost in a crash
+	cTimedOut                       // attempts to this service that their caller timed out
+	cWasted                         // completed for a caller that had stopped waiting
+	cShed                           // refused by load shedding (by priority)
+	cLimited                        // refused by the adaptive concurrency limit
+	cQueueDropped                   // dropped from the queue by CoDel or adaptive LIFO
 	numSvcCounters
 )
 
@@ -43,17 +46,22 @@ const (
 type siteCounter uint8
 
 const (
-	sCalls       siteCounter = iota // logical calls started
-	sAttempts                       // attempts sent (first tries and retries)
-	sRetries                        // retries sent
-	sOK                             // attempts answered successfully
-	sTimeouts                       // attempts timed out
-	sErrors                         // attempts answered with an error
-	sRejected                       // attempts rejected
-	sDropped                        // attempts dropped for their deadline
-	sCacheHits                      // calls answered by the cache
-	sRetryDenied                    // failed attempts the retry policy did not retry
-	sFailed                         // logical calls that failed in the end
+	sCalls          siteCounter = iota // logical calls started
+	sAttempts                          // attempts sent (first tries and retries)
+	sRetries                           // retries sent
+	sOK                                // attempts answered successfully
+	sTimeouts                          // attempts timed out
+	sErrors                            // attempts answered with an error
+	sRejected                          // attempts rejected
+	sDropped                           // attempts dropped for their deadline
+	sCacheHits                         // calls answered by the cache
+	sRetryDenied                       // failed attempts the retry policy did not retry
+	sFailed                            // logical calls that failed in the end
+	sShortCircuited                    // refused by an open breaker
+	sRetryIntoOpen                     // retries refused by an open breaker (breaker inside retry)
+	sBulkheadFull                      // refused: no bulkhead slot in time
+	sFallback                          // failed calls answered by the fallback
+	sBreakerOpened                     // breaker transitions to open
 	numSiteCounters
 )
 

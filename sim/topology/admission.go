@@ -1,0 +1,176 @@
+package topology
+
+import (
+	"github.com/ressim/ressim/sim/engine"
+	"github.com/ressim/ressim/sim/policies"
+	"github.com/ressim/ressim/sim/policies/codel"
+	"github.com/ressim/ressim/sim/policies/lifo"
+	"github.com/ressim/ressim/sim/policies/limit"
+	"github.com/ressim/ressim/sim/policies/shed"
+)
+
+// admission is one instance's door and queue policies, as running state.
+type admission struct {
+	shed  *shed.Shedder
+	codel *codel.CoDel
+	lifo  *lifo.AdaptiveQueue[*attempt]
+	limit *limit.Limiter
+}
+
+func (in *instance) buildAdmission(cfg *Admission, queueCap int) error {
+	var err error
+	if cfg.Shed != nil {
+		if in.adm.shed, err = shed.New(*cfg.Shed); err != nil {
+			return err
+		}
+	}
+	if cfg.CoDel != nil {
+		if in.adm.codel, err = codel.New(*cfg.CoDel); err != nil {
+			return err
+		}
+	}
+	if cfg.LIFO != nil {
+		if in.adm.lifo, err = lifo.NewAdaptiveQueue[*attempt](queueCap, *cfg.LIFO); err != nil {
+			return err
+		}
+	}
+	if cfg.Limit != nil {
+		alg, err := cfg.Limit.build()
+		if err != nil {
+			return err
+		}
+		if in.adm.limit, err = limit.NewLimiter(alg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// admit applies the door policies to an arriving attempt; it reports
+// false, having answered the attempt, if one refused it.
+func (in *instance) admit(now engine.Time, a *attempt) bool {
+	s := in.svc
+	m := s.m
+	adm := &in.adm
+	if adm.shed != nil {
+		capacity := in.capacity + max(s.cfg.QueueCapacity, 0)
+		d := adm.shed.Admit(now.Duration(), a.prio, in.busy+in.queueLen(), capacity)
+		if !d.Admitted {
+			s.st.inc(m, now, cShed)
+			a.retryAfter = d.RetryAfter
+			in.outstanding--
+			m.respond(now, a, stRejected)
+			return false
+		}
+	}
+	if adm.limit != nil {
+		tok, ok := adm.limit.Acquire(now.Duration())
+		if !ok {
+			s.st.inc(m, now, cLimited)
+			in.outstanding--
+			m.respond(now, a, stRejected)
+			return false
+		}
+		a.limTok, a.holdsLim = tok, true
+	}
+	return true
+}
+
+// releaseLimit returns a's concurrency-limit token with the outcome the
+// limit algorithm learns from.
+func (in *instance) releaseLimit(now engine.Time, a *attempt, o policies.Outcome) {
+	if !a.holdsLim {
+		return
+	}
+	a.holdsLim = false
+	in.adm.limit.Release(now.Duration(), a.limTok, o)
+}
+
+// queueLen is the number of requests waiting at the instance.
+func (in *instance) queueLen() int {
+	if in.adm.lifo != nil {
+		return in.adm.lifo.Len()
+	}
+	return in.queue.len()
+}
+
+// enqueue puts a in the queue if it has room.
+func (in *instance) enqueue(now engine.Time, a *attempt) bool {
+	s := in.svc
+	if q := in.adm.lifo; q != nil {
+		dl := engine.MaxTime
+		if a.hasDL {
+			dl = a.deadline
+		}
+		return q.Push(now.Duration(), a, dl.Duration())
+	}
+	if s.cfg.QueueCapacity >= 0 && in.queue.len() >= s.cfg.QueueCapacity {
+		return false
+	}
+	in.queue.push(a)
+	return true
+}
+
+// dequeue takes the next request to serve, dropping on the way those the
+// queue policies reject (CoDel, adaptive LIFO's controlled delay). It
+// returns nil when the queue is empty.
+func (in *instance) dequeue(now engine.Time) *attempt {
+	s := in.svc
+	for {
+		var a *attempt
+		if q := in.adm.lifo; q != nil {
+			e, r := q.Next(now.Duration())
+			switch r {
+			case lifo.Empty:
+				return nil
+			case lifo.Expired:
+				in.dropQueued(now, e.Value, cQueueDropped)
+				continue
+			}
+			a = e.Value
+		} else {
+			if in.queue.len() == 0 {
+				if c := in.adm.codel; c != nil {
+					c.Empty(now.Duration())
+				}
+				return nil
+			}
+			a = in.queue.pop()
+			if c := in.adm.codel; c != nil && c.Dequeue(now.Duration(), a.arrived.Duration(), in.queue.len()) == codel.Drop {
+				in.dropQueued(now, a, cQueueDropped)
+				continue
+			}
+		}
+		s.st.queue.Add(int64(now), -1)
+		return a
+	}
+}
+
+// dropQueued answers a request a queue policy dropped with a rejection.
+func (in *instance) dropQueued(now engine.Time, a *attempt, k svcCounter) {
+	s := in.svc
+	s.st.queue.Add(int64(now), -1)
+	s.st.inSystem.Add(int64(now), -1)
+	in.outstanding--
+	s.st.inc(s.m, now, k)
+	in.releaseLimit(now, a, policies.Rejected)
+	s.m.respond(now, a, stRejected)
+}
+
+// drainQueue empties the queue (a crash) and returns what it held.
+func (in *instance) drainQueue() []*attempt {
+	var out []*attempt
+	if q := in.adm.lifo; q != nil {
+		for {
+			e, ok := q.Queue().PopFront()
+			if !ok {
+				return out
+			}
+			out = append(out, e.Value)
+		}
+	}
+	for in.queue.len() > 0 {
+		out = append(out, in.queue.pop())
+	}
+	return out
+}

@@ -1,0 +1,115 @@
+package topology
+
+import (
+	"fmt"
+
+	"github.com/ressim/ressim/sim/dist"
+	"github.com/ressim/ressim/sim/policies/breaker"
+	"github.com/ressim/ressim/sim/policies/budget"
+	"github.com/ressim/ressim/sim/policies/bulkhead"
+	"github.com/ressim/ressim/sim/policies/codel"
+	"github.com/ressim/ressim/sim/policies/fallback"
+	"github.com/ressim/ressim/sim/policies/health"
+	"github.com/ressim/ressim/sim/policies/lifo"
+	"github.com/ressim/ressim/sim/policies/limit"
+	"github.com/ressim/ressim/sim/policies/outlier"
+	"github.com/ressim/ressim/sim/policies/shed"
+)
+
+// CallGuards are the resilience policies around one call site, applied
+// outside in as the brief orders them: bulkhead, circuit breaker, retry
+// (with its budget), timeout, the call; a fallback answers what fails.
+// Each is optional (nil).
+type CallGuards struct {
+	// Bulkhead bounds the calls in flight through the site, with a bounded
+	// wait for a slot (package bulkhead, semaphore flavour).
+	Bulkhead *bulkhead.SemaphoreConfig
+	// Breaker opens the circuit on failures (package breaker). One breaker
+	// per call site, that is per (caller, callee, operation).
+	Breaker *breaker.Config
+	// BreakerInsideRetry puts the breaker inside the retry loop, so that
+	// every attempt passes it, instead of around the whole call: the wrong
+	// order, kept to show why it is wrong.
+	BreakerInsideRetry bool
+	// Budget limits retries with a token bucket (package budget).
+	Budget *budget.Config
+	// Fallback answers a call that failed in the end (error, timeout,
+	// rejection, open breaker, full bulkhead) with a degraded answer.
+	Fallback *FallbackConfig
+}
+
+// FallbackConfig is a call's fallback (package fallback's hierarchy).
+type FallbackConfig struct {
+	// Level is the answer served: fallback.Stale, Generic or Empty.
+	Level fallback.Level
+	// Latency of producing the fallback answer; the zero Dist means none.
+	// A fallback must be cheaper than the main path.
+	Latency dist.Dist
+}
+
+// Admission are the policies at a service's door and queue. Each is
+// optional (nil).
+type Admission struct {
+	// Shed rejects requests by priority class, lowest first, as the
+	// instance fills (package shed).
+	Shed *shed.Config
+	// CoDel drops requests that waited too long at dequeue (RFC 8289,
+	// package codel).
+	CoDel *codel.Config
+	// LIFO serves the queue adaptively: FIFO normally, LIFO under overload,
+	// with Facebook's controlled-delay timeouts (package lifo).
+	LIFO *lifo.Config
+	// Limit is an adaptive concurrency limit on the requests each
+	// instance holds (package limit).
+	Limit *LimitConfig
+}
+
+// LimitConfig selects an adaptive concurrency-limit algorithm.
+type LimitConfig struct {
+	// Algorithm is "aimd", "gradient2" or "vegas".
+	Algorithm string
+	AIMD      limit.AIMDConfig
+	Gradient2 limit.Gradient2Config
+	Vegas     limit.VegasConfig
+}
+
+// LimitAlgorithms lists the algorithms' names.
+func LimitAlgorithms() []string { return []string{"aimd", "gradient2", "vegas"} }
+
+func (c *LimitConfig) build() (limit.Algorithm, error) {
+	switch c.Algorithm {
+	case "aimd":
+		return limit.NewAIMD(c.AIMD)
+	case "gradient2":
+		return limit.NewGradient2(c.Gradient2)
+	case "vegas":
+		v, err := limit.NewVegas(c.Vegas)
+		if err != nil {
+			return nil, err
+		}
+		return limit.NewWindowed(limit.DefaultWindowedConfig(), v)
+	}
+	return nil, fmt.Errorf("unknown limit algorithm %q", c.Algorithm)
+}
+
+// ReadinessConfig is a readiness probe on each instance of a service: the
+// balancers of its callers send nothing to an instance that is not ready.
+type ReadinessConfig struct {
+	// Probe is the Kubernetes-style probe timing (period, thresholds).
+	Probe health.Config
+	// DependsOn names dependencies whose health the probe includes: the
+	// probe fails while fewer than half of this service's recent calls to
+	// any of them succeeded. This is the trap from the source text: a
+	// non-critical dependency's failure makes every instance unready at
+	// once. Empty means the probe checks the instance itself only.
+	DependsOn []string
+}
+
+// Guards for services whose instances are watched by their callers.
+type ServiceGuards struct {
+	// Outlier ejects failing instances from every caller's balancer
+	// (Envoy outlier detection, package outlier).
+	Outlier *outlier.Config
+	// Readiness removes unready instances from the balancers.
+	Readiness *ReadinessConfig
+}
