@@ -4,11 +4,13 @@ import (
 	"time"
 
 	"github.com/ressim/ressim/sim/dist"
+	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/topology"
 )
 
 var clientKeys = []string{"name", "target", "operation", "rate", "schedule", "interpolate",
-	"users", "think_time", "deadline", "timeout", "retry", "network"}
+	"users", "think_time", "deadline", "priority", "timeout", "retry", "network",
+	"bulkhead", "breaker", "retry_budget", "fallback"}
 
 // client reads a [[client]] block.
 func (r *reader) client(t *table, seen, services map[string]bool) (topology.ClientConfig, bool) {
@@ -73,6 +75,13 @@ func (r *reader) client(t *table, seen, services map[string]bool) (topology.Clie
 		d, dok := r.durationOrDist(t, "deadline")
 		cc.Deadline = d
 		ok = ok && dok
+	}
+	if p, pok := t.oneOf("priority", []string{"critical", "normal", "background"}); pok {
+		cc.Priority = policies.Priority(p)
+	} else if t.has("priority") {
+		ok = false
+	} else {
+		cc.Priority = policies.Normal
 	}
 	pol, pok := r.callPolicy(t)
 	cc.Call = pol

@@ -108,7 +108,7 @@ func (r *reader) experiment(doc *table) *Experiment {
 			e.Model.Faults = append(e.Model.Faults, fc)
 		}
 	}
-	r.checkCalls(&e.Model)
+	r.checkCalls(&e.Model, services)
 	doc.done("schema", "experiment", "client", "service", "fault")
 	return e
 }

@@ -38,6 +38,9 @@ func (r *reader) callPolicy(t *table) (topology.CallPolicy, bool) {
 	} else if t.has("network") {
 		ok = false
 	}
+	g, gok := r.guards(t)
+	p.Guards = g
+	ok = ok && gok
 	if rt, rok := t.sub("retry", false); rok {
 		rc, good := r.retry(rt)
 		p.Retry = rc

@@ -15,6 +15,7 @@ type reader struct {
 	pos   positions
 	errs  ErrorList
 	calls []callRef // every downstream call read, for checkCalls
+	deps  []callRef // readiness dependencies, for checkCalls
 }
 
 func (r *reader) errorf(path, format string, a ...any) {

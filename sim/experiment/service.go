@@ -7,7 +7,8 @@ import (
 )
 
 var serviceKeys = []string{"name", "instances", "balancer", "mode", "workers", "max_in_flight",
-	"queue_capacity", "contention", "service_time", "step", "operation", "cache"}
+	"queue_capacity", "contention", "service_time", "step", "operation", "cache",
+	"shed", "codel", "lifo", "limit", "outlier", "readiness"}
 
 // name reads and checks an entity's name.
 func (r *reader) name(t *table, kind string, seen map[string]bool) (string, bool) {
@@ -102,6 +103,11 @@ func (r *reader) service(t *table, seen map[string]bool) (topology.ServiceConfig
 		sc.Operations = append(sc.Operations, topology.Operation{Name: oname, Steps: steps})
 		ok = ok && nok && hok
 	}
+	adm, aok := r.admission(t, sc.QueueCapacity)
+	sc.Admission = adm
+	sg, gok := r.serviceGuards(t)
+	sc.Guards = sg
+	ok = ok && aok && gok
 	if ct, cok := t.sub("cache", false); cok {
 		c, good := r.cache(ct)
 		sc.Cache = c
@@ -195,7 +201,8 @@ func (r *reader) step(t *table) (topology.Step, bool) {
 	return step, ok
 }
 
-var callKeys = []string{"call", "operation", "critical", "probability", "timeout", "retry", "network"}
+var callKeys = []string{"call", "operation", "critical", "probability", "timeout", "retry", "network",
+	"bulkhead", "breaker", "retry_budget", "fallback"}
 
 // callConfig reads a downstream call from t (a step, or an element of
 // parallel).
@@ -250,17 +257,24 @@ type callRef struct {
 	path, service, op string
 }
 
-// checkCalls reports calls to undeclared services and call cycles.
-func (r *reader) checkCalls(m *topology.Config) {
+// checkCalls reports calls to undeclared services and call cycles;
+// declared holds every service name declared, even in a block with errors.
+func (r *reader) checkCalls(m *topology.Config, declared map[string]bool) {
 	known := map[string]*topology.ServiceConfig{}
 	for i := range m.Services {
 		known[m.Services[i].Name] = &m.Services[i]
 	}
 	bad := false
+	for _, d := range r.deps {
+		if !declared[d.service] {
+			r.errorf(d.path, "no service named %q is declared", d.service)
+			bad = true
+		}
+	}
 	for _, c := range r.calls {
 		callee, ok := known[c.service]
 		switch {
-		case c.service != "" && !ok:
+		case c.service != "" && !declared[c.service]:
 			r.errorf(c.path, "no service named %q is declared", c.service)
 			bad = true
 		case ok && len(callee.Steps) == 0 && !hasOp(callee, c.op):

@@ -340,3 +340,34 @@ func TestConfigRejectsCyclesAndBadCalls(t *testing.T) {
 		t.Errorf("unknown operation: err = %v", err)
 	}
 }
+
+// TestImmediateRejectionInsideACall: a callee that rejects at once (full
+// queue, no network) answers while its caller is still sending; the
+// answer must come by an event, not re-enter the caller's handler. Every
+// user request is accounted for exactly once.
+func TestImmediateRejectionInsideACall(t *testing.T) {
+	cfg := Config{Name: "reject", Duration: 20 * time.Second, Seed: 14,
+		Clients: []ClientConfig{{Name: "c", Target: "front", Rate: 500, Deadline: constant(time.Second)}},
+		Services: []ServiceConfig{
+			{Name: "front", Workers: 1000, QueueCapacity: -1, Steps: []Step{
+				callStep("db", true, CallPolicy{Timeout: 300 * ms, Retry: retries(2)}),
+				{Kind: ParallelStep, Calls: []CallConfig{{Service: "db", Critical: false}, {Service: "db", Critical: true, Probability: 0.5}}},
+			}},
+			{Name: "db", Workers: 2, QueueCapacity: 3, Steps: work(expo(5 * ms))},
+		},
+	}
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Clients[0]
+	ended := c.Good + c.Degraded + c.Late + c.Expired + c.Errors + c.Rejected + c.Dropped
+	inFlight := uint64(svcResult(t, res, "front").InFlightAtEnd)
+	if ended+inFlight != c.Sent || svcResult(t, res, "db").Rejected == 0 {
+		t.Errorf("sent %d, ended %d + in flight %d; db rejected %d", c.Sent, ended, inFlight, svcResult(t, res, "db").Rejected)
+	}
+}

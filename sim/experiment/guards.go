@@ -1,0 +1,255 @@
+package experiment
+
+import (
+	"time"
+
+	"github.com/ressim/ressim/sim/policies"
+	"github.com/ressim/ressim/sim/policies/breaker"
+	"github.com/ressim/ressim/sim/policies/budget"
+	"github.com/ressim/ressim/sim/policies/bulkhead"
+	"github.com/ressim/ressim/sim/policies/codel"
+	"github.com/ressim/ressim/sim/policies/fallback"
+	"github.com/ressim/ressim/sim/policies/health"
+	"github.com/ressim/ressim/sim/policies/lifo"
+	"github.com/ressim/ressim/sim/policies/limit"
+	"github.com/ressim/ressim/sim/policies/outlier"
+	"github.com/ressim/ressim/sim/policies/shed"
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// Each reader below starts from the policy package's DefaultConfig (the
+// source article's numbers), applies the keys present, and lets the
+// package's Validate have the last word, reported at the table.
+
+// intKey, numKey, durKey and boolKey apply one optional key to *dst.
+func intKey(t *table, k string, lo, hi int64, dst *int, ok *bool) {
+	if v, good := t.integer(k, false, lo, hi); good {
+		*dst = int(v)
+	} else if t.has(k) {
+		*ok = false
+	}
+}
+
+func numKey(t *table, k string, lo, hi float64, unit string, dst *float64, ok *bool) {
+	if v, good := t.number(k, false, lo, hi, false, unit); good {
+		*dst = v
+	} else if t.has(k) {
+		*ok = false
+	}
+}
+
+func durKey(t *table, k string, dst *time.Duration, ok *bool) {
+	if v, good := t.duration(k, false, 0); good {
+		*dst = v
+	} else if t.has(k) {
+		*ok = false
+	}
+}
+
+func (r *reader) validated(t *table, err error, ok bool) bool {
+	if ok && err != nil {
+		r.errorf(t.path, "%v", err)
+		return false
+	}
+	return ok
+}
+
+// guards reads the call guards of a client or a call.
+func (r *reader) guards(t *table) (topology.CallGuards, bool) {
+	var g topology.CallGuards
+	ok := true
+	if bt, has := t.sub("bulkhead", false); has {
+		c := bulkhead.DefaultSemaphoreConfig()
+		good := true
+		intKey(bt, "max_concurrent", 1, 1<<24, &c.MaxConcurrentCalls, &good)
+		durKey(bt, "max_wait", &c.MaxWaitDuration, &good)
+		bt.done("max_concurrent", "max_wait")
+		g.Bulkhead = &c
+		ok = r.validated(bt, c.Validate(), good) && ok
+	} else if t.has("bulkhead") {
+		ok = false
+	}
+	if bt, has := t.sub("breaker", false); has {
+		c := breaker.DefaultConfig()
+		good := true
+		if w, wok := bt.oneOf("window", []string{"count", "time"}); wok {
+			c.SlidingWindowType = breaker.WindowType(w)
+		} else if bt.has("window") {
+			good = false
+		}
+		intKey(bt, "window_size", 1, 1<<20, &c.SlidingWindowSize, &good)
+		intKey(bt, "minimum_calls", 1, 1<<20, &c.MinimumNumberOfCalls, &good)
+		numKey(bt, "failure_rate", 0, 100, "percent", &c.FailureRateThreshold, &good)
+		numKey(bt, "slow_call_rate", 0, 100, "percent", &c.SlowCallRateThreshold, &good)
+		durKey(bt, "slow_call_duration", &c.SlowCallDurationThreshold, &good)
+		intKey(bt, "half_open_calls", 1, 1<<20, &c.PermittedNumberOfCallsInHalfOpenState, &good)
+		durKey(bt, "open_pause", &c.WaitDurationInOpenState, &good)
+		durKey(bt, "max_open_pause", &c.MaxWaitDurationInOpenState, &good)
+		if !bt.has("max_open_pause") && c.MaxWaitDurationInOpenState < c.WaitDurationInOpenState {
+			c.MaxWaitDurationInOpenState = c.WaitDurationInOpenState
+		}
+		if p, pok := bt.oneOf("placement", []string{"outside_retry", "inside_retry"}); pok {
+			g.BreakerInsideRetry = p == 1
+		} else if bt.has("placement") {
+			good = false
+		}
+		bt.done("window", "window_size", "minimum_calls", "failure_rate", "slow_call_rate",
+			"slow_call_duration", "half_open_calls", "open_pause", "max_open_pause", "placement")
+		g.Breaker = &c
+		ok = r.validated(bt, c.Validate(), good) && ok
+	} else if t.has("breaker") {
+		ok = false
+	}
+	if bt, has := t.sub("retry_budget", false); has {
+		c := budget.DefaultConfig()
+		good := true
+		numKey(bt, "ratio", 0, 1e6, "tokens per success", &c.Ratio, &good)
+		numKey(bt, "capacity", 0, 1e9, "tokens", &c.Capacity, &good)
+		numKey(bt, "min_retries_per_second", 0, 1e9, "retries per second", &c.MinRetriesPerSec, &good)
+		bt.done("ratio", "capacity", "min_retries_per_second")
+		g.Budget = &c
+		ok = r.validated(bt, c.Validate(), good) && ok
+	} else if t.has("retry_budget") {
+		ok = false
+	}
+	if ft, has := t.sub("fallback", false); has {
+		c := &topology.FallbackConfig{Level: fallback.Generic}
+		good := true
+		if l, lok := ft.oneOf("level", []string{"stale", "generic", "empty"}); lok {
+			c.Level, _ = fallback.ParseLevel([]string{"stale", "generic", "empty"}[l])
+		} else if ft.has("level") {
+			good = false
+		}
+		if lt, lok := ft.sub("latency", false); lok {
+			d, dok := r.dist(lt)
+			c.Latency = d
+			good = good && dok
+		} else if ft.has("latency") {
+			good = false
+		}
+		ft.done("level", "latency")
+		g.Fallback = c
+		ok = ok && good
+	} else if t.has("fallback") {
+		ok = false
+	}
+	return g, ok
+}
+
+var guardKeys = []string{"bulkhead", "breaker", "retry_budget", "fallback"}
+
+// admission reads a service's door and queue policies.
+func (r *reader) admission(t *table, queueCap int) (topology.Admission, bool) {
+	var a topology.Admission
+	ok := true
+	if st, has := t.sub("shed", false); has {
+		c := shed.DefaultConfig()
+		good := true
+		for p := policies.Priority(0); p < policies.NumPriorities; p++ {
+			numKey(st, p.String(), 0, 1, "utilisation above which the class is shed", &c.Threshold[p], &good)
+		}
+		durKey(st, "retry_after", &c.RetryAfter, &good)
+		st.done("critical", "normal", "background", "retry_after")
+		a.Shed = &c
+		ok = r.validated(st, c.Validate(), good) && ok
+	} else if t.has("shed") {
+		ok = false
+	}
+	if ct, has := t.sub("codel", false); has {
+		c := codel.DefaultConfig()
+		good := true
+		durKey(ct, "target", &c.Target, &good)
+		durKey(ct, "interval", &c.Interval, &good)
+		ct.done("target", "interval")
+		a.CoDel = &c
+		ok = r.validated(ct, c.Validate(), good) && ok
+	} else if t.has("codel") {
+		ok = false
+	}
+	if lt, has := t.sub("lifo", false); has {
+		c := lifo.DefaultConfig()
+		good := true
+		durKey(lt, "interval", &c.Interval, &good)
+		durKey(lt, "short_timeout", &c.ShortTimeout, &good)
+		if v, vok := lt.boolean("controlled_delay", c.ControlledDelay); vok {
+			c.ControlledDelay = v
+		}
+		lt.done("interval", "short_timeout", "controlled_delay")
+		if queueCap < 1 {
+			r.errorf(lt.path, "adaptive LIFO needs a bounded queue: set queue_capacity >= 1")
+			good = false
+		}
+		a.LIFO = &c
+		ok = r.validated(lt, c.Validate(), good) && ok
+	} else if t.has("lifo") {
+		ok = false
+	}
+	if lt, has := t.sub("limit", false); has {
+		c := &topology.LimitConfig{Algorithm: "aimd", AIMD: limit.DefaultAIMDConfig(),
+			Gradient2: limit.DefaultGradient2Config(), Vegas: limit.DefaultVegasConfig()}
+		good := true
+		if i, iok := lt.oneOf("algorithm", topology.LimitAlgorithms()); iok {
+			c.Algorithm = topology.LimitAlgorithms()[i]
+		} else if lt.has("algorithm") {
+			good = false
+		}
+		var initial, lo, hi int
+		initial, lo, hi = c.AIMD.InitialLimit, c.AIMD.MinLimit, c.AIMD.MaxLimit
+		intKey(lt, "initial", 1, 1<<20, &initial, &good)
+		intKey(lt, "min", 1, 1<<20, &lo, &good)
+		intKey(lt, "max", 1, 1<<20, &hi, &good)
+		c.AIMD.InitialLimit, c.AIMD.MinLimit, c.AIMD.MaxLimit = initial, lo, hi
+		c.Gradient2.InitialLimit, c.Gradient2.MinLimit, c.Gradient2.MaxLimit = initial, lo, hi
+		c.Vegas.InitialLimit, c.Vegas.MinLimit, c.Vegas.MaxLimit = initial, lo, hi
+		durKey(lt, "timeout", &c.AIMD.Timeout, &good)
+		numKey(lt, "backoff_ratio", 0, 1, "factor on a drop", &c.AIMD.BackoffRatio, &good)
+		lt.done("algorithm", "initial", "min", "max", "timeout", "backoff_ratio")
+		a.Limit = c
+		ok = ok && good
+	} else if t.has("limit") {
+		ok = false
+	}
+	return a, ok
+}
+
+// serviceGuards reads how callers watch a service's instances.
+func (r *reader) serviceGuards(t *table) (topology.ServiceGuards, bool) {
+	var g topology.ServiceGuards
+	ok := true
+	if ot, has := t.sub("outlier", false); has {
+		c := outlier.DefaultConfig()
+		good := true
+		intKey(ot, "consecutive_5xx", 1, 1<<20, &c.Consecutive5xx, &good)
+		durKey(ot, "interval", &c.Interval, &good)
+		durKey(ot, "base_ejection_time", &c.BaseEjectionTime, &good)
+		durKey(ot, "max_ejection_time", &c.MaxEjectionTime, &good)
+		intKey(ot, "max_ejection_percent", 0, 100, &c.MaxEjectionPercent, &good)
+		ot.done("consecutive_5xx", "interval", "base_ejection_time", "max_ejection_time", "max_ejection_percent")
+		g.Outlier = &c
+		ok = r.validated(ot, c.Validate(), good) && ok
+	} else if t.has("outlier") {
+		ok = false
+	}
+	if rt, has := t.sub("readiness", false); has {
+		c := &topology.ReadinessConfig{Probe: health.DefaultConfig()}
+		good := true
+		durKey(rt, "period", &c.Probe.Period, &good)
+		durKey(rt, "timeout", &c.Probe.Timeout, &good)
+		intKey(rt, "failure_threshold", 1, 1000, &c.Probe.FailureThreshold, &good)
+		intKey(rt, "success_threshold", 1, 1000, &c.Probe.SuccessThreshold, &good)
+		if deps, dok := rt.strings("depends_on"); dok {
+			c.DependsOn = deps
+			for _, d := range deps {
+				r.deps = append(r.deps, callRef{path: rt.key("depends_on"), service: d})
+			}
+		} else if rt.has("depends_on") {
+			good = false
+		}
+		rt.done("period", "timeout", "failure_threshold", "success_threshold", "depends_on")
+		g.Readiness = c
+		ok = r.validated(rt, c.Probe.Validate(), good) && ok
+	} else if t.has("readiness") {
+		ok = false
+	}
+	return g, ok
+}
