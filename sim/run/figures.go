@@ -3,6 +3,7 @@ package run
 import (
 	"fmt"
 
+	"github.com/ressim/ressim/sim/metrics"
 	"github.com/ressim/ressim/sim/report"
 	"github.com/ressim/ressim/sim/topology"
 )
@@ -52,12 +53,37 @@ func Figures(res *topology.Result) []NamedFigure {
 		load.Lines = append(load.Lines, line(s.Name, "arrivals", s.Name))
 		busy.Lines = append(busy.Lines, line(s.Name, "busy_workers", s.Name))
 	}
+	panels := []report.Panel{users, load, busy}
+	// A panel per circuit breaker: its state as bands, the calls it refused
+	// and the fallbacks served.
+	for _, c := range ts.Columns() {
+		if c.Metric() != "breaker_state" {
+			continue
+		}
+		site := c.Entity()
+		p := report.Panel{Title: "Circuit breaker " + site, YLabel: "calls/s", YMin: &zero,
+			States: stateBands(x, ts, c.Values()), StatesLabel: "breaker"}
+		p.Lines = append(p.Lines, line(site, "short_circuited", "refused (open)"))
+		if ts.Find(site, "fallback") != nil {
+			p.Lines = append(p.Lines, line(site, "fallback", "fallback served"))
+		}
+		panels = append(panels, p)
+	}
+	var limits []report.Line
+	for _, s := range res.Services {
+		if ts.Find(s.Name, "concurrency_limit") != nil {
+			limits = append(limits, line(s.Name, "concurrency_limit", s.Name+" limit"), line(s.Name, "busy_workers", s.Name+" in service"))
+		}
+	}
+	if len(limits) > 0 {
+		panels = append(panels, report.Panel{Title: "Adaptive concurrency limit", YLabel: "requests", YMin: &zero, Lines: limits})
+	}
+	panels = append(panels, report.Panel{Title: "User-visible latency of answered requests", YLabel: "latency (ms)", LogY: true, Lines: latency})
 	overview := report.Figure{
 		Title:    res.Name + ": overview",
 		Subtitle: subtitle,
 		Spans:    spans,
-		Panels: []report.Panel{users, load, busy,
-			{Title: "User-visible latency of answered requests", YLabel: "latency (ms)", LogY: true, Lines: latency}},
+		Panels:   panels,
 	}
 	figs := []NamedFigure{{File: "overview.png", Figure: overview}}
 
@@ -118,4 +144,21 @@ func faultSpans(res *topology.Result) []report.Span {
 		spans = append(spans, report.Span{From: from, To: to, Label: f.Label})
 	}
 	return spans
+}
+
+// stateBands turns a sampled breaker state (0 closed, 1 half-open, 2
+// open, at each interval's end) into coloured bands.
+func stateBands(x []float64, ts *metrics.TimeSeries, v []float64) []report.StateBand {
+	names := []string{"closed", "half-open", "open"}
+	var bands []report.StateBand
+	for i := range v {
+		from := float64(ts.Start(i)) / 1e9
+		st := names[min(max(int(v[i]), 0), 2)]
+		if n := len(bands); n > 0 && bands[n-1].State == st {
+			bands[n-1].To = x[i]
+			continue
+		}
+		bands = append(bands, report.StateBand{From: from, To: x[i], State: st})
+	}
+	return bands
 }

@@ -50,6 +50,10 @@ type ServiceSummary struct {
 	Killed           uint64   `json:"killed"`
 	TimedOut         uint64   `json:"timed_out_by_callers"`
 	Wasted           uint64   `json:"wasted"`
+	Shed             uint64   `json:"shed"`
+	Limited          uint64   `json:"limited"`
+	QueueDropped     uint64   `json:"queue_dropped"`
+	Ejections        uint64   `json:"ejections"`
 	WastedWorkS      float64  `json:"wasted_work_s"`
 	Amplification    *float64 `json:"amplification"`
 	CacheHitRatioEnd *float64 `json:"cache_hit_ratio_at_end,omitempty"`
@@ -105,6 +109,12 @@ type CallSummary struct {
 	CacheHits   uint64            `json:"cache_hits"`
 	RetryDenied map[string]uint64 `json:"retries_denied,omitempty"`
 	Failed      uint64            `json:"failed"`
+	// Guards.
+	ShortCircuited  uint64 `json:"short_circuited"`
+	RetriesIntoOpen uint64 `json:"retries_into_open_breaker"`
+	BreakerOpened   uint64 `json:"breaker_opened"`
+	BulkheadFull    uint64 `json:"bulkhead_full"`
+	Fallbacks       uint64 `json:"fallbacks"`
 }
 
 // FaultSummary is a fault and the recovery verdict on it.
@@ -195,6 +205,10 @@ func NewSummary(res *topology.Result) *Summary {
 			Killed:           r.Killed,
 			TimedOut:         r.TimedOut,
 			Wasted:           r.Wasted,
+			Shed:             r.Shed,
+			Limited:          r.Limited,
+			QueueDropped:     r.QueueDropped,
+			Ejections:        r.Ejections,
 			WastedWorkS:      r.WastedWork.Seconds(),
 			Amplification:    amp,
 			CacheHitRatioEnd: hit,
@@ -235,6 +249,8 @@ func NewSummary(res *topology.Result) *Summary {
 			Calls: c.Calls, Attempts: c.Attempts, Retries: c.Retries, OK: c.OK, Timeouts: c.Timeouts,
 			Errors: c.Errors, Rejected: c.Rejected, Dropped: c.Dropped, CacheHits: c.CacheHits,
 			RetryDenied: c.DeniedBy, Failed: c.Failed,
+			ShortCircuited: c.ShortCircuited, RetriesIntoOpen: c.RetriesIntoOpen,
+			BreakerOpened: c.BreakerOpened, BulkheadFull: c.BulkheadFull, Fallbacks: c.Fallbacks,
 		}
 	}
 	for _, f := range res.Faults {

@@ -48,6 +48,10 @@ type ServiceResult struct {
 	// Completed counts finished handlers: OK + Degraded + Errors +
 	// DependencyFailed.
 	Completed, OK, Degraded, Errors, DependencyFailed uint64
+	// Shed, Limited and QueueDropped count requests refused by load
+	// shedding and by the concurrency limit, and dropped from the queue by
+	// CoDel or adaptive LIFO; Ejections counts outlier ejections.
+	Shed, Limited, QueueDropped, Ejections uint64
 	// Killed counts requests lost in crashes; TimedOut the attempts to
 	// this service that their callers timed out; Wasted the handlers that
 	// completed for a caller that had stopped waiting.
@@ -109,6 +113,11 @@ type CallResult struct {
 	Calls, Attempts, Retries, OK, Timeouts, Errors, Rejected, Dropped, CacheHits, RetryDenied, Failed uint64
 	// DeniedBy breaks RetryDenied down by the retry policy's reason.
 	DeniedBy map[string]uint64
+	// ShortCircuited calls refused by an open breaker (RetriesIntoOpen of
+	// them retries, with the breaker inside the retry loop);
+	// BreakerOpened its trips; BulkheadFull calls refused a slot;
+	// Fallbacks failed calls answered by the fallback.
+	ShortCircuited, RetriesIntoOpen, BreakerOpened, BulkheadFull, Fallbacks uint64
 }
 
 // FaultResult is a fault and whether the system recovered from it.
@@ -157,6 +166,9 @@ func (m *Model) result() *Result {
 			Killed:           c[cKilled],
 			TimedOut:         c[cTimedOut],
 			Wasted:           c[cWasted],
+			Shed:             c[cShed],
+			Limited:          c[cLimited],
+			QueueDropped:     c[cQueueDropped],
 			Delayed:          st.delayed,
 			InFlightAtEnd:    inFlight,
 			Throughput:       float64(c[cCompleted]) / w.Seconds(),
@@ -174,6 +186,9 @@ func (m *Model) result() *Result {
 		r.Utilization = r.MeanBusy / float64(s.capacity())
 		if res.UserRequests > 0 {
 			r.Amplification = float64(r.Arrivals) / float64(res.UserRequests)
+		}
+		if s.outlier != nil {
+			r.Ejections = s.outlier.ejections
 		}
 		if ca := s.cache; ca != nil {
 			r.Cache = &CacheResult{Hits: ca.hits, Misses: ca.misses, HitRatioAtEnd: ca.hitRatio()}
@@ -198,6 +213,8 @@ func (m *Model) result() *Result {
 			Calls: k[sCalls], Attempts: k[sAttempts], Retries: k[sRetries], OK: k[sOK],
 			Timeouts: k[sTimeouts], Errors: k[sErrors], Rejected: k[sRejected], Dropped: k[sDropped],
 			CacheHits: k[sCacheHits], RetryDenied: k[sRetryDenied], Failed: k[sFailed],
+			ShortCircuited: k[sShortCircuited], RetriesIntoOpen: k[sRetryIntoOpen],
+			BreakerOpened: k[sBreakerOpened], BulkheadFull: k[sBulkheadFull], Fallbacks: k[sFallback],
 		}
 		for reason, n := range s.st.denied {
 			if n > 0 {

@@ -3,6 +3,8 @@ package topology
 import (
 	"time"
 
+	"github.com/ressim/ressim/sim/policies/breaker"
+
 	"github.com/ressim/ressim/sim/engine"
 	"github.com/ressim/ressim/sim/metrics"
 )
@@ -17,6 +19,7 @@ type seriesRecorder struct {
 	err      error       // the first error met; it stops the run
 	svcCols  []serviceColumns
 	clCols   []clientColumns
+	siteCols []siteColumns
 	total    *metrics.Column // goodput over all clients
 	goodput  []float64       // the same values, for the recovery verdicts
 	ivSent   uint64          // user requests sent in the open interval
@@ -29,6 +32,14 @@ type serviceColumns struct {
 	p50, p90, p99, p999, mean                                 *metrics.Column
 	wasted, amplification                                     *metrics.Column
 	cacheHit                                                  *metrics.Column
+	shed, limited, queueDropped, limit, ejected, ready        *metrics.Column
+}
+
+// siteColumns are a guarded call site's columns.
+type siteColumns struct {
+	site                                                 *callSite
+	breaker, shortCircuited, bulkheadFull, fallback      *metrics.Column
+	tokens, retries, retriesDenied, retriesIntoOpenCount *metrics.Column
 }
 
 // clientColumns are one client's time-series columns.
@@ -88,9 +99,63 @@ func newSeriesRecorder(m *Model, interval time.Duration) (*seriesRecorder, error
 		if s.cache != nil {
 			sc.cacheHit = col(n, "cache_hit_ratio", "ratio")
 		}
+		a := &s.cfg.Admission
+		if a.Shed != nil {
+			sc.shed = col(n, "shed", "req/s")
+		}
+		if a.Limit != nil {
+			sc.limited = col(n, "limited", "req/s")
+			sc.limit = col(n, "concurrency_limit", "requests")
+		}
+		if a.CoDel != nil || a.LIFO != nil {
+			sc.queueDropped = col(n, "queue_dropped", "req/s")
+		}
+		if s.cfg.Guards.Outlier != nil {
+			sc.ejected = col(n, "ejected_instances", "instances")
+		}
+		if s.cfg.Guards.Readiness != nil {
+			sc.ready = col(n, "ready_instances", "instances")
+		}
 		r.svcCols = append(r.svcCols, sc)
 	}
+	for _, site := range m.sites {
+		g := &site.guards
+		if g.breaker == nil && g.bulkhead == nil && g.budget == nil && g.fallback == nil && site.retry == nil {
+			continue
+		}
+		n := site.name()
+		sc := siteColumns{site: site}
+		if g.breaker != nil {
+			sc.breaker = col(n, "breaker_state", "0 closed, 1 half-open, 2 open")
+			sc.shortCircuited = col(n, "short_circuited", "calls/s")
+		}
+		if g.bulkhead != nil {
+			sc.bulkheadFull = col(n, "bulkhead_full", "calls/s")
+		}
+		if g.fallback != nil {
+			sc.fallback = col(n, "fallback", "calls/s")
+		}
+		if site.retry != nil {
+			sc.retries = col(n, "retries", "attempts/s")
+			sc.retriesDenied = col(n, "retries_denied", "calls/s")
+		}
+		if g.budget != nil {
+			sc.tokens = col(n, "budget_tokens", "tokens")
+		}
+		r.siteCols = append(r.siteCols, sc)
+	}
 	return r, firstErr
+}
+
+// breakerLevel encodes a breaker state as a number for the time series.
+func breakerLevel(st breaker.State) float64 {
+	switch st {
+	case breaker.HalfOpen:
+		return 1
+	case breaker.Open:
+		return 2
+	}
+	return 0
 }
 
 func (r *seriesRecorder) start() {
@@ -162,10 +227,67 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 		if c.cacheHit != nil {
 			c.cacheHit.Set(s.cache.hitRatio())
 		}
+		if c.shed != nil {
+			c.shed.Set(float64(k[cShed]) / span)
+		}
+		if c.limited != nil {
+			c.limited.Set(float64(k[cLimited]) / span)
+			sum := 0
+			for _, in := range s.insts {
+				sum += in.adm.limit.Limit()
+			}
+			c.limit.Set(float64(sum) / float64(len(s.insts)))
+		}
+		if c.queueDropped != nil {
+			c.queueDropped.Set(float64(k[cQueueDropped]) / span)
+		}
+		if c.ejected != nil || c.ready != nil {
+			ej, rd := 0, 0
+			for _, in := range s.insts {
+				if in.ejected {
+					ej++
+				}
+				if in.ready {
+					rd++
+				}
+			}
+			if c.ejected != nil {
+				c.ejected.Set(float64(ej))
+			}
+			if c.ready != nil {
+				c.ready.Set(float64(rd))
+			}
+		}
 		*k = [numSvcCounters]uint64{}
 		st.ivSojourn.Reset()
 		st.ivWastedNs = 0
 		st.ivArea = a
+	}
+	for i := range r.siteCols {
+		sc := &r.siteCols[i]
+		site := sc.site
+		g := &site.guards
+		k := &site.st.iv
+		if sc.breaker != nil {
+			sc.breaker.Set(breakerLevel(g.breaker.State(now.Duration())))
+			sc.shortCircuited.Set(float64(k[sShortCircuited]) / span)
+		}
+		if sc.bulkheadFull != nil {
+			sc.bulkheadFull.Set(float64(k[sBulkheadFull]) / span)
+		}
+		if sc.fallback != nil {
+			sc.fallback.Set(float64(k[sFallback]) / span)
+		}
+		if sc.retries != nil {
+			sc.retries.Set(float64(k[sRetries]) / span)
+			sc.retriesDenied.Set(float64(k[sRetryDenied]) / span)
+		}
+		if sc.tokens != nil {
+			sc.tokens.Set(g.budget.Tokens())
+		}
+	}
+	for _, site := range r.m.sites {
+		site.st.iv = [numSiteCounters]uint64{}
 	}
 	r.last = now
 	if now < r.m.end {
