@@ -169,12 +169,17 @@ func (r *reader) admission(t *table, queueCap int) (topology.Admission, bool) {
 	if lt, has := t.sub("lifo", false); has {
 		c := lifo.DefaultConfig()
 		good := true
+		if d, dok := lt.oneOf("discipline", []string{"adaptive", "fifo", "lifo"}); dok {
+			c.Discipline = lifo.Discipline(d)
+		} else if lt.has("discipline") {
+			good = false
+		}
 		durKey(lt, "interval", &c.Interval, &good)
 		durKey(lt, "short_timeout", &c.ShortTimeout, &good)
 		if v, vok := lt.boolean("controlled_delay", c.ControlledDelay); vok {
 			c.ControlledDelay = v
 		}
-		lt.done("interval", "short_timeout", "controlled_delay")
+		lt.done("discipline", "interval", "short_timeout", "controlled_delay")
 		if queueCap < 1 {
 			r.errorf(lt.path, "adaptive LIFO needs a bounded queue: set queue_capacity >= 1")
 			good = false

@@ -25,7 +25,6 @@ type callSite struct {
 	network            dist.Dist
 	hasNet             bool
 	guards             siteGuards
-	okAll, totalAll    uint64 // attempt outcomes over the whole run, for readiness probes
 	rng                *rand.Rand
 	st                 siteStats
 }

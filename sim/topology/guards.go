@@ -161,12 +161,8 @@ func (m *Model) breakerRecord(now engine.Time, site *callSite, p breaker.Permit,
 func (m *Model) attemptOutcome(now engine.Time, a *attempt, o policies.Outcome) {
 	site := a.site
 	g := &site.guards
-	site.totalAll++
-	if o == policies.Success {
-		site.okAll++
-		if g.budget != nil {
-			g.budget.RecordSuccess(now.Duration())
-		}
+	if o == policies.Success && g.budget != nil {
+		g.budget.RecordSuccess(now.Duration())
 	}
 	if g.breaker != nil && g.breakerInside {
 		m.breakerRecord(now, site, a.permit, o, now.Sub(a.sent))

@@ -98,10 +98,10 @@ type ReadinessConfig struct {
 	// Probe is the Kubernetes-style probe timing (period, thresholds).
 	Probe health.Config
 	// DependsOn names dependencies whose health the probe includes: the
-	// probe fails while fewer than half of this service's recent calls to
-	// any of them succeeded. This is the trap from the source text: a
-	// non-critical dependency's failure makes every instance unready at
-	// once. Empty means the probe checks the instance itself only.
+	// probe fails while one of them has no instance up and ready. This is
+	// the trap from the source text: a non-critical dependency's outage
+	// makes every instance unready at once. Empty means the probe checks
+	// the instance itself only (up, and not frozen).
 	DependsOn []string
 }
 

@@ -16,13 +16,10 @@ type watch struct {
 	events    []outlier.Event
 	ejections uint64 // window
 	probes    []*health.Probe
-	probeMark []probeMark // per instance: the dependency counts at its last probe
-	deps      []*callSite // the sites whose success the probe includes
+	deps      []*service // the dependencies whose health the probe includes
 	outlierH  engine.HandlerFunc
 	probeH    probeHandler
 }
-
-type probeMark struct{ ok, total uint64 }
 
 func (s *service) buildGuards() error {
 	g := &s.cfg.Guards
@@ -48,7 +45,6 @@ func (s *service) buildGuards() error {
 				return err
 			}
 			w.probes = append(w.probes, p)
-			w.probeMark = append(w.probeMark, probeMark{})
 		}
 		w.probeH.s = s
 	}
@@ -70,11 +66,7 @@ func (s *service) startWatch() {
 	}
 	if r := s.cfg.Guards.Readiness; r != nil {
 		for _, dep := range r.DependsOn {
-			for _, site := range s.m.sites {
-				if site.caller == s.cfg.Name && site.callee == dep {
-					w.deps = append(w.deps, site)
-				}
-			}
+			w.deps = append(w.deps, s.m.byName[dep])
 		}
 		for i, p := range w.probes {
 			if at, ok := p.NextProbeAt(); ok {
@@ -126,23 +118,27 @@ func (h *probeHandler) Handle(now engine.Time, arg any) {
 	w := s.watch
 	p := w.probes[in.idx]
 	passed := !in.down && in.frozen(now, now+1) == 0
-	// The dependencies' health over the probe period: calls from this
-	// service that succeeded (over all its instances: a shared downstream
-	// failure looks the same from each).
-	var ok, total uint64
-	for _, site := range w.deps {
-		ok += site.okAll
-		total += site.totalAll
+	// A probe that includes a dependency pings its health: it fails while
+	// the dependency has no instance up.
+	for _, dep := range w.deps {
+		if !dep.anyUp() {
+			passed = false
+		}
 	}
-	mark := &w.probeMark[in.idx]
-	if dt := total - mark.total; dt > 0 && 2*(ok-mark.ok) < dt {
-		passed = false
-	}
-	*mark = probeMark{ok, total}
 	if tr, changed := p.Observe(now.Duration(), passed, 0); changed {
 		in.ready = tr.To == health.Ready || tr.To == health.Live
 	}
 	if at, okAt := p.NextProbeAt(); okAt && engine.Time(at) > now {
 		s.m.sim.At(engine.Time(at), h, in)
 	}
+}
+
+// anyUp reports whether some instance of s is up and ready.
+func (s *service) anyUp() bool {
+	for _, in := range s.insts {
+		if !in.down && in.ready {
+			return true
+		}
+	}
+	return false
 }
