@@ -1,16 +1,19 @@
 package experiments_test
 
 import (
+	"bytes"
 	"math"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/topology"
 )
 
-// run loads and runs a bundled experiment, after edit (if any) changes it.
-func run(t *testing.T, file string, edit func(*topology.Config)) *topology.Result {
+// runExp loads and runs a bundled experiment, after edit (if any) changes it.
+func runExp(t *testing.T, file string, edit func(*topology.Config)) *topology.Result {
 	t.Helper()
 	exp, err := experiment.Load(file)
 	if err != nil {
@@ -63,7 +66,7 @@ func service(t *testing.T, res *topology.Result, name string) topology.ServiceRe
 }
 
 func TestCheckoutPoolExhaustion(t *testing.T) {
-	res := run(t, "checkout-pool-exhaustion.toml", nil)
+	res := runExp(t, "checkout-pool-exhaustion.toml", nil)
 	s := time.Second
 	if b := mean(t, res, "checkout", "busy_workers", 5*s, 10*s); b > 40 {
 		t.Errorf("before the fault checkout keeps %.0f workers busy, want about 20 (Little's law: 900/s x 20 ms + 1000/s x 2 ms)", b)
@@ -93,7 +96,7 @@ func TestCheckoutPoolExhaustion(t *testing.T) {
 }
 
 func TestRetryAmplification(t *testing.T) {
-	res := run(t, "retry-amplification.toml", nil)
+	res := runExp(t, "retry-amplification.toml", nil)
 	n := res.UserRequests
 	if n < 800 {
 		t.Fatalf("only %d user requests", n)
@@ -106,7 +109,7 @@ func TestRetryAmplification(t *testing.T) {
 }
 
 func TestMetastableRetryStorm(t *testing.T) {
-	res := run(t, "metastable-retry-storm.toml", nil)
+	res := runExp(t, "metastable-retry-storm.toml", nil)
 	r := res.Faults[0].Recovery
 	if r.Verdict != topology.VerdictLockedIn {
 		t.Fatalf("verdict %q, want locked_in", r.Verdict)
@@ -124,7 +127,7 @@ func TestMetastableRetryStorm(t *testing.T) {
 	}
 
 	// The same system without retries recovers within seconds.
-	res = run(t, "metastable-retry-storm.toml", func(c *topology.Config) {
+	res = runExp(t, "metastable-retry-storm.toml", func(c *topology.Config) {
 		c.Clients[0].Call.Retry.MaxAttempts = 1
 	})
 	r = res.Faults[0].Recovery
@@ -134,7 +137,7 @@ func TestMetastableRetryStorm(t *testing.T) {
 }
 
 func TestColdCache(t *testing.T) {
-	res := run(t, "cold-cache.toml", nil)
+	res := runExp(t, "cold-cache.toml", nil)
 	r := res.Faults[0].Recovery
 	if r.Verdict != topology.VerdictLockedIn {
 		t.Fatalf("verdict %q, want locked_in", r.Verdict)
@@ -147,7 +150,7 @@ func TestColdCache(t *testing.T) {
 		t.Error("db's queue should stay full after the flush")
 	}
 	// With a warm cache and no flush nothing happens.
-	res = run(t, "cold-cache.toml", func(c *topology.Config) { c.Faults = nil })
+	res = runExp(t, "cold-cache.toml", func(c *topology.Config) { c.Faults = nil })
 	if g := res.Clients[0].Goodput; g < 950 {
 		t.Errorf("without the flush goodput is %.1f/s, want ~1000/s", g)
 	}
@@ -177,4 +180,40 @@ func BenchmarkMetastableRetryStorm(b *testing.B) {
 	}
 	b.ReportMetric(float64(users)/b.Elapsed().Seconds(), "requests/s")
 	b.ReportMetric(float64(attempts)/b.Elapsed().Seconds(), "attempts/s")
+}
+
+// TestBundledDeterministic runs every bundled experiment twice with its
+// seed and requires the same summary to the byte: no map order, clock or
+// scheduling can leak into results.
+func TestBundledDeterministic(t *testing.T) {
+	files, err := filepath.Glob("*.toml")
+	if err != nil || len(files) < 10 {
+		t.Fatalf("found %d experiments (%v)", len(files), err)
+	}
+	for _, f := range files {
+		if f == "mm10.toml" || f == "metastable-retry-storm.toml" {
+			continue // the two longest; covered by their own tests and sim/run's
+		}
+		exp, err := experiment.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sums [2][]byte
+		for i := range sums {
+			m, err := topology.New(exp.Model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := m.Run()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sums[i], err = run.SummaryJSON(res); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(sums[0], sums[1]) {
+			t.Errorf("%s: two runs with the same seed differ", f)
+		}
+	}
 }

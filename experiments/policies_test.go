@@ -44,32 +44,32 @@ func noGuards(c *topology.Config) {
 }
 
 func TestRetryBudget(t *testing.T) {
-	res := run(t, "retry-budget.toml", nil)
+	res := runExp(t, "retry-budget.toml", nil)
 	if a := service(t, res, "database").Amplification; a > 1.2 {
 		t.Errorf("with budgets the database sees %.2f attempts per request, want about 1.1 (27 without)", a)
 	}
 	if d := call(t, res, "orders", "database").DeniedBy["budget"]; d == 0 {
 		t.Error("no retry was denied by the budget")
 	}
-	res = run(t, "retry-budget.toml", noGuards)
+	res = runExp(t, "retry-budget.toml", noGuards)
 	if a := service(t, res, "database").Amplification; a < 26.9 {
 		t.Errorf("without budgets amplification %.2f, want 27", a)
 	}
 }
 
 func TestRetryBudgetStorm(t *testing.T) {
-	res := run(t, "retry-budget-storm.toml", nil)
+	res := runExp(t, "retry-budget-storm.toml", nil)
 	if r := res.Faults[0].Recovery; r.Verdict != topology.VerdictRecovered || r.Time > 30*sec {
 		t.Errorf("with a retry budget: %q after %v, want recovered", r.Verdict, r.Time)
 	}
-	res = run(t, "retry-budget-storm.toml", noGuards)
+	res = runExp(t, "retry-budget-storm.toml", noGuards)
 	if r := res.Faults[0].Recovery; r.Verdict != topology.VerdictLockedIn {
 		t.Errorf("without the budget: %q, want locked_in", r.Verdict)
 	}
 }
 
 func TestBreakerFallback(t *testing.T) {
-	res := run(t, "breaker-fallback.toml", nil)
+	res := runExp(t, "breaker-fallback.toml", nil)
 	// During the hang users get the degraded page, fast.
 	degraded := mean(t, res, "users", "degraded", 25*sec, 60*sec)
 	p99 := mean(t, res, "users", "latency_p99", 25*sec, 60*sec)
@@ -87,28 +87,28 @@ func TestBreakerFallback(t *testing.T) {
 		t.Errorf("breaker opened %d times and refused %d calls; want it to re-open on failed probes", c.BreakerOpened, c.ShortCircuited)
 	}
 	// Without the breaker every page waits for the 300 ms timeout.
-	res = run(t, "breaker-fallback.toml", noGuards)
+	res = runExp(t, "breaker-fallback.toml", noGuards)
 	if p50 := mean(t, res, "users", "latency_p50", 25*sec, 60*sec); p50 < 250 {
 		t.Errorf("without breaker and fallback, p50 during the hang %.0f ms, want ~300 ms", p50)
 	}
 }
 
 func TestBulkhead(t *testing.T) {
-	res := run(t, "bulkhead.toml", nil)
+	res := runExp(t, "bulkhead.toml", nil)
 	before := mean(t, res, "cart", "goodput", 5*sec, 10*sec)
 	during := mean(t, res, "cart", "goodput", 11*sec, 20*sec)
 	if during < 0.9*before {
 		t.Errorf("with the bulkhead cart goodput %.1f/s during the fault, %.1f/s before; want it kept", during, before)
 	}
-	res = run(t, "bulkhead.toml", noGuards)
+	res = runExp(t, "bulkhead.toml", noGuards)
 	if during := mean(t, res, "cart", "goodput", 11*sec, 20*sec); during > 0.1*before {
 		t.Errorf("without the bulkhead cart goodput %.1f/s during the fault; want ~0", during)
 	}
 }
 
 func TestDeadlinePropagationExperiment(t *testing.T) {
-	on := run(t, "deadline-propagation.toml", nil)
-	off := run(t, "deadline-propagation.toml", func(c *topology.Config) { c.PropagateDeadlines = false })
+	on := runExp(t, "deadline-propagation.toml", nil)
+	off := runExp(t, "deadline-propagation.toml", func(c *topology.Config) { c.PropagateDeadlines = false })
 	wOn, wOff := service(t, on, "back").WastedWork, service(t, off, "back").WastedWork
 	if wOn > wOff/2 {
 		t.Errorf("wasted work %v with propagation, %v without; want far less", wOn, wOff)
@@ -123,7 +123,7 @@ func TestDeadlinePropagationExperiment(t *testing.T) {
 
 func TestCoDelAndLIFO(t *testing.T) {
 	surge := func(edit func(*topology.Config)) float64 {
-		return mean(t, run(t, "codel-lifo.toml", edit), "users", "goodput", 30*sec, 80*sec)
+		return mean(t, runExp(t, "codel-lifo.toml", edit), "users", "goodput", 30*sec, 80*sec)
 	}
 	adaptive := surge(nil)
 	controlled := surge(func(c *topology.Config) { c.Services[0].Admission.LIFO.Discipline = lifo.AlwaysFIFO })
@@ -145,7 +145,7 @@ func TestCoDelAndLIFO(t *testing.T) {
 }
 
 func TestAdaptiveLimit(t *testing.T) {
-	res := run(t, "adaptive-limit.toml", nil)
+	res := runExp(t, "adaptive-limit.toml", nil)
 	before := mean(t, res, "api", "concurrency_limit", 20*sec, 40*sec)
 	during := mean(t, res, "api", "concurrency_limit", 50*sec, 70*sec)
 	after := mean(t, res, "api", "concurrency_limit", 80*sec, 100*sec)
@@ -158,7 +158,7 @@ func TestAdaptiveLimit(t *testing.T) {
 }
 
 func TestOutlierEjection(t *testing.T) {
-	res := run(t, "outlier-ejection.toml", nil)
+	res := runExp(t, "outlier-ejection.toml", nil)
 	if mean(t, res, "api", "ejected_instances", 25*sec, 45*sec) < 0.9 {
 		t.Error("the failing instance was not ejected")
 	}
@@ -166,7 +166,7 @@ func TestOutlierEjection(t *testing.T) {
 		t.Errorf("%d errors of %d: ejection should spare almost every request", c.Errors, c.Sent)
 	}
 	// Every instance failing: never more than half ejected.
-	res = run(t, "outlier-ejection.toml", func(c *topology.Config) { c.Faults[0].Instance = -1 })
+	res = runExp(t, "outlier-ejection.toml", func(c *topology.Config) { c.Faults[0].Instance = -1 })
 	ts := res.Series
 	ej := ts.Find("api", "ejected_instances")
 	for i := 0; i < ts.Len(); i++ {
@@ -180,7 +180,7 @@ func TestOutlierEjection(t *testing.T) {
 }
 
 func TestReadinessTrap(t *testing.T) {
-	trap := run(t, "readiness-trap.toml", nil)
+	trap := runExp(t, "readiness-trap.toml", nil)
 	if r := mean(t, trap, "shop", "ready_instances", 30*sec, 48*sec); r > 0 {
 		t.Errorf("%.1f shop instances ready during the outage, want 0: every probe fails at once", r)
 	}
@@ -190,15 +190,15 @@ func TestReadinessTrap(t *testing.T) {
 	if s := served(trap); s > 10 {
 		t.Errorf("with the trap users got %.0f pages/s during the outage, want none", s)
 	}
-	fixed := run(t, "readiness-trap.toml", func(c *topology.Config) { c.Services[0].Guards.Readiness.DependsOn = nil })
+	fixed := runExp(t, "readiness-trap.toml", func(c *topology.Config) { c.Services[0].Guards.Readiness.DependsOn = nil })
 	if s := served(fixed); s < 270 {
 		t.Errorf("with a correct probe users got %.0f pages/s (degraded), want ~300", s)
 	}
 }
 
 func TestBreakerOrder(t *testing.T) {
-	inside := run(t, "breaker-order.toml", nil)
-	outside := run(t, "breaker-order.toml", func(c *topology.Config) {
+	inside := runExp(t, "breaker-order.toml", nil)
+	outside := runExp(t, "breaker-order.toml", func(c *topology.Config) {
 		c.Services[0].Steps[0].Calls[0].Policy.Guards.BreakerInsideRetry = false
 	})
 	in, out := call(t, inside, "api", "db"), call(t, outside, "api", "db")

@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/ressim" ./cmd/ressim
-for exp in checkout-pool-exhaustion retry-amplification metastable-retry-storm cold-cache; do
+for f in experiments/*.toml; do
+  exp=$(basename "$f" .toml)
+  [ "$exp" = mm10 ] && continue
   "$work/ressim" run "experiments/$exp.toml" -o "$work/$exp" >/dev/null
   cp "$work/$exp/overview.png" "plots/$exp.png"
 done
