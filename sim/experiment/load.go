@@ -17,6 +17,12 @@ const SchemaVersion = 1
 // MaxFileSize bounds the size of an experiment file (1 MiB).
 const MaxFileSize = 1 << 20
 
+// MaxReplications bounds [experiment].replications.
+const MaxReplications = 10000
+
+// MaxVariants bounds the number of [[variant]] blocks.
+const MaxVariants = 100
+
 // Experiment is a validated experiment file.
 type Experiment struct {
 	// File is the path the experiment was read from.
@@ -25,8 +31,23 @@ type Experiment struct {
 	Name string
 	// Description is [experiment].description, free text.
 	Description string
-	// Model is the configuration of the run.
+	// Model is the configuration of the run: the base variant.
 	Model topology.Config
+	// Replications is how many times each variant runs, with seeds
+	// derived from (Model.Seed, replication index), the same for every
+	// variant. 1 when not set.
+	Replications int
+	// Variants are the [[variant]] blocks: named copies of the base
+	// experiment with some settings overridden, in file order. The base
+	// itself is not in the list; it is always compared as "base".
+	Variants []Variant
+}
+
+// Variant is one [[variant]] block, fully resolved.
+type Variant struct {
+	Name        string
+	Description string
+	Model       topology.Config
 }
 
 // Load reads and validates the experiment file at path.
@@ -54,8 +75,11 @@ func Parse(file string, data []byte) (*Experiment, error) {
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		return nil, syntaxError(file, err)
 	}
-	r := &reader{file: file, pos: scanPositions(string(data))}
-	e := r.experiment(r.root(doc))
+	pos := scanPositions(string(data))
+	variantDocs, _ := doc["variant"]
+	delete(doc, "variant")
+	r := &reader{file: file, pos: pos}
+	e := r.experiment(r.root(deepCopy(doc).(map[string]any)))
 	e.File = file
 	if len(r.errs) > 0 {
 		return nil, r.errs.sorted()
@@ -64,6 +88,14 @@ func Parse(file string, data []byte) (*Experiment, error) {
 	// reported, not panic.
 	if err := e.Model.Validate(); err != nil {
 		return nil, ErrorList{{File: file, Pos: Pos{1, 1}, Msg: err.Error()}}
+	}
+	if variantDocs != nil {
+		vr := &reader{file: file, pos: pos}
+		root := vr.root(map[string]any{"variant": variantDocs})
+		e.Variants = vr.variants(root, doc)
+		if len(vr.errs) > 0 {
+			return nil, vr.errs.sorted()
+		}
 	}
 	return e, nil
 }
@@ -144,8 +176,12 @@ func (r *reader) header(t *table, e *Experiment) {
 		m.Recovery.Threshold = v
 	}
 	m.Recovery.Window, _ = t.duration("recovery_window", false, time.Millisecond)
+	e.Replications = 1
+	if n, ok := t.integer("replications", false, 1, MaxReplications); ok {
+		e.Replications = int(n)
+	}
 	t.done("name", "description", "duration", "warmup", "seed", "interval",
-		"propagate_deadlines", "recovery_threshold", "recovery_window")
+		"propagate_deadlines", "recovery_threshold", "recovery_window", "replications")
 }
 
 func validName(s string) bool {

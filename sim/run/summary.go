@@ -282,3 +282,5 @@ func SummaryJSON(res *topology.Result) ([]byte, error) {
 	}
 	return b.Bytes(), nil
 }
+
+func nan() float64 { return math.NaN() }

@@ -1,0 +1,242 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/metrics"
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// CompareOptions control a comparison.
+type CompareOptions struct {
+	// OutDir is the output directory; empty means out/<name>/compare.
+	OutDir string
+	// Jobs is the number of runs executed in parallel; 0 means
+	// runtime.NumCPU(). The results do not depend on it.
+	Jobs int
+	// Seed, if non-nil, overrides the experiment's seed.
+	Seed *uint64
+	// Replications, if > 0, overrides the experiment's replications.
+	Replications int
+	// Plots draws the figures.
+	Plots bool
+	// Progress, if not nil, is called after each finished run with the
+	// number done and the total. It is called from one goroutine at a time.
+	Progress func(done, total int)
+}
+
+// Arm is one variant of a comparison: the base experiment or a
+// [[variant]].
+type Arm struct {
+	Name, Description string
+	Model             topology.Config
+}
+
+// Comparison is every run of every variant, in a fixed order.
+type Comparison struct {
+	Name         string
+	Seed         uint64
+	Replications int
+	Arms         []Arm
+	// Runs[v][r] is variant v's replication r.
+	Runs [][]*topology.Result
+	// Headlines[v][r] are the headline metrics of Runs[v][r].
+	Headlines [][]Headline
+}
+
+// ReplicationSeed is the seed of replication r: the experiment's seed for
+// r = 0 (so that replication 0 is exactly what ressim run computes), and a
+// SplitMix64 mix of (seed, r) otherwise. Every variant uses the same seeds,
+// so that differences between variants are paired (common random
+// numbers).
+func ReplicationSeed(seed uint64, r int) uint64 {
+	if r == 0 {
+		return seed
+	}
+	x := seed + 0x9e3779b97f4a7c15*uint64(r)
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return (x ^ (x >> 31)) & (1<<62 - 1)
+}
+
+// Arms returns the base experiment followed by its variants.
+func Arms(exp *experiment.Experiment) []Arm {
+	arms := []Arm{{Name: "base", Description: exp.Description, Model: exp.Model}}
+	for _, v := range exp.Variants {
+		arms = append(arms, Arm{Name: v.Name, Description: v.Description, Model: v.Model})
+	}
+	return arms
+}
+
+// RunAll runs every arm's replications, opt.Jobs at a time, and returns
+// them in (arm, replication) order. It stops early, returning the runs
+// finished so far and ctx's error, when ctx is cancelled; runs are never
+// interrupted midway.
+func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*Comparison, error) {
+	seed := exp.Model.Seed
+	if opt.Seed != nil {
+		seed = *opt.Seed
+	}
+	reps := exp.Replications
+	if opt.Replications > 0 {
+		reps = opt.Replications
+	}
+	reps = max(reps, 1)
+	c := &Comparison{Name: exp.Name, Seed: seed, Replications: reps, Arms: Arms(exp)}
+	n := len(c.Arms)
+	c.Runs = make([][]*topology.Result, n)
+	c.Headlines = make([][]Headline, n)
+	for i := range c.Runs {
+		c.Runs[i] = make([]*topology.Result, reps)
+		c.Headlines[i] = make([]Headline, reps)
+	}
+	type job struct{ arm, rep int }
+	jobs := make(chan job)
+	jobsN := opt.Jobs
+	if jobsN <= 0 {
+		jobsN = runtime.NumCPU()
+	}
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+		done     int
+	)
+	for w := 0; w < jobsN; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				cfg := c.Arms[j.arm].Model
+				cfg.Seed = ReplicationSeed(seed, j.rep)
+				res, err := runModel(cfg)
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = fmt.Errorf("variant %q replication %d: %w", c.Arms[j.arm].Name, j.rep, err)
+				}
+				if err == nil {
+					c.Runs[j.arm][j.rep] = res
+					c.Headlines[j.arm][j.rep] = NewHeadline(res)
+				}
+				done++
+				if opt.Progress != nil {
+					opt.Progress(done, n*reps)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	var cancelled error
+feed:
+	for rep := 0; rep < reps; rep++ {
+		for arm := 0; arm < n; arm++ {
+			select {
+			case jobs <- job{arm, rep}:
+			case <-ctx.Done():
+				cancelled = ctx.Err()
+				break feed
+			}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if cancelled != nil {
+		c.truncate()
+		return c, cancelled
+	}
+	return c, nil
+}
+
+// truncate keeps only the replications that every arm finished.
+func (c *Comparison) truncate() {
+	done := c.Replications
+	for _, runs := range c.Runs {
+		for r, res := range runs {
+			if res == nil {
+				done = min(done, r)
+				break
+			}
+		}
+	}
+	c.Replications = done
+	for i := range c.Runs {
+		c.Runs[i] = c.Runs[i][:done]
+		c.Headlines[i] = c.Headlines[i][:done]
+	}
+}
+
+func runModel(cfg topology.Config) (*topology.Result, error) {
+	m, err := topology.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return m.Run()
+}
+
+// Headline holds the metrics a comparison reports for one run.
+type Headline struct {
+	// Goodput is full answers within the deadline per second, all clients.
+	Goodput float64
+	// P99 is the 99th percentile of the users' latency (answered
+	// requests), seconds; NaN if nothing was answered.
+	P99 float64
+	// SuccessRatio is (good + degraded) / sent.
+	SuccessRatio float64
+	// Amplification is the largest attempts-per-user-request of any
+	// service.
+	Amplification float64
+	// WastedWork is the worker-seconds spent on requests nobody waited
+	// for, all services.
+	WastedWork float64
+	// Recovery is the first fault's recovery time in seconds (0 if
+	// unaffected); HasRecovery says whether it recovered at all.
+	Recovery    float64
+	HasRecovery bool
+	// LockedIn says the first fault's verdict was locked_in.
+	LockedIn bool
+	// HasFault says the experiment has a fault to judge.
+	HasFault bool
+}
+
+// NewHeadline extracts the headline metrics of a run.
+func NewHeadline(res *topology.Result) Headline {
+	var h Headline
+	var lat metrics.Histogram
+	var sent, ok uint64
+	for _, c := range res.Clients {
+		h.Goodput += c.Goodput
+		sent += c.Sent
+		ok += c.Good + c.Degraded
+		lat.Merge(c.Latency)
+	}
+	h.P99 = nan()
+	if lat.Count() > 0 {
+		h.P99 = float64(lat.Quantile(0.99)) / 1e9
+	}
+	h.SuccessRatio = nan()
+	if sent > 0 {
+		h.SuccessRatio = float64(ok) / float64(sent)
+	}
+	for _, s := range res.Services {
+		h.Amplification = max(h.Amplification, s.Amplification)
+		h.WastedWork += s.WastedWork.Seconds()
+	}
+	if len(res.Faults) > 0 {
+		h.HasFault = true
+		r := res.Faults[0].Recovery
+		switch r.Verdict {
+		case topology.VerdictRecovered, topology.VerdictUnaffected:
+			h.Recovery, h.HasRecovery = r.Time.Seconds(), true
+		case topology.VerdictLockedIn:
+			h.LockedIn = true
+		}
+	}
+	return h
+}

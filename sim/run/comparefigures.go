@@ -1,0 +1,106 @@
+package run
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ressim/ressim/sim/report"
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// compareFigure is a figure of a comparison and its file name.
+type compareFigure struct {
+	File  string
+	write func(path string) error
+}
+
+// CompareFigures draws the comparison: goodput and user p99 latency over
+// time with one line per variant (the mean over replications, interval by
+// interval), fault windows shaded; and a bar chart per headline metric
+// with 95 % interval whiskers.
+func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []compareFigure {
+	base := c.Runs[0][0]
+	ts := base.Series
+	x := make([]float64, ts.Len())
+	for i := range x {
+		x[i] = float64(ts.End(i)) / 1e9
+	}
+	overlay := func(entity, metric string) []report.Line {
+		var lines []report.Line
+		for a, arm := range c.Arms {
+			y := make([]float64, len(x))
+			for i := range y {
+				sum, n := 0.0, 0
+				for _, res := range c.Runs[a] {
+					if col := res.Series.Find(entity, metric); col != nil && i < col.Len() && !math.IsNaN(col.Value(i)) {
+						sum += col.Value(i)
+						n++
+					}
+				}
+				y[i] = math.NaN()
+				if n > 0 {
+					y[i] = sum / float64(n)
+				}
+			}
+			lines = append(lines, report.Line{Label: arm.Name, X: x, Y: y})
+		}
+		return lines
+	}
+	zero := 0.0
+	sub := fmt.Sprintf("seed %d, mean of %d replication(s) per variant, per %v interval", c.Seed, c.Replications, ts.Interval())
+	firstClient := ""
+	if len(base.Clients) > 0 {
+		firstClient = base.Clients[0].Name
+	}
+	timeline := report.Figure{
+		Title:    c.Name + ": variants compared",
+		Subtitle: sub,
+		Spans:    faultSpans(base),
+		Panels: []report.Panel{
+			{Title: "Goodput (full answers within the deadline, all clients)", YLabel: "requests/s", YMin: &zero,
+				Lines: overlay(topology.TotalEntity, "goodput")},
+			{Title: "p99 latency of answered requests (client " + firstClient + ")", YLabel: "latency (ms)", LogY: true,
+				Lines: overlay(firstClient, "latency_p99")},
+		},
+	}
+	figs := []compareFigure{{File: "compare-timeline.png", write: func(p string) error { return report.WriteFile(p, timeline) }}}
+
+	for _, ms := range stats {
+		bc := report.BarChart{
+			Title:    fmt.Sprintf("%s: %s", c.Name, ms.Metric.Label),
+			Subtitle: fmt.Sprintf("mean over %d replication(s), whiskers: 95 %% Student-t interval", c.Replications),
+			YLabel:   fmt.Sprintf("%s (%s)", ms.Metric.Label, ms.Metric.Unit),
+			Groups:   []string{ms.Metric.Label},
+		}
+		any := false
+		for _, st := range ms.Arms {
+			v, lo, hi := st.Summary.Mean, st.Summary.Mean, st.Summary.Mean
+			if st.Summary.Defined {
+				lo, hi = st.Summary.CI95.Lo, st.Summary.CI95.Hi
+			}
+			if st.Summary.N == 0 || math.IsNaN(v) {
+				v, lo, hi = 0, 0, 0
+			} else {
+				any = true
+			}
+			bc.Series = append(bc.Series, report.BarSeries{Label: st.Arm, Values: []float64{v}, Lo: []float64{lo}, Hi: []float64{hi}})
+		}
+		if !any {
+			continue
+		}
+		figs = append(figs, compareFigure{File: "bars-" + ms.Metric.Name + ".png", write: bc.WriteFile})
+	}
+	if len(locked) > 0 {
+		bc := report.BarChart{
+			Title:    c.Name + ": probability of staying locked in",
+			Subtitle: fmt.Sprintf("%d replication(s), whiskers: 95 %% Wilson interval", c.Replications),
+			YLabel:   "P(locked in)",
+			Groups:   []string{"locked in after the first fault"},
+		}
+		for _, l := range locked {
+			bc.Series = append(bc.Series, report.BarSeries{Label: l.Arm, Values: []float64{l.P}, Lo: []float64{l.CI95.Lo}, Hi: []float64{l.CI95.Hi}})
+		}
+		figs = append(figs, compareFigure{File: "bars-locked_in.png", write: bc.WriteFile})
+	}
+	return figs
+}

@@ -1,0 +1,279 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/ressim/ressim/internal/atomicfile"
+	"github.com/ressim/ressim/internal/version"
+	"github.com/ressim/ressim/sim/experiment"
+)
+
+// Comparison output files.
+const (
+	CompareJSON     = "compare.json"
+	CompareCSV      = "compare.csv"
+	CompareMarkdown = "compare.md"
+)
+
+// Compare runs every variant of exp and writes the comparison: tables
+// (JSON, CSV, Markdown) and, with opt.Plots, overlay and bar charts. On
+// cancellation it writes what finished and returns ctx's error with the
+// output.
+func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*CompareOutput, error) {
+	c, runErr := RunAll(ctx, exp, opt)
+	if c == nil {
+		return nil, runErr
+	}
+	out := &CompareOutput{Comparison: c, Dir: opt.OutDir}
+	if out.Dir == "" {
+		out.Dir = filepath.Join(DefaultOutDir(exp.Name), "compare")
+	}
+	if c.Replications == 0 {
+		return out, runErr
+	}
+	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
+	}
+	stats, locked := c.Stats()
+	out.Stats, out.Locked = stats, locked
+	files := []struct {
+		name string
+		fill func(io.Writer) error
+	}{
+		{CompareJSON, func(w io.Writer) error { return writeCompareJSON(w, c, stats, locked) }},
+		{CompareCSV, func(w io.Writer) error { return writeCompareCSV(w, stats, locked) }},
+		{CompareMarkdown, func(w io.Writer) error { return WriteCompareTable(w, c, stats, locked, true) }},
+	}
+	for _, f := range files {
+		p := filepath.Join(out.Dir, f.name)
+		if err := atomicfile.Write(p, f.fill); err != nil {
+			return nil, err
+		}
+		out.Files = append(out.Files, p)
+	}
+	if opt.Plots {
+		for _, nf := range CompareFigures(c, stats, locked) {
+			p := filepath.Join(out.Dir, nf.File)
+			if err := nf.write(p); err != nil {
+				return nil, err
+			}
+			out.Files = append(out.Files, p)
+		}
+	}
+	return out, runErr
+}
+
+// CompareOutput is what Compare produced.
+type CompareOutput struct {
+	Comparison *Comparison
+	Stats      []MetricStats
+	Locked     []LockedIn
+	Dir        string
+	Files      []string
+}
+
+// fmtNum formats a number with 4 significant digits ("-" for NaN).
+func fmtNum(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "-"
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
+}
+
+// WriteCompareTable writes the side-by-side table: one row per variant,
+// one column per metric, "mean [lo, hi]", and for each variant but the
+// base the paired difference from the base with its interval, marked
+// with * where the interval excludes zero. markdown selects a Markdown
+// table; otherwise columns are aligned for a terminal.
+func WriteCompareTable(w io.Writer, c *Comparison, stats []MetricStats, locked []LockedIn, markdown bool) error {
+	header := []string{"variant"}
+	for _, ms := range stats {
+		header = append(header, fmt.Sprintf("%s (%s)", ms.Metric.Label, ms.Metric.Unit))
+	}
+	if len(locked) > 0 {
+		header = append(header, "P(locked in)")
+	}
+	var rows [][]string
+	for a, arm := range c.Arms {
+		row := []string{arm.Name}
+		for _, ms := range stats {
+			st := ms.Arms[a]
+			if st.Summary.N == 0 {
+				row = append(row, "-")
+				continue
+			}
+			cell := fmtNum(st.Summary.Mean)
+			if st.Summary.Defined {
+				cell += fmt.Sprintf(" [%s, %s]", fmtNum(st.Summary.CI95.Lo), fmtNum(st.Summary.CI95.Hi))
+			}
+			if d := st.Diff; d != nil {
+				mark := ""
+				if d.Defined && d.CI95.ExcludesZero() {
+					mark = " *"
+				}
+				cell += fmt.Sprintf(" Δ %s", fmtNum(d.Mean))
+				if d.Defined {
+					cell += fmt.Sprintf(" [%s, %s]", fmtNum(d.CI95.Lo), fmtNum(d.CI95.Hi))
+				}
+				cell += mark
+			}
+			row = append(row, cell)
+		}
+		if len(locked) > 0 {
+			l := locked[a]
+			row = append(row, fmt.Sprintf("%d/%d [%s, %s]", l.Count, l.Total, fmtNum(l.CI95.Lo), fmtNum(l.CI95.Hi)))
+		}
+		rows = append(rows, row)
+	}
+	var b bytes.Buffer
+	if markdown {
+		fmt.Fprintf(&b, "# %s: %d variant(s) x %d replication(s), seed %d\n\n", c.Name, len(c.Arms), c.Replications, c.Seed)
+		b.WriteString("Means with 95 % Student-t intervals over the replications; Δ is the paired difference from\n")
+		b.WriteString("the base (common random numbers), marked * where its interval excludes zero.\n")
+		b.WriteString("P(locked in) has a 95 % Wilson interval.\n\n")
+		b.WriteString("| " + strings.Join(header, " | ") + " |\n|")
+		for range header {
+			b.WriteString(" --- |")
+		}
+		b.WriteString("\n")
+		for _, r := range rows {
+			b.WriteString("| " + strings.Join(r, " | ") + " |\n")
+		}
+	} else {
+		// One block per variant keeps wide tables readable on a terminal.
+		for i, r := range rows {
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "%s\n", r[0])
+			for j := 1; j < len(r); j++ {
+				fmt.Fprintf(&b, "  %-34s %s\n", header[j], r[j])
+			}
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func writeCompareCSV(w io.Writer, stats []MetricStats, locked []LockedIn) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"metric", "unit", "variant", "n", "mean", "ci_lo", "ci_hi", "diff_mean", "diff_ci_lo", "diff_ci_hi", "significant"})
+	f := func(x float64) string {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return ""
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	for _, ms := range stats {
+		for _, st := range ms.Arms {
+			row := []string{ms.Metric.Name, ms.Metric.Unit, st.Arm, strconv.Itoa(st.Summary.N), "", "", "", "", "", "", ""}
+			if st.Summary.N > 0 {
+				row[4] = f(st.Summary.Mean)
+			}
+			if st.Summary.Defined {
+				row[5], row[6] = f(st.Summary.CI95.Lo), f(st.Summary.CI95.Hi)
+			}
+			if d := st.Diff; d != nil {
+				row[7] = f(d.Mean)
+				if d.Defined {
+					row[8], row[9] = f(d.CI95.Lo), f(d.CI95.Hi)
+					row[10] = strconv.FormatBool(d.CI95.ExcludesZero())
+				}
+			}
+			cw.Write(row)
+		}
+	}
+	for _, l := range locked {
+		cw.Write([]string{"locked_in_probability", "ratio", l.Arm, strconv.Itoa(l.Total), f(l.P), f(l.CI95.Lo), f(l.CI95.Hi), "", "", "", ""})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+type jsonStat struct {
+	Variant     string   `json:"variant"`
+	N           int      `json:"n"`
+	Mean        *float64 `json:"mean"`
+	CILo        *float64 `json:"ci95_lo"`
+	CIHi        *float64 `json:"ci95_hi"`
+	DiffMean    *float64 `json:"diff_mean,omitempty"`
+	DiffLo      *float64 `json:"diff_ci95_lo,omitempty"`
+	DiffHi      *float64 `json:"diff_ci95_hi,omitempty"`
+	Significant *bool    `json:"significant,omitempty"`
+}
+
+func writeCompareJSON(w io.Writer, c *Comparison, stats []MetricStats, locked []LockedIn) error {
+	type metric struct {
+		Metric   string     `json:"metric"`
+		Unit     string     `json:"unit"`
+		Variants []jsonStat `json:"variants"`
+	}
+	type lockedJSON struct {
+		Variant string   `json:"variant"`
+		Count   int      `json:"locked_in"`
+		Total   int      `json:"replications"`
+		P       *float64 `json:"probability"`
+		Lo      *float64 `json:"ci95_lo"`
+		Hi      *float64 `json:"ci95_hi"`
+	}
+	type variant struct {
+		Name        string   `json:"name"`
+		Description string   `json:"description,omitempty"`
+		Seeds       []uint64 `json:"seeds"`
+	}
+	doc := struct {
+		Version      string       `json:"ressim_version"`
+		Experiment   string       `json:"experiment"`
+		Seed         uint64       `json:"seed"`
+		Replications int          `json:"replications"`
+		Variants     []variant    `json:"variants"`
+		Metrics      []metric     `json:"metrics"`
+		LockedIn     []lockedJSON `json:"locked_in"`
+	}{Version: version.Version, Experiment: c.Name, Seed: c.Seed, Replications: c.Replications, Metrics: []metric{}, LockedIn: []lockedJSON{}}
+	for _, a := range c.Arms {
+		v := variant{Name: a.Name, Description: a.Description}
+		for r := 0; r < c.Replications; r++ {
+			v.Seeds = append(v.Seeds, ReplicationSeed(c.Seed, r))
+		}
+		doc.Variants = append(doc.Variants, v)
+	}
+	for _, ms := range stats {
+		m := metric{Metric: ms.Metric.Name, Unit: ms.Metric.Unit}
+		for _, st := range ms.Arms {
+			js := jsonStat{Variant: st.Arm, N: st.Summary.N}
+			if st.Summary.N > 0 {
+				js.Mean = num(st.Summary.Mean)
+			}
+			if st.Summary.Defined {
+				js.CILo, js.CIHi = num(st.Summary.CI95.Lo), num(st.Summary.CI95.Hi)
+			}
+			if d := st.Diff; d != nil {
+				js.DiffMean = num(d.Mean)
+				if d.Defined {
+					js.DiffLo, js.DiffHi = num(d.CI95.Lo), num(d.CI95.Hi)
+					sig := d.CI95.ExcludesZero()
+					js.Significant = &sig
+				}
+			}
+			m.Variants = append(m.Variants, js)
+		}
+		doc.Metrics = append(doc.Metrics, m)
+	}
+	for _, l := range locked {
+		doc.LockedIn = append(doc.LockedIn, lockedJSON{Variant: l.Arm, Count: l.Count, Total: l.Total,
+			P: num(l.P), Lo: num(l.CI95.Lo), Hi: num(l.CI95.Hi)})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
