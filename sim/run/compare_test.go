@@ -1,0 +1,93 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ressim/ressim/sim/experiment"
+)
+
+func loadVariants(t *testing.T) *experiment.Experiment {
+	t.Helper()
+	exp, err := experiment.Load(filepath.Join("testdata", "variants.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exp
+}
+
+// TestCompareIndependentOfJobs: the merged outputs are byte-identical
+// whatever the parallelism.
+func TestCompareIndependentOfJobs(t *testing.T) {
+	exp := loadVariants(t)
+	var outs [3]*CompareOutput
+	for i, j := range []int{1, 2, 4} {
+		out, err := Compare(context.Background(), exp, CompareOptions{OutDir: t.TempDir(), Jobs: j, Plots: i == 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs[i] = out
+	}
+	for _, name := range []string{CompareJSON, CompareCSV, CompareMarkdown} {
+		a, _ := os.ReadFile(filepath.Join(outs[0].Dir, name))
+		for _, o := range outs[1:] {
+			b, _ := os.ReadFile(filepath.Join(o.Dir, name))
+			if len(a) == 0 || !bytes.Equal(a, b) {
+				t.Errorf("%s differs between -j 1 and another -j", name)
+			}
+		}
+	}
+	if len(outs[0].Files) < 6 {
+		t.Errorf("wrote %v; want the tables, the timeline and bar charts", outs[0].Files)
+	}
+}
+
+func TestCompareStatistics(t *testing.T) {
+	exp := loadVariants(t)
+	c, err := RunAll(context.Background(), exp, CompareOptions{Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Arms) != 3 || c.Replications != 3 || c.Arms[1].Name != "no-retries" {
+		t.Fatalf("arms %v x %d", c.Arms, c.Replications)
+	}
+	// Common random numbers: replication r of every variant has the same
+	// seed, and replication 0 is the experiment's own seed.
+	for a := range c.Arms {
+		for r, res := range c.Runs[a] {
+			if res.Seed != ReplicationSeed(3, r) {
+				t.Errorf("arm %d rep %d seed %d", a, r, res.Seed)
+			}
+		}
+	}
+	if ReplicationSeed(3, 0) != 3 || ReplicationSeed(3, 1) == ReplicationSeed(3, 2) {
+		t.Error("replication seeds: 0 must be the seed, others distinct")
+	}
+	stats, locked := c.Stats()
+	good := stats[0]
+	if good.Metric.Name != "goodput" || good.Arms[0].Diff != nil || good.Arms[1].Diff == nil {
+		t.Fatal("goodput stats malformed")
+	}
+	if d := good.Arms[1].Diff; !(d.Defined && d.CI95.Lo > 0) {
+		t.Errorf("no-retries vs base goodput difference %+v: want a significant gain", d)
+	}
+	if len(locked) != 3 || locked[0].Count < 2 || locked[1].Count != 0 {
+		t.Errorf("locked in: %+v; want base mostly, no-retries never", locked)
+	}
+}
+
+func TestCompareCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, err := Compare(ctx, loadVariants(t), CompareOptions{OutDir: t.TempDir(), Jobs: 1})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if out == nil || out.Comparison.Replications != 0 {
+		t.Fatalf("a comparison cancelled before any run keeps no replication")
+	}
+}
