@@ -33,7 +33,7 @@ func TestSummarize(t *testing.T) {
 			CI95:    Interval{-0.52978041352623256, 2.0297804135262326},
 			Defined: true,
 		}},
-		// Variance 2.5 (Law 2015 style textbook sample 1..5): mean 3,
+		// 1..5 by hand: mean 3, variance 10/4 = 2.5,
 		// SD √2.5, SE √0.5, half-width t(0.975;4)·√0.5.
 		{"1..5", []float64{1, 2, 3, 4, 5}, Summary{
 			N: 5, Mean: 3, SD: math.Sqrt(2.5), SE: math.Sqrt(0.5),
