@@ -9,8 +9,18 @@ trap 'rm -rf "$work"' EXIT
 go build -o "$work/ressim" ./cmd/ressim
 for f in experiments/*.toml; do
   exp=$(basename "$f" .toml)
-  [ "$exp" = mm10 ] && continue
+  case "$exp" in mm10|metastable-phase|goodput-vs-load) continue ;; esac
   "$work/ressim" run "experiments/$exp.toml" -o "$work/$exp" >/dev/null
   cp "$work/$exp/overview.png" "plots/$exp.png"
 done
+# The committed comparison and phase diagrams.
+"$work/ressim" compare experiments/metastable-retry-storm.toml -o "$work/storm-compare" >/dev/null
+cp "$work/storm-compare/compare-timeline.png" plots/metastable-retry-storm-compare.png
+cp "$work/storm-compare/bars-goodput.png" plots/metastable-retry-storm-goodput.png
+cp "$work/storm-compare/compare.md" plots/metastable-retry-storm-compare.md
+"$work/ressim" sweep experiments/metastable-phase.toml -o "$work/phase" >/dev/null
+cp "$work/phase/phase-base.png" plots/metastable-phase.png
+cp "$work/phase/sweep.md" plots/metastable-phase.md
+"$work/ressim" sweep experiments/goodput-vs-load.toml -o "$work/gvl" >/dev/null
+cp "$work/gvl/sweep-goodput.png" plots/goodput-vs-load.png
 echo "plots/ updated"

@@ -41,6 +41,12 @@ type Experiment struct {
 	// experiment with some settings overridden, in file order. The base
 	// itself is not in the list; it is always compared as "base".
 	Variants []Variant
+	// Sweep is the [sweep] table, if any.
+	Sweep *Sweep
+
+	doc       map[string]any // the decoded base document, for With
+	pos       positions
+	overrides map[string][]override // each variant's changes, by name
 }
 
 // Variant is one [[variant]] block, fully resolved.
@@ -78,6 +84,8 @@ func Parse(file string, data []byte) (*Experiment, error) {
 	pos := scanPositions(string(data))
 	variantDocs, _ := doc["variant"]
 	delete(doc, "variant")
+	sweepDoc, _ := doc["sweep"]
+	delete(doc, "sweep")
 	r := &reader{file: file, pos: pos}
 	e := r.experiment(r.root(deepCopy(doc).(map[string]any)))
 	e.File = file
@@ -89,12 +97,27 @@ func Parse(file string, data []byte) (*Experiment, error) {
 	if err := e.Model.Validate(); err != nil {
 		return nil, ErrorList{{File: file, Pos: Pos{1, 1}, Msg: err.Error()}}
 	}
+	e.doc, e.pos = doc, pos
 	if variantDocs != nil {
 		vr := &reader{file: file, pos: pos}
 		root := vr.root(map[string]any{"variant": variantDocs})
-		e.Variants = vr.variants(root, doc)
+		e.Variants = vr.variants(root, doc, e)
 		if len(vr.errs) > 0 {
 			return nil, vr.errs.sorted()
+		}
+	}
+	if sweepDoc != nil {
+		sr := &reader{file: file, pos: pos}
+		e.Sweep = sr.sweep(sr.root(map[string]any{"sweep": sweepDoc}), e)
+		if e.Sweep != nil {
+			for _, v := range e.Sweep.Variants {
+				if _, ok := e.overrides[v]; !ok && v != "base" {
+					sr.errorf("sweep.variants", "no variant named %q", v)
+				}
+			}
+		}
+		if len(sr.errs) > 0 {
+			return nil, sr.errs.sorted()
 		}
 	}
 	return e, nil
@@ -141,7 +164,7 @@ func (r *reader) experiment(doc *table) *Experiment {
 		}
 	}
 	r.checkCalls(&e.Model, services)
-	doc.done("schema", "experiment", "client", "service", "fault")
+	doc.done("schema", "experiment", "client", "service", "fault", "variant", "sweep", "expect")
 	return e
 }
 

@@ -18,7 +18,7 @@ import (
 // "client.users.retry.attempts", "service.api.codel",
 // "service.checkout.operation.product.step.1.bulkhead",
 // "experiment.propagate_deadlines", "fault.0.multiply".
-func (r *reader) variants(root *table, base map[string]any) []Variant {
+func (r *reader) variants(root *table, base map[string]any, parent *Experiment) []Variant {
 	var out []Variant
 	seen := map[string]bool{"base": true}
 	tables := root.tables("variant")
@@ -30,6 +30,7 @@ func (r *reader) variants(root *table, base map[string]any) []Variant {
 		name, ok := r.name(vt, "variant", seen)
 		desc, _ := vt.str("description", false)
 		doc := deepCopy(base).(map[string]any)
+		var ovs []override
 		if st, has := vt.sub("set", false); has {
 			keys := make([]string, 0, len(st.m))
 			for k := range st.m {
@@ -38,6 +39,7 @@ func (r *reader) variants(root *table, base map[string]any) []Variant {
 			sort.Strings(keys)
 			for _, k := range keys {
 				v, _ := st.get(k)
+				ovs = append(ovs, override{path: k, value: v})
 				if err := setPath(doc, k, deepCopy(v)); err != nil {
 					r.errorf(st.key(k), "override %q: %v", k, err)
 					ok = false
@@ -48,6 +50,7 @@ func (r *reader) variants(root *table, base map[string]any) []Variant {
 		}
 		if paths, has := vt.strings("unset"); has {
 			for _, p := range paths {
+				ovs = append(ovs, override{path: p, unset: true})
 				if err := unsetPath(doc, p); err != nil {
 					r.errorf(vt.key("unset"), "unset %q: %v", p, err)
 					ok = false
@@ -63,7 +66,7 @@ func (r *reader) variants(root *table, base map[string]any) []Variant {
 		// Read the variant's document as a whole experiment; report its
 		// problems as the variant's, at the variant's block.
 		sub := &reader{file: r.file, pos: r.pos}
-		e := sub.experiment(sub.root(doc))
+		x := sub.experiment(sub.root(doc))
 		for _, err := range sub.errs {
 			r.errs = append(r.errs, &Error{File: r.file, Pos: r.pos.lookup(vt.path), Key: displayPath(vt.path),
 				Msg: fmt.Sprintf("variant %q: %s: %s", name, err.Key, err.Msg)})
@@ -71,11 +74,15 @@ func (r *reader) variants(root *table, base map[string]any) []Variant {
 		if len(sub.errs) > 0 {
 			continue
 		}
-		if err := e.Model.Validate(); err != nil {
+		if err := x.Model.Validate(); err != nil {
 			r.errorf(vt.path, "variant %q: %v", name, err)
 			continue
 		}
-		out = append(out, Variant{Name: name, Description: desc, Model: e.Model})
+		out = append(out, Variant{Name: name, Description: desc, Model: x.Model})
+		if parent.overrides == nil {
+			parent.overrides = map[string][]override{}
+		}
+		parent.overrides[name] = ovs
 	}
 	return out
 }
@@ -190,3 +197,20 @@ func deepCopy(v any) any {
 	}
 	return v
 }
+
+// override is one change a variant makes: a set or an unset.
+type override struct {
+	path  string
+	value any
+	unset bool
+}
+
+func (o override) apply(doc map[string]any) error {
+	if o.unset {
+		return unsetPath(doc, o.path)
+	}
+	return setPath(doc, o.path, deepCopy(o.value))
+}
+
+// parseDuration is time.ParseDuration, for sweep values.
+func parseDuration(s string) (time.Duration, error) { return time.ParseDuration(s) }

@@ -3,7 +3,6 @@ package run
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"sync"
 
 	"github.com/ressim/ressim/sim/experiment"
@@ -94,56 +93,26 @@ func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions)
 		c.Runs[i] = make([]*topology.Result, reps)
 		c.Headlines[i] = make([]Headline, reps)
 	}
-	type job struct{ arm, rep int }
-	jobs := make(chan job)
-	jobsN := opt.Jobs
-	if jobsN <= 0 {
-		jobsN = runtime.NumCPU()
-	}
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-		done     int
-	)
-	for w := 0; w < jobsN; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				cfg := c.Arms[j.arm].Model
-				cfg.Seed = ReplicationSeed(seed, j.rep)
-				res, err := runModel(cfg)
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = fmt.Errorf("variant %q replication %d: %w", c.Arms[j.arm].Name, j.rep, err)
-				}
-				if err == nil {
-					c.Runs[j.arm][j.rep] = res
-					c.Headlines[j.arm][j.rep] = NewHeadline(res)
-				}
-				done++
-				if opt.Progress != nil {
-					opt.Progress(done, n*reps)
-				}
-				mu.Unlock()
+	// Jobs in replication-major order, so that a cancelled run keeps
+	// whole replications.
+	var mu sync.Mutex
+	var firstErr error
+	_, cancelled := parallel(ctx, n*reps, opt.Jobs, func(i int) {
+		arm, rep := i%n, i/n
+		cfg := c.Arms[arm].Model
+		cfg.Seed = ReplicationSeed(seed, rep)
+		res, err := runModel(cfg)
+		if err != nil {
+			mu.Lock()
+			if firstErr == nil {
+				firstErr = fmt.Errorf("variant %q replication %d: %w", c.Arms[arm].Name, rep, err)
 			}
-		}()
-	}
-	var cancelled error
-feed:
-	for rep := 0; rep < reps; rep++ {
-		for arm := 0; arm < n; arm++ {
-			select {
-			case jobs <- job{arm, rep}:
-			case <-ctx.Done():
-				cancelled = ctx.Err()
-				break feed
-			}
+			mu.Unlock()
+			return
 		}
-	}
-	close(jobs)
-	wg.Wait()
+		c.Runs[arm][rep] = res
+		c.Headlines[arm][rep] = NewHeadline(res)
+	}, opt.Progress)
 	if firstErr != nil {
 		return nil, firstErr
 	}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ressim/ressim/sim/run"
+)
+
+func newSweepCmd() *cobra.Command {
+	var (
+		outDir  string
+		jobs    int
+		reps    int
+		seed    uint64
+		noPlots bool
+	)
+	c := &cobra.Command{
+		Use:   "sweep FILE",
+		Short: "Run an experiment over a grid of one or two parameters",
+		Long: `Sweep runs the experiment's [sweep] grid: every combination of the x (and y)
+axis values, each [experiment].replications times (or --replications), for the
+base or the listed variants, with the same seeds in every cell. It prints the
+grid and writes to the output directory:
+
+  sweep.md, sweep.csv, sweep.json   the metric per cell, with its 95 % interval
+  phase-<variant>.png               two axes: a heatmap of the metric (a phase diagram)
+  sweep-<metric>.png                one axis: the metric against it, a line per variant
+
+The default metric is the probability of staying locked in after the first
+fault: the phase diagrams in which metastable regions show.`,
+		Example:           "  ressim sweep experiments/metastable-phase.toml -j 2",
+		Args:              exactArgs(1),
+		ValidArgsFunction: tomlFiles,
+		RunE: func(c *cobra.Command, args []string) error {
+			exp, err := load(args[0])
+			if err != nil {
+				return err
+			}
+			if exp.Sweep == nil {
+				return usageError{fmt.Errorf("%s has no [sweep] table", args[0])}
+			}
+			opt := run.CompareOptions{OutDir: outDir, Jobs: jobs, Replications: reps, Plots: !noPlots}
+			if c.Flags().Changed("seed") {
+				opt.Seed = &seed
+			}
+			if isTerminal(c.ErrOrStderr()) {
+				opt.Progress = progressBar(c.ErrOrStderr())
+			}
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
+			defer stop()
+			out, err := run.RunSweep(ctx, exp, opt)
+			if out == nil {
+				return err
+			}
+			if out.Result.Replications > 0 {
+				run.WriteSweepTable(c.OutOrStdout(), out.Result, out.Stats)
+				fmt.Fprintf(c.OutOrStdout(), "\noutputs in %s/\n", out.Dir)
+			}
+			if errors.Is(err, context.Canceled) {
+				return fmt.Errorf("interrupted: kept the %d replication(s) every cell finished", out.Result.Replications)
+			}
+			return err
+		},
+	}
+	c.Flags().StringVarP(&outDir, "out", "o", "", "output directory (default out/<experiment name>/sweep)")
+	c.Flags().IntVarP(&jobs, "jobs", "j", 0, "runs in parallel (default: the number of CPUs)")
+	c.Flags().IntVar(&reps, "replications", 0, "override [experiment].replications")
+	c.Flags().Uint64Var(&seed, "seed", 0, "override the experiment's seed")
+	c.Flags().BoolVar(&noPlots, "no-plots", false, "skip drawing the plots")
+	c.MarkFlagDirname("out")
+	return c
+}

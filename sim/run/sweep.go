@@ -1,0 +1,394 @@
+package run
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ressim/ressim/internal/atomicfile"
+	"github.com/ressim/ressim/internal/version"
+	"github.com/ressim/ressim/sim/analysis"
+	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/report"
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// Sweep output files.
+const (
+	SweepCSV      = "sweep.csv"
+	SweepJSON     = "sweep.json"
+	SweepMarkdown = "sweep.md"
+)
+
+// SweepResult is every cell of a parameter grid, for every swept variant.
+type SweepResult struct {
+	Name         string
+	Seed         uint64
+	Replications int
+	Sweep        *experiment.Sweep
+	Variants     []string
+	// Cells[v][y][x] are the replications' headlines of variant v at
+	// (X.Values[x], Y.Values[y]); with one axis, y is 0.
+	Cells [][][][]Headline
+}
+
+// CellStat is the swept metric of one cell.
+type CellStat struct {
+	Variant string
+	X, Y    int
+	N       int
+	// Value is the metric's mean over the replications (the locked-in
+	// probability for "locked_in_probability"); CI95 its 95 % interval
+	// (Student t, or Wilson for a probability).
+	Value float64
+	CI95  analysis.Interval
+}
+
+// SweepOutput is what RunSweep produced.
+type SweepOutput struct {
+	Result *SweepResult
+	Stats  []CellStat
+	Dir    string
+	Files  []string
+}
+
+// RunSweep runs the experiment's [sweep] grid and writes its table and
+// plots: a heatmap of the metric over the two axes per variant (the phase
+// diagram), or, for one axis, the metric against it with a line per
+// variant.
+func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*SweepOutput, error) {
+	sw := exp.Sweep
+	if sw == nil {
+		return nil, fmt.Errorf("sweep %s: the file has no [sweep] table", exp.Name)
+	}
+	seed := exp.Model.Seed
+	if opt.Seed != nil {
+		seed = *opt.Seed
+	}
+	reps := max(exp.Replications, 1)
+	if opt.Replications > 0 {
+		reps = opt.Replications
+	}
+	variants := sw.Variants
+	if len(variants) == 0 {
+		variants = []string{"base"}
+	}
+	nx, ny := len(sw.X.Values), 1
+	if sw.Y != nil {
+		ny = len(sw.Y.Values)
+	}
+	res := &SweepResult{Name: exp.Name, Seed: seed, Replications: reps, Sweep: sw, Variants: variants}
+	// Build every cell's configuration up front: errors surface before any
+	// run, and the runs only read them.
+	type cell struct {
+		cfg     topology.Config
+		v, y, x int
+	}
+	var cells []cell
+	res.Cells = make([][][][]Headline, len(variants))
+	for v, name := range variants {
+		res.Cells[v] = make([][][]Headline, ny)
+		for y := 0; y < ny; y++ {
+			res.Cells[v][y] = make([][]Headline, nx)
+			for x := 0; x < nx; x++ {
+				set := map[string]any{sw.X.Path: sw.X.Values[x]}
+				if sw.Y != nil {
+					set[sw.Y.Path] = sw.Y.Values[y]
+				}
+				cfg, err := exp.VariantWith(name, set)
+				if err != nil {
+					return nil, fmt.Errorf("sweep %s: variant %q cell (%v, %v): %w", exp.Name, name, sw.X.Values[x], set, err)
+				}
+				res.Cells[v][y][x] = make([]Headline, reps)
+				cells = append(cells, cell{cfg, v, y, x})
+			}
+		}
+	}
+	var mu sync.Mutex
+	var firstErr error
+	total := len(cells) * reps
+	started, cancelled := parallel(ctx, total, opt.Jobs, func(i int) {
+		rep, c := i/len(cells), cells[i%len(cells)]
+		cfg := c.cfg
+		cfg.Seed = ReplicationSeed(seed, rep)
+		r, err := runModel(cfg)
+		if err != nil {
+			mu.Lock()
+			if firstErr == nil {
+				firstErr = err
+			}
+			mu.Unlock()
+			return
+		}
+		res.Cells[c.v][c.y][c.x][rep] = NewHeadline(r)
+	}, opt.Progress)
+	if firstErr != nil {
+		return nil, fmt.Errorf("sweep %s: %w", exp.Name, firstErr)
+	}
+	if cancelled != nil {
+		res.Replications = started / len(cells)
+		for v := range res.Cells {
+			for y := range res.Cells[v] {
+				for x := range res.Cells[v][y] {
+					res.Cells[v][y][x] = res.Cells[v][y][x][:res.Replications]
+				}
+			}
+		}
+	}
+	out := &SweepOutput{Result: res, Dir: opt.OutDir}
+	if out.Dir == "" {
+		out.Dir = filepath.Join(DefaultOutDir(exp.Name), "sweep")
+	}
+	if res.Replications == 0 {
+		return out, cancelled
+	}
+	out.Stats = res.stats()
+	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	files := []struct {
+		name string
+		fill func(io.Writer) error
+	}{
+		{SweepCSV, func(w io.Writer) error { return writeSweepCSV(w, res, out.Stats) }},
+		{SweepJSON, func(w io.Writer) error { return writeSweepJSON(w, res, out.Stats) }},
+		{SweepMarkdown, func(w io.Writer) error { return WriteSweepTable(w, res, out.Stats) }},
+	}
+	for _, f := range files {
+		p := filepath.Join(out.Dir, f.name)
+		if err := atomicfile.Write(p, f.fill); err != nil {
+			return nil, err
+		}
+		out.Files = append(out.Files, p)
+	}
+	if opt.Plots {
+		for _, f := range res.figures(out.Stats) {
+			p := filepath.Join(out.Dir, f.File)
+			if err := f.write(p); err != nil {
+				return nil, err
+			}
+			out.Files = append(out.Files, p)
+		}
+	}
+	return out, cancelled
+}
+
+// metricDef returns the sweep metric's definition (nil for the locked-in
+// probability).
+func sweepMetric(name string) *MetricDef {
+	for i := range Metrics {
+		if Metrics[i].Name == name {
+			return &Metrics[i]
+		}
+	}
+	return nil
+}
+
+func (r *SweepResult) stats() []CellStat {
+	var out []CellStat
+	m := sweepMetric(r.Sweep.Metric)
+	for v, name := range r.Variants {
+		for y := range r.Cells[v] {
+			for x, hs := range r.Cells[v][y] {
+				cs := CellStat{Variant: name, X: x, Y: y, N: len(hs)}
+				if m == nil {
+					k := 0
+					for _, h := range hs {
+						if h.LockedIn {
+							k++
+						}
+					}
+					cs.Value = float64(k) / float64(max(len(hs), 1))
+					cs.CI95 = analysis.Wilson(k, len(hs))
+				} else {
+					xs := make([]float64, len(hs))
+					for i, h := range hs {
+						xs[i] = m.get(h)
+					}
+					s := analysis.Summarize(finite(xs))
+					cs.Value, cs.CI95 = s.Mean, s.CI95
+					if s.N == 0 {
+						cs.Value = math.NaN()
+					}
+				}
+				out = append(out, cs)
+			}
+		}
+	}
+	return out
+}
+
+func (r *SweepResult) unit() string {
+	if m := sweepMetric(r.Sweep.Metric); m != nil {
+		return m.Unit
+	}
+	return "probability"
+}
+
+// WriteSweepTable writes the grid as Markdown: per variant, a table with
+// the Y values as rows and the X values as columns.
+func WriteSweepTable(w io.Writer, r *SweepResult, stats []CellStat) error {
+	var b strings.Builder
+	sw := r.Sweep
+	fmt.Fprintf(&b, "# %s: %s (%s) over %s", r.Name, sw.Metric, r.unit(), sw.X.Label)
+	if sw.Y != nil {
+		fmt.Fprintf(&b, " x %s", sw.Y.Label)
+	}
+	fmt.Fprintf(&b, "\n\n%d replication(s) per cell, seed %d.\n", r.Replications, r.Seed)
+	for _, v := range r.Variants {
+		fmt.Fprintf(&b, "\n## %s\n\n| %s \\ %s |", v, yLabel(sw), sw.X.Label)
+		for _, xv := range sw.X.Values {
+			fmt.Fprintf(&b, " %v |", xv)
+		}
+		b.WriteString("\n| --- |")
+		for range sw.X.Values {
+			b.WriteString(" --- |")
+		}
+		b.WriteString("\n")
+		rows := 1
+		if sw.Y != nil {
+			rows = len(sw.Y.Values)
+		}
+		for y := 0; y < rows; y++ {
+			if sw.Y != nil {
+				fmt.Fprintf(&b, "| %v |", sw.Y.Values[y])
+			} else {
+				b.WriteString("| |")
+			}
+			for _, s := range stats {
+				if s.Variant == v && s.Y == y {
+					fmt.Fprintf(&b, " %s |", fmtNum(s.Value))
+				}
+			}
+			b.WriteString("\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func yLabel(sw *experiment.Sweep) string {
+	if sw.Y == nil {
+		return ""
+	}
+	return sw.Y.Label
+}
+
+func writeSweepCSV(w io.Writer, r *SweepResult, stats []CellStat) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"variant", "x_path", "x", "y_path", "y", "metric", "unit", "n", "value", "ci_lo", "ci_hi"})
+	f := func(x float64) string {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return ""
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	sw := r.Sweep
+	for _, s := range stats {
+		yp, yv := "", ""
+		if sw.Y != nil {
+			yp, yv = sw.Y.Path, fmt.Sprint(sw.Y.Values[s.Y])
+		}
+		cw.Write([]string{s.Variant, sw.X.Path, fmt.Sprint(sw.X.Values[s.X]), yp, yv, sw.Metric, r.unit(),
+			strconv.Itoa(s.N), f(s.Value), f(s.CI95.Lo), f(s.CI95.Hi)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func writeSweepJSON(w io.Writer, r *SweepResult, stats []CellStat) error {
+	type cellJSON struct {
+		Variant string   `json:"variant"`
+		X       any      `json:"x"`
+		Y       any      `json:"y,omitempty"`
+		N       int      `json:"n"`
+		Value   *float64 `json:"value"`
+		Lo      *float64 `json:"ci95_lo"`
+		Hi      *float64 `json:"ci95_hi"`
+	}
+	doc := struct {
+		Version      string     `json:"ressim_version"`
+		Experiment   string     `json:"experiment"`
+		Seed         uint64     `json:"seed"`
+		Replications int        `json:"replications"`
+		Metric       string     `json:"metric"`
+		Unit         string     `json:"unit"`
+		XPath        string     `json:"x_path"`
+		YPath        string     `json:"y_path,omitempty"`
+		Cells        []cellJSON `json:"cells"`
+	}{Version: version.Version, Experiment: r.Name, Seed: r.Seed, Replications: r.Replications,
+		Metric: r.Sweep.Metric, Unit: r.unit(), XPath: r.Sweep.X.Path}
+	if r.Sweep.Y != nil {
+		doc.YPath = r.Sweep.Y.Path
+	}
+	for _, s := range stats {
+		c := cellJSON{Variant: s.Variant, X: r.Sweep.X.Values[s.X], N: s.N, Value: num(s.Value), Lo: num(s.CI95.Lo), Hi: num(s.CI95.Hi)}
+		if r.Sweep.Y != nil {
+			c.Y = r.Sweep.Y.Values[s.Y]
+		}
+		doc.Cells = append(doc.Cells, c)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// figures draws the sweep: a heatmap per variant for two axes, or one
+// line chart with a line per variant for one axis.
+func (r *SweepResult) figures(stats []CellStat) []compareFigure {
+	sw := r.Sweep
+	zlabel := fmt.Sprintf("%s (%s)", sw.Metric, r.unit())
+	if sw.Y == nil {
+		f := report.Figure{
+			Title:    fmt.Sprintf("%s: %s against %s", r.Name, sw.Metric, sw.X.Label),
+			Subtitle: fmt.Sprintf("mean of %d replication(s) per point, seed %d", r.Replications, r.Seed),
+			XLabel:   sw.X.Label,
+			Panels:   []report.Panel{{Title: sw.Metric, YLabel: zlabel}},
+		}
+		zero := 0.0
+		f.Panels[0].YMin = &zero
+		for _, v := range r.Variants {
+			l := report.Line{Label: v}
+			for _, s := range stats {
+				if s.Variant == v {
+					l.X = append(l.X, sw.X.Numbers[s.X])
+					l.Y = append(l.Y, s.Value)
+				}
+			}
+			f.Panels[0].Lines = append(f.Panels[0].Lines, l)
+		}
+		return []compareFigure{{File: "sweep-" + sw.Metric + ".png", write: func(p string) error { return report.WriteFile(p, f) }}}
+	}
+	var figs []compareFigure
+	for _, v := range r.Variants {
+		h := report.Heatmap{
+			Title:    fmt.Sprintf("%s: %s (%s)", r.Name, sw.Metric, v),
+			Subtitle: fmt.Sprintf("%d replication(s) per cell, seed %d", r.Replications, r.Seed),
+			XLabel:   sw.X.Label, YLabel: sw.Y.Label, ZLabel: zlabel,
+			X: sw.X.Numbers, Y: sw.Y.Numbers, Annotate: true,
+		}
+		h.Z = make([][]float64, len(sw.Y.Values))
+		for y := range h.Z {
+			h.Z[y] = make([]float64, len(sw.X.Values))
+		}
+		for _, s := range stats {
+			if s.Variant == v {
+				h.Z[s.Y][s.X] = s.Value
+			}
+		}
+		if sw.Metric == "locked_in_probability" {
+			lo, hi := 0.0, 1.0
+			h.ZMin, h.ZMax = &lo, &hi
+		}
+		figs = append(figs, compareFigure{File: "phase-" + v + ".png", write: h.WriteFile})
+	}
+	return figs
+}
