@@ -16,7 +16,7 @@ func ExampleSummarize() {
 	one := analysis.Summarize([]float64{912})
 	fmt.Println("one replication:", one.Defined, one.CI95.Lo, one.CI95.Hi)
 	// Output:
-	// N=5 mean=937.2 SD=16.71 SE=7.47 95% CI=[916.5, 957.9]
+	// N=5 mean=937.2 SD=16.69 SE=7.47 95% CI=[916.5, 957.9]
 	// one replication: false -Inf +Inf
 }
 
