@@ -56,7 +56,7 @@
 // 1998, method 3). The lower bound is computed as the product of the roots
 // divided by the upper root to avoid cancellation; the upper bound as one
 // minus the lower bound for the failures, so Wilson(n-x, n) mirrors
-// Wilson(x, n).
+// Wilson(x, n) to within 1e-15.
 //
 // # Sources
 //

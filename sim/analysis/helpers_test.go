@@ -2,9 +2,9 @@ package analysis
 
 import "math"
 
-// close reports whether got is within tol of want, absolutely when
+// near reports whether got is within tol of want, absolutely when
 // |want| <= 1 and relatively otherwise. Infinities must match exactly.
-func close(got, want, tol float64) bool {
+func near(got, want, tol float64) bool {
 	if math.IsInf(want, 0) || math.IsNaN(want) {
 		return got == want || (math.IsNaN(got) && math.IsNaN(want))
 	}

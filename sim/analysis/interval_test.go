@@ -38,7 +38,7 @@ func TestInterval(t *testing.T) {
 		if got := tt.iv.ExcludesZero(); got != tt.excludesZero {
 			t.Errorf("%s: %v.ExcludesZero() = %v, want %v", tt.name, tt.iv, got, tt.excludesZero)
 		}
-		if got := tt.iv.Width(); !close(got, tt.width, 0) {
+		if got := tt.iv.Width(); !near(got, tt.width, 0) {
 			t.Errorf("%s: %v.Width() = %v, want %v", tt.name, tt.iv, got, tt.width)
 		}
 	}

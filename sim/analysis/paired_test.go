@@ -37,9 +37,9 @@ func TestPaired(t *testing.T) {
 			continue
 		}
 		if got.N != tt.want.N || got.Defined != tt.want.Defined ||
-			!close(got.Mean, tt.want.Mean, 1e-14) || !close(got.SD, tt.want.SD, 1e-14) ||
-			!close(got.SE, tt.want.SE, 1e-14) ||
-			!close(got.CI95.Lo, tt.want.CI95.Lo, 1e-14) || !close(got.CI95.Hi, tt.want.CI95.Hi, 1e-14) {
+			!near(got.Mean, tt.want.Mean, 1e-14) || !near(got.SD, tt.want.SD, 1e-14) ||
+			!near(got.SE, tt.want.SE, 1e-14) ||
+			!near(got.CI95.Lo, tt.want.CI95.Lo, 1e-14) || !near(got.CI95.Hi, tt.want.CI95.Hi, 1e-14) {
 			t.Errorf("%s:\n got %+v\nwant %+v", tt.name, got, tt.want)
 		}
 	}

@@ -16,9 +16,10 @@ var posInf = math.Inf(1)
 //   - N = 1: Mean is the value, SD = SE = 0, CI95 = (-Inf, +Inf),
 //     Defined = false. One replication says nothing about the spread, so
 //     its interval excludes nothing, and CI95.ExcludesZero is false.
-//   - N >= 2 and every value finite: Defined = true and every field is a
-//     number (SD, SE or a bound may be ±Inf only if the spread itself
-//     exceeds the float64 range, near 1.8e308).
+//   - N >= 2 and every value finite: Defined = true and no field is NaN.
+//     SD, SE and the bounds are finite unless the values span more than
+//     about 1e307, where a bound (Mean ± t·SE) or SD can exceed the
+//     float64 range (1.8e308) and becomes ±Inf.
 //   - any value NaN or ±Inf: Mean, SD, SE and both bounds are NaN and
 //     Defined = false.
 type Summary struct {

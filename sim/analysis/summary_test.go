@@ -65,9 +65,9 @@ func TestSummarize(t *testing.T) {
 	for _, tt := range tests {
 		got := Summarize(tt.xs)
 		if got.N != tt.want.N || got.Defined != tt.want.Defined ||
-			!close(got.Mean, tt.want.Mean, tol) || !close(got.SD, tt.want.SD, tol) ||
-			!close(got.SE, tt.want.SE, tol) ||
-			!close(got.CI95.Lo, tt.want.CI95.Lo, tol) || !close(got.CI95.Hi, tt.want.CI95.Hi, tol) {
+			!near(got.Mean, tt.want.Mean, tol) || !near(got.SD, tt.want.SD, tol) ||
+			!near(got.SE, tt.want.SE, tol) ||
+			!near(got.CI95.Lo, tt.want.CI95.Lo, tol) || !near(got.CI95.Hi, tt.want.CI95.Hi, tol) {
 			t.Errorf("%s: Summarize(%v)\n got %+v\nwant %+v", tt.name, tt.xs, got, tt.want)
 		}
 	}
@@ -101,14 +101,14 @@ func TestSummarizeAgainstGonum(t *testing.T) {
 			got := Summarize(xs)
 			mean, sd := stat.MeanStdDev(u, nil)
 			mean, sd = mean*scale, sd*scale
-			if !close(got.Mean/scale, mean/scale, 1e-14) || !close(got.SD/scale, sd/scale, 1e-12) {
+			if !near(got.Mean/scale, mean/scale, 1e-14) || !near(got.SD/scale, sd/scale, 1e-12) {
 				t.Errorf("n=%d scale=%g: Mean, SD = %v, %v; gonum %v, %v", n, scale, got.Mean, got.SD, mean, sd)
 			}
-			if se := sd / math.Sqrt(float64(n)); !close(got.SE/scale, se/scale, 1e-12) {
+			if se := sd / math.Sqrt(float64(n)); !near(got.SE/scale, se/scale, 1e-12) {
 				t.Errorf("n=%d scale=%g: SE = %v, want %v", n, scale, got.SE, se)
 			}
 			half := TCritical95(n-1) * got.SE
-			if !close(got.CI95.Width()/scale, 2*half/scale, 1e-12) {
+			if !near(got.CI95.Width()/scale, 2*half/scale, 1e-12) {
 				t.Errorf("n=%d scale=%g: width %v, want %v", n, scale, got.CI95.Width(), 2*half)
 			}
 		}

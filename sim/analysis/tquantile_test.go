@@ -37,7 +37,7 @@ func TestTCritical95(t *testing.T) {
 	// 6e-14 up to df = 999, the asymptotic expansion within 5e-16 above.
 	const tol = 1e-13
 	for _, tt := range tests {
-		if got := TCritical95(tt.df); !close(got, tt.want, tol) {
+		if got := TCritical95(tt.df); !near(got, tt.want, tol) {
 			t.Errorf("TCritical95(%d) = %.17g, want %.17g", tt.df, got, tt.want)
 		}
 	}
@@ -59,7 +59,7 @@ func TestTCritical95ClosedForms(t *testing.T) {
 		{4, 2 * math.Sqrt(q-1)},
 	}
 	for _, f := range forms {
-		if got := TCritical95(f.df); !close(got, f.want, 1e-12) {
+		if got := TCritical95(f.df); !near(got, f.want, 1e-12) {
 			t.Errorf("TCritical95(%d) = %.17g, closed form %.17g", f.df, got, f.want)
 		}
 	}

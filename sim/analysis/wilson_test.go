@@ -45,7 +45,7 @@ func TestWilsonExact(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := Wilson(tt.x, tt.n)
-		if !close(got.Lo, tt.lo, 1e-15) || !close(got.Hi, tt.hi, 1e-15) {
+		if !near(got.Lo, tt.lo, 1e-15) || !near(got.Hi, tt.hi, 1e-15) {
 			t.Errorf("Wilson(%d, %d) = [%.17g, %.17g], want [%.17g, %.17g]", tt.x, tt.n, got.Lo, got.Hi, tt.lo, tt.hi)
 		}
 	}
