@@ -70,7 +70,10 @@ Ctrl-C stops after the runs in progress and writes what finished.`,
 			if errors.Is(err, context.Canceled) {
 				return fmt.Errorf("interrupted: kept the %d replication(s) every variant finished", out.Comparison.Replications)
 			}
-			return err
+			if err != nil {
+				return err
+			}
+			return reportExpectations(w, run.CheckExpectations(exp, out.Comparison.ByVariant()))
 		},
 	}
 	c.Flags().StringVarP(&outDir, "out", "o", "", "output directory (default out/<experiment name>/compare)")

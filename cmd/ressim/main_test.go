@@ -86,3 +86,41 @@ func TestHelpAndVersion(t *testing.T) {
 		t.Errorf("version: exit %d, %q", code, out)
 	}
 }
+
+func TestExpectationsExitCode(t *testing.T) {
+	src, err := os.ReadFile(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		expect string
+		code   int
+	}{
+		{"[[expect]]\nmetric = \"goodput\"\nmin = 1\n", exitOK},
+		{"[[expect]]\nmetric = \"goodput\"\nmin = 1e6\n", exitExpect},
+		{"[[expect]]\nmetric = \"goodput\"\n", exitInvalid},
+		{"[[expect]]\nmetric = \"speed\"\nmin = 1\n", exitInvalid},
+	} {
+		f := filepath.Join(dir, "e.toml")
+		os.WriteFile(f, append(append([]byte{}, src...), "\n"+tt.expect...), 0o644)
+		for _, cmd := range []string{"run", "compare"} {
+			code, out, errOut := ressim(cmd, f, "-o", filepath.Join(dir, cmd), "--no-plots")
+			if code != tt.code {
+				t.Errorf("%s with %q: exit %d, want %d\n%s%s", cmd, tt.expect, code, tt.code, out, errOut)
+			}
+		}
+	}
+}
+
+func TestCompareAndSweepCommands(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := ressim("compare", "../../sim/run/testdata/variants.toml", "-o", dir, "-j", "2", "--no-plots")
+	if code != exitOK || !strings.Contains(out, "no-retries") || !strings.Contains(out, "Δ") {
+		t.Errorf("compare: exit %d\n%s%s", code, out, errOut)
+	}
+	code, _, errOut = ressim("sweep", small, "-o", dir)
+	if code != exitInvalid || !strings.Contains(errOut, "no [sweep]") {
+		t.Errorf("sweep without a [sweep] table: exit %d, %s", code, errOut)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run"
 )
 
 // Exit codes.
@@ -16,7 +17,11 @@ const (
 	exitOK      = 0
 	exitFailure = 1 // the run failed (I/O, an internal error)
 	exitInvalid = 2 // bad experiment file or command line
+	exitExpect  = 3 // an [[expect]] failed
 )
+
+// errExpectation marks a failed [[expect]], which exits with exitExpect.
+var errExpectation = errors.New("an expectation failed")
 
 // usageError marks command-line mistakes, which exit with exitInvalid.
 type usageError struct{ error }
@@ -55,6 +60,8 @@ func execute(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case errors.Is(err, experiment.ErrInvalid), errors.As(err, &ue):
 		return exitInvalid
+	case errors.Is(err, errExpectation):
+		return exitExpect
 	}
 	// cobra reports unknown commands and wrong argument counts as plain
 	// errors before any command runs.
@@ -113,4 +120,20 @@ func load(path string) (*experiment.Experiment, error) {
 		return nil, usageError{err}
 	}
 	return exp, err
+}
+
+// reportExpectations prints each expectation's result and returns
+// errExpectation if one failed.
+func reportExpectations(w io.Writer, results []run.ExpectResult) error {
+	failed := 0
+	for _, r := range results {
+		fmt.Fprintln(w, r.String())
+		if !r.OK {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%w: %d of %d", errExpectation, failed, len(results))
+	}
+	return nil
 }

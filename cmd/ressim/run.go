@@ -46,7 +46,8 @@ give byte-identical outputs.`,
 				return err
 			}
 			printSummary(c.OutOrStdout(), out)
-			return nil
+			return reportExpectations(c.OutOrStdout(), run.CheckExpectations(exp,
+				map[string][]run.Headline{"base": {run.NewHeadline(out.Result)}}))
 		},
 	}
 	c.Flags().StringVarP(&outDir, "out", "o", "", "output directory (default out/<experiment name>)")

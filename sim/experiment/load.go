@@ -43,6 +43,8 @@ type Experiment struct {
 	Variants []Variant
 	// Sweep is the [sweep] table, if any.
 	Sweep *Sweep
+	// Expects are the [[expect]] blocks, in file order.
+	Expects []Expect
 
 	doc       map[string]any // the decoded base document, for With
 	pos       positions
@@ -86,6 +88,8 @@ func Parse(file string, data []byte) (*Experiment, error) {
 	delete(doc, "variant")
 	sweepDoc, _ := doc["sweep"]
 	delete(doc, "sweep")
+	expectDoc, _ := doc["expect"]
+	delete(doc, "expect")
 	r := &reader{file: file, pos: pos}
 	e := r.experiment(r.root(deepCopy(doc).(map[string]any)))
 	e.File = file
@@ -104,6 +108,13 @@ func Parse(file string, data []byte) (*Experiment, error) {
 		e.Variants = vr.variants(root, doc, e)
 		if len(vr.errs) > 0 {
 			return nil, vr.errs.sorted()
+		}
+	}
+	if expectDoc != nil {
+		er := &reader{file: file, pos: pos}
+		e.Expects = er.expects(er.root(map[string]any{"expect": expectDoc}), e)
+		if len(er.errs) > 0 {
+			return nil, er.errs.sorted()
 		}
 	}
 	if sweepDoc != nil {

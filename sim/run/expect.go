@@ -1,0 +1,90 @@
+package run
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ressim/ressim/sim/experiment"
+)
+
+// ExpectResult is one checked expectation.
+type ExpectResult struct {
+	Expect experiment.Expect
+	// Value is the metric's mean over the variant's replications (NaN if
+	// undefined, which fails the expectation).
+	Value float64
+	OK    bool
+	// Skipped: the variant was not run (ressim run runs the base only).
+	Skipped bool
+}
+
+// String describes the result in one line.
+func (r ExpectResult) String() string {
+	e := r.Expect
+	bound := ""
+	if e.Min != nil {
+		bound += fmt.Sprintf(" >= %g", *e.Min)
+	}
+	if e.Max != nil {
+		if bound != "" {
+			bound += " and"
+		}
+		bound += fmt.Sprintf(" <= %g", *e.Max)
+	}
+	status := "ok"
+	switch {
+	case r.Skipped:
+		status = "skipped (variant not run; use ressim compare)"
+	case !r.OK:
+		status = "FAILED"
+	}
+	return fmt.Sprintf("expect %s %s%s: %s (%s) [%s]", e.Variant, e.Metric, bound, fmtNum(r.Value), status, e.Where)
+}
+
+// CheckExpectations evaluates the experiment's expectations on the runs'
+// headlines, by variant name.
+func CheckExpectations(exp *experiment.Experiment, byVariant map[string][]Headline) []ExpectResult {
+	var out []ExpectResult
+	for _, e := range exp.Expects {
+		r := ExpectResult{Expect: e, Value: math.NaN()}
+		hs, ok := byVariant[e.Variant]
+		if !ok || len(hs) == 0 {
+			r.Skipped, r.OK = true, true
+			out = append(out, r)
+			continue
+		}
+		if e.Metric == "locked_in_probability" {
+			k := 0
+			for _, h := range hs {
+				if h.LockedIn {
+					k++
+				}
+			}
+			r.Value = float64(k) / float64(len(hs))
+		} else if m := sweepMetric(e.Metric); m != nil {
+			xs := make([]float64, len(hs))
+			for i, h := range hs {
+				xs[i] = m.get(h)
+			}
+			if fs := finite(xs); len(fs) > 0 {
+				sum := 0.0
+				for _, x := range fs {
+					sum += x
+				}
+				r.Value = sum / float64(len(fs))
+			}
+		}
+		r.OK = !math.IsNaN(r.Value) && (e.Min == nil || r.Value >= *e.Min) && (e.Max == nil || r.Value <= *e.Max)
+		out = append(out, r)
+	}
+	return out
+}
+
+// ByVariant indexes a comparison's headlines by variant name.
+func (c *Comparison) ByVariant() map[string][]Headline {
+	m := map[string][]Headline{}
+	for i, a := range c.Arms {
+		m[a.Name] = c.Headlines[i]
+	}
+	return m
+}
