@@ -64,6 +64,15 @@ func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []com
 		},
 	}
 	figs := []compareFigure{{File: "compare-timeline.png", write: func(p string) error { return report.WriteFile(p, timeline) }}}
+	// Each variant's own overview, replication 0.
+	for a, arm := range c.Arms {
+		for _, nf := range figures(c.Runs[a][0], arm.Name) {
+			if nf.File == "overview.png" {
+				f := nf.Figure
+				figs = append(figs, compareFigure{File: "overview-" + arm.Name + ".png", write: func(p string) error { return report.WriteFile(p, f) }})
+			}
+		}
+	}
 
 	for _, ms := range stats {
 		bc := report.BarChart{

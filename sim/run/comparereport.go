@@ -16,6 +16,7 @@ import (
 	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/metrics"
 )
 
 // Comparison output files.
@@ -23,6 +24,8 @@ const (
 	CompareJSON     = "compare.json"
 	CompareCSV      = "compare.csv"
 	CompareMarkdown = "compare.md"
+	// CompareSeries is every run's time series in one tidy table.
+	CompareSeries = "timeseries.csv"
 )
 
 // Compare runs every variant of exp and writes the comparison: tables
@@ -53,6 +56,7 @@ func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions
 		{CompareJSON, func(w io.Writer) error { return writeCompareJSON(w, c, stats, locked) }},
 		{CompareCSV, func(w io.Writer) error { return writeCompareCSV(w, stats, locked) }},
 		{CompareMarkdown, func(w io.Writer) error { return WriteCompareTable(w, c, stats, locked, true) }},
+		{CompareSeries, func(w io.Writer) error { return writeCompareSeries(w, c) }},
 	}
 	for _, f := range files {
 		p := filepath.Join(out.Dir, f.name)
@@ -230,6 +234,10 @@ func writeCompareJSON(w io.Writer, c *Comparison, stats []MetricStats, locked []
 		Name        string   `json:"name"`
 		Description string   `json:"description,omitempty"`
 		Seeds       []uint64 `json:"seeds"`
+		// The users' latency over every replication, merged exactly.
+		P50LatencyS *float64         `json:"merged_p50_latency_s"`
+		P99LatencyS *float64         `json:"merged_p99_latency_s"`
+		Latency     metrics.Snapshot `json:"merged_latency_histogram_ns"`
 	}
 	doc := struct {
 		Version      string       `json:"ressim_version"`
@@ -240,11 +248,19 @@ func writeCompareJSON(w io.Writer, c *Comparison, stats []MetricStats, locked []
 		Metrics      []metric     `json:"metrics"`
 		LockedIn     []lockedJSON `json:"locked_in"`
 	}{Version: version.Version, Experiment: c.Name, Seed: c.Seed, Replications: c.Replications, Metrics: []metric{}, LockedIn: []lockedJSON{}}
-	for _, a := range c.Arms {
+	for i, a := range c.Arms {
 		v := variant{Name: a.Name, Description: a.Description}
 		for r := 0; r < c.Replications; r++ {
 			v.Seeds = append(v.Seeds, ReplicationSeed(c.Seed, r))
 		}
+		var h metrics.Histogram
+		for _, res := range c.Runs[i] {
+			for _, cl := range res.Clients {
+				h.Merge(cl.Latency)
+			}
+		}
+		v.P50LatencyS, v.P99LatencyS = quantileS(&h, 0.5), quantileS(&h, 0.99)
+		v.Latency = h.Snapshot()
 		doc.Variants = append(doc.Variants, v)
 	}
 	for _, ms := range stats {
@@ -276,4 +292,32 @@ func writeCompareJSON(w io.Writer, c *Comparison, stats []MetricStats, locked []
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
+}
+
+// writeCompareSeries writes every run's time series as one tidy CSV: one
+// row per variant, replication, interval, entity and metric.
+func writeCompareSeries(w io.Writer, c *Comparison) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"variant", "replication", "seed", "t_start_s", "t_end_s", "entity", "metric", "unit", "value"})
+	sec := func(ns int64) string { return strconv.FormatFloat(float64(ns)/1e9, 'f', -1, 64) }
+	for a, arm := range c.Arms {
+		for r, res := range c.Runs[a] {
+			ts := res.Series
+			seed := strconv.FormatUint(res.Seed, 10)
+			rep := strconv.Itoa(r)
+			for i := 0; i < ts.Len(); i++ {
+				t0, t1 := sec(ts.Start(i)), sec(ts.End(i))
+				for _, col := range ts.Columns() {
+					v := col.Value(i)
+					val := ""
+					if !math.IsNaN(v) {
+						val = strconv.FormatFloat(v, 'g', -1, 64)
+					}
+					cw.Write([]string{arm.Name, rep, seed, t0, t1, col.Entity(), col.Metric(), col.Unit(), val})
+				}
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }

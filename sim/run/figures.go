@@ -18,7 +18,11 @@ type NamedFigure struct {
 // got, the load each service saw, how full each service was) and one
 // timeline per service (its load, occupancy and latency). Fault windows
 // are shaded in every panel.
-func Figures(res *topology.Result) []NamedFigure {
+func Figures(res *topology.Result) []NamedFigure { return figures(res, "") }
+
+// figures draws the default plots; variant, if not empty, is named in the
+// titles.
+func figures(res *topology.Result, variant string) []NamedFigure {
 	ts := res.Series
 	x := make([]float64, ts.Len())
 	for i := range x {
@@ -79,8 +83,21 @@ func Figures(res *topology.Result) []NamedFigure {
 		panels = append(panels, report.Panel{Title: "Adaptive concurrency limit", YLabel: "requests", YMin: &zero, Lines: limits})
 	}
 	panels = append(panels, report.Panel{Title: "User-visible latency of answered requests", YLabel: "latency (ms)", LogY: true, Lines: latency})
+	var amp []report.Line
+	for _, s := range res.Services {
+		if s.Amplification > 1.05 {
+			amp = append(amp, line(s.Name, "amplification", s.Name))
+		}
+	}
+	if len(amp) > 0 {
+		panels = append(panels, report.Panel{Title: "Amplification (attempts per user request)", YLabel: "attempts/request", YMin: &zero, Lines: amp})
+	}
+	title := res.Name + ": overview"
+	if variant != "" {
+		title += " (" + variant + ")"
+	}
 	overview := report.Figure{
-		Title:    res.Name + ": overview",
+		Title:    title,
 		Subtitle: subtitle,
 		Spans:    spans,
 		Panels:   panels,

@@ -94,6 +94,10 @@ type ClientSummary struct {
 	P50LatencyS  *float64 `json:"p50_latency_s"`
 	P99LatencyS  *float64 `json:"p99_latency_s"`
 	P999LatencyS *float64 `json:"p999_latency_s"`
+	// LatencyHistogram is the full latency distribution (nanoseconds,
+	// log-linear buckets with relative error below 0.4 %), mergeable
+	// across runs: metrics.FromSnapshot rebuilds it.
+	LatencyHistogram metrics.Snapshot `json:"latency_histogram_ns"`
 }
 
 // CallSummary is one call site's line of summary.json.
@@ -235,13 +239,14 @@ func NewSummary(res *topology.Result) *Summary {
 		s.Clients[c.Name] = ClientSummary{
 			Target: c.Target, Sent: c.Sent, Good: c.Good, Degraded: c.Degraded, Late: c.Late,
 			Expired: c.Expired, Errors: c.Errors, Rejected: c.Rejected, Dropped: c.Dropped,
-			GoodputRPS:   c.Goodput,
-			DegradedRPS:  c.DegradedRate,
-			SuccessRatio: ratio(c.Good+c.Degraded, c.Sent),
-			MeanLatencyS: secs(c.Latency.Mean(), c.Latency.Count()),
-			P50LatencyS:  quantileS(c.Latency, 0.50),
-			P99LatencyS:  quantileS(c.Latency, 0.99),
-			P999LatencyS: quantileS(c.Latency, 0.999),
+			GoodputRPS:       c.Goodput,
+			DegradedRPS:      c.DegradedRate,
+			SuccessRatio:     ratio(c.Good+c.Degraded, c.Sent),
+			MeanLatencyS:     secs(c.Latency.Mean(), c.Latency.Count()),
+			P50LatencyS:      quantileS(c.Latency, 0.50),
+			P99LatencyS:      quantileS(c.Latency, 0.99),
+			P999LatencyS:     quantileS(c.Latency, 0.999),
+			LatencyHistogram: c.Latency.Snapshot(),
 		}
 	}
 	for _, c := range res.Calls {
