@@ -16,6 +16,7 @@ func newRunCmd() *cobra.Command {
 		outDir  string
 		seed    uint64
 		noPlots bool
+		trace   int
 	)
 	c := &cobra.Command{
 		Use:   "run FILE",
@@ -24,7 +25,11 @@ func newRunCmd() *cobra.Command {
 
   summary.json      per-service statistics over the measurement window
   timeseries.csv    per-interval metrics of the whole run (tidy CSV)
+  overview.png      what the users got, load, occupancy, breakers, latency
   timeline-*.png    one timeline plot per service (unless --no-plots)
+  trace.json        with --trace N: one user request in N as a trace
+                    (each attempt, queue wait, work, downstream call and
+                    retry backoff a slice), for ui.perfetto.dev
 
 A one-line summary per service is printed. The same file and seed always
 give byte-identical outputs.`,
@@ -37,7 +42,7 @@ give byte-identical outputs.`,
 			if err != nil {
 				return err
 			}
-			opt := run.Options{OutDir: outDir, Plots: !noPlots}
+			opt := run.Options{OutDir: outDir, Plots: !noPlots, TraceEvery: trace}
 			if c.Flags().Changed("seed") {
 				opt.Seed = &seed
 			}
@@ -53,6 +58,7 @@ give byte-identical outputs.`,
 	c.Flags().StringVarP(&outDir, "out", "o", "", "output directory (default out/<experiment name>)")
 	c.Flags().Uint64Var(&seed, "seed", 0, "override the experiment's seed")
 	c.Flags().BoolVar(&noPlots, "no-plots", false, "skip drawing the plots (data files only)")
+	c.Flags().IntVar(&trace, "trace", 0, "trace one user request in N into trace.json (open it in ui.perfetto.dev); at most 200")
 	c.MarkFlagDirname("out")
 	return c
 }

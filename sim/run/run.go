@@ -22,6 +22,9 @@ type Options struct {
 	Seed *uint64
 	// Plots draws the PNG figures; without it only data files are written.
 	Plots bool
+	// TraceEvery, if > 0, traces one user request in TraceEvery (at most
+	// TraceMax, 0 meaning 200) into trace.json.
+	TraceEvery, TraceMax int
 }
 
 // DefaultOutDir is where outputs go when Options.OutDir is empty: out/<name>.
@@ -40,6 +43,8 @@ type Output struct {
 const (
 	SummaryFile    = "summary.json"
 	TimeSeriesFile = "timeseries.csv"
+	// TraceFile holds sampled requests as Chrome trace-event JSON.
+	TraceFile = "trace.json"
 )
 
 // Execute runs exp and writes its outputs.
@@ -48,6 +53,7 @@ func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
 	if opt.Seed != nil {
 		cfg.Seed = *opt.Seed
 	}
+	cfg.Trace = topology.TraceConfig{Every: opt.TraceEvery, Max: opt.TraceMax}
 	m, err := topology.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
@@ -84,6 +90,11 @@ func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
 		return atomicfile.Write(p, func(w io.Writer) error { return metrics.WriteCSV(w, res.Series) })
 	}); err != nil {
 		return nil, err
+	}
+	if opt.TraceEvery > 0 {
+		if err := write(TraceFile, func(p string) error { return atomicfile.Write(p, res.WriteTrace) }); err != nil {
+			return nil, err
+		}
 	}
 	if opt.Plots {
 		for _, f := range Figures(res) {

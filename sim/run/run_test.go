@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -110,5 +111,68 @@ func TestSummaryNulls(t *testing.T) {
 	}
 	if s.Utilization == nil || *s.Utilization != 0 {
 		t.Errorf("idle utilization = %v, want 0", s.Utilization)
+	}
+}
+
+// TestTrace runs with tracing and checks the trace-event file: valid JSON,
+// one process per traced request, paired begin and end events with the
+// slices a request's life is made of, and deterministic bytes.
+func TestTrace(t *testing.T) {
+	exp, err := experiment.Load(filepath.Join("..", "..", "experiments", "retry-amplification.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw [2][]byte
+	for i := range raw {
+		out, err := Execute(exp, Options{OutDir: t.TempDir(), TraceEvery: 50, TraceMax: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if raw[i], err = os.ReadFile(filepath.Join(out.Dir, TraceFile)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(raw[0], raw[1]) {
+		t.Error("trace differs between two runs")
+	}
+	var doc struct {
+		TraceEvents []struct {
+			Name, Cat, Ph string
+			ID, Pid       int
+			Ts            float64
+		} `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(raw[0], &doc); err != nil {
+		t.Fatal(err)
+	}
+	procs, cats := map[int]bool{}, map[string]int{}
+	open := map[int]float64{}
+	for _, e := range doc.TraceEvents {
+		switch e.Ph {
+		case "M":
+			procs[e.Pid] = true
+		case "b":
+			open[e.ID] = e.Ts
+			cats[e.Cat]++
+		case "e":
+			b, ok := open[e.ID]
+			if !ok || e.Ts < b {
+				t.Fatalf("end of %q without a matching begin, or before it", e.Name)
+			}
+			delete(open, e.ID)
+		}
+	}
+	if len(procs) != 5 || len(open) != 0 {
+		t.Errorf("%d traced requests (want 5), %d unclosed slices", len(procs), len(open))
+	}
+	// Three retrying layers over a failing database: every traced request
+	// has 3 calls of 3 attempts at each layer, and backoffs between them.
+	for _, c := range []string{"request", "call", "attempt", "work", "backoff"} {
+		if cats[c] == 0 {
+			t.Errorf("no %s slices in the trace (%v)", c, cats)
+		}
+	}
+	if cats["attempt"] != 5*(3+9+27) {
+		t.Errorf("%d attempt slices, want 5 requests x 39", cats["attempt"])
 	}
 }

@@ -87,9 +87,9 @@ func (m *Model) startCall(now engine.Time, site *callSite, job *attempt, user *u
 	c.started = now
 	switch {
 	case job != nil:
-		c.prio = job.prio
+		c.prio, c.trace = job.prio, job.trace
 	case user != nil:
-		c.prio = user.client.cfg.Priority
+		c.prio, c.trace = user.client.cfg.Priority, user.trace
 	}
 	site.st.inc(m, now, sCalls)
 	m.sending++
@@ -142,7 +142,7 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	}
 	a := m.pool.attempt()
 	a.permit = permit
-	a.prio = c.prio
+	a.prio, a.trace = c.prio, c.trace
 	a.call, a.site, a.sent = c, site, now
 	c.cur = a
 	site.st.inc(m, now, sAttempts)
@@ -225,6 +225,9 @@ func (m *Model) response(now engine.Time, a *attempt) {
 	c.cur = nil
 	st := a.status
 	site := c.site
+	if a.trace != 0 {
+		m.traceAttempt(now, a, c, "answer: "+st.String())
+	}
 	m.attemptOutcome(now, a, outcomeOf(st))
 	m.pool.releaseAttempt(a)
 	switch st {
@@ -249,6 +252,9 @@ func (m *Model) response(now engine.Time, a *attempt) {
 func (m *Model) attemptTimeout(now engine.Time, a *attempt) {
 	c := a.call
 	a.timeoutEv = 0
+	if a.trace != 0 {
+		m.traceAttempt(now, a, c, "timed out; the callee may still be working")
+	}
 	a.abandoned, a.callerDone, a.call = true, true, nil
 	c.cur = nil
 	m.attemptOutcome(now, a, policies.Timeout)
@@ -272,6 +278,9 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 			d = d.Deny(retry.ReasonBudget)
 		}
 		if d.Retry {
+			if c.trace != 0 {
+				m.trace.add(c.trace, "backoff", "backoff before retry", now, engine.Time(d.At), "after "+o.String())
+			}
 			c.rs = d.Next
 			c.retryEv, _ = m.sim.At(engine.Time(d.At), &m.hRetry, c)
 			return
@@ -311,6 +320,9 @@ func (m *Model) finishCall(now engine.Time, c *call, st status) {
 
 // notifyOwner hands the call's final status to its owner and frees it.
 func (m *Model) notifyOwner(now engine.Time, c *call, st status) {
+	if c.trace != 0 {
+		m.trace.add(c.trace, "call", "call "+c.site.name(), c.started, now, "result: "+st.String())
+	}
 	job, user, critical := c.ownerJob, c.ownerUser, c.critical
 	m.pool.putCall(c)
 	if job != nil {
@@ -345,4 +357,13 @@ func (m *Model) abandonCall(now engine.Time, c *call) {
 		m.pool.releaseAttempt(a)
 	}
 	m.pool.putCall(c)
+}
+
+// traceAttempt records an attempt's span as its caller saw it.
+func (m *Model) traceAttempt(now engine.Time, a *attempt, c *call, detail string) {
+	where := a.site.callee
+	if a.inst != nil {
+		where = fmt.Sprintf("%s[%d]", a.site.callee, a.inst.idx)
+	}
+	m.trace.add(a.trace, "attempt", fmt.Sprintf("attempt %d to %s", c.rs.Attempts(), where), a.sent, now, detail)
 }

@@ -186,6 +186,7 @@ func (c *client) send(now engine.Time) {
 	u := m.pool.user()
 	u.client, u.sent = c, now
 	u.measured = now >= m.warmup
+	u.trace = m.trace.sample(c.cfg.Name)
 	c.st.inc(m, now, kSent)
 	if c.cfg.Deadline.Kind() != 0 {
 		if c.dlLane != nil {
@@ -204,6 +205,9 @@ func (c *client) send(now engine.Time) {
 // userAnswered records the answer to a user request.
 func (m *Model) userAnswered(now engine.Time, u *userReq, st status) {
 	c := u.client
+	if u.trace != 0 {
+		m.trace.add(u.trace, "request", "request from "+c.cfg.Name, u.sent, now, "answer: "+st.String())
+	}
 	if u.deadlineEv != 0 {
 		m.sim.Cancel(u.deadlineEv)
 	}
@@ -236,6 +240,9 @@ func (m *Model) userAnswered(now engine.Time, u *userReq, st status) {
 func (m *Model) userExpired(now engine.Time, u *userReq) {
 	u.deadlineEv = 0
 	c := u.client
+	if u.trace != 0 {
+		m.trace.add(u.trace, "request", "request from "+c.cfg.Name, u.sent, now, "the user gave up at the deadline")
+	}
 	c.st.inc(m, now, kExpired)
 	m.abandonCall(now, u.call)
 	c.done(now, u)

@@ -32,6 +32,8 @@ type Config struct {
 	Faults []FaultConfig
 	// Recovery sets how recovery after each fault is judged.
 	Recovery RecoveryConfig
+	// Trace samples user requests for a trace-event file (Result.WriteTrace).
+	Trace TraceConfig
 	// PropagateDeadlines sends each user request's deadline along with
 	// every downstream call, as gRPC and context.Context do: a service
 	// drops a request whose deadline has passed when it leaves the queue,
@@ -354,6 +356,9 @@ func (c *Config) Validate() error {
 	}
 	if iv := c.interval(); int64(c.Duration/iv) > MaxIntervals {
 		return bad("duration/interval = %d intervals, more than %d", int64(c.Duration/iv), MaxIntervals)
+	}
+	if c.Trace.Every < 0 || c.Trace.Max < 0 {
+		return bad("trace sampling must be >= 0")
 	}
 	if r := c.Recovery; r.Threshold < 0 || r.Threshold > 1 || math.IsNaN(r.Threshold) || r.Window < 0 {
 		return bad("recovery threshold must be in [0, 1] and window >= 0")

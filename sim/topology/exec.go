@@ -1,6 +1,8 @@
 package topology
 
 import (
+	"fmt"
+
 	"github.com/ressim/ressim/sim/engine"
 	"github.com/ressim/ressim/sim/policies"
 )
@@ -16,7 +18,7 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 		st := &steps[a.step]
 		if st.Kind == WorkStep {
 			d := in.workTime(st.Work.Sample(s.rng))
-			a.workStart = now
+			a.workStart, a.stepStart = now, now
 			a.workEv, _ = m.sim.After(d, &m.hWork, a)
 			return
 		}
@@ -61,6 +63,9 @@ func (m *Model) workDone(now engine.Time, a *attempt) {
 			a.workEv, _ = m.sim.After(extra, &m.hWork, a)
 			return
 		}
+	}
+	if a.trace != 0 {
+		m.trace.add(a.trace, "work", fmt.Sprintf("work at %s[%d]", in.svc.cfg.Name, in.idx), a.stepStart, now, "")
 	}
 	a.step++
 	m.advance(now, a)

@@ -21,6 +21,7 @@ type Model struct {
 	faults    []*fault
 	pool      pools
 	series    *seriesRecorder
+	trace     *tracer // nil unless tracing
 	ran       bool
 
 	// Event handlers, one value per kind of event, so that scheduling
@@ -58,6 +59,9 @@ func New(cfg Config) (*Model, error) {
 	m.hArrive.m, m.hWork.m, m.hResponse.m, m.hTimeout.m = m, m, m, m
 	m.hRetry.m, m.hCache.m, m.hDeadline.m = m, m, m
 	m.hFail.m, m.hFallback.m, m.hSlotWait.m = m, m, m
+	if cfg.Trace.Every > 0 {
+		m.trace = &tracer{cfg: cfg.Trace}
+	}
 	for i := range cfg.Services {
 		s, err := newService(m, &cfg.Services[i])
 		if err != nil {

@@ -21,6 +21,7 @@ type userReq struct {
 	measured   bool // sent inside the measurement window
 	call       *call
 	deadlineEv engine.EventID
+	trace      int32    // traced request number, 0 if not traced
 	next       *userReq // free list
 }
 
@@ -49,6 +50,7 @@ type call struct {
 	retryAfter time.Duration // the last rejection's Retry-After hint
 	failO      policies.Outcome
 	failSt     status // the failure a deferred refusal reports
+	trace      int32
 	next       *call
 }
 
@@ -103,6 +105,8 @@ type attempt struct {
 	limTok     limit.Token    // the callee's concurrency-limit token, if holdsLim
 	holdsLim   bool
 	retryAfter time.Duration // a shedding callee's hint
+	trace      int32
+	stepStart  engine.Time // when the current work step began
 	next       *attempt
 }
 
@@ -164,4 +168,14 @@ func (p *pools) releaseAttempt(a *attempt) {
 	p.live--
 	a.next = p.attempts
 	p.attempts = a
+}
+
+var statusNames = [...]string{"ok", "degraded", "error", "dependency_failed", "rejected", "dropped", "timeout", "circuit_open", "bulkhead_full"}
+
+// String names the status in traces.
+func (s status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "unknown"
 }

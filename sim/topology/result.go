@@ -27,6 +27,8 @@ type Result struct {
 	Faults []FaultResult
 	// Series is the per-interval time series of the whole run.
 	Series *metrics.TimeSeries
+
+	trace *tracer
 }
 
 // ServiceResult is one service's statistics over the window, summed over
@@ -136,6 +138,7 @@ func (m *Model) result() *Result {
 		Warmup:   m.cfg.Warmup,
 		Events:   m.sim.Fired(),
 		Series:   m.series.ts,
+		trace:    m.trace,
 	}
 	for _, c := range m.clients {
 		res.UserRequests += c.st.win[kSent]

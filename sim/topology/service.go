@@ -141,6 +141,9 @@ func (in *instance) start(now engine.Time, a *attempt) {
 	s := in.svc
 	m := s.m
 	if m.propagate && a.hasDL && now >= a.deadline {
+		if a.trace != 0 {
+			m.trace.add(a.trace, "queue", fmt.Sprintf("queued at %s[%d], dropped: deadline passed", s.cfg.Name, in.idx), a.arrived, now, "")
+		}
 		s.st.inSystem.Add(int64(now), -1)
 		in.outstanding--
 		s.st.inc(m, now, cDropped)
@@ -152,6 +155,9 @@ func (in *instance) start(now engine.Time, a *attempt) {
 	s.st.busy.Add(int64(now), 1)
 	a.holding = true
 	a.started = now
+	if a.trace != 0 && now > a.arrived {
+		m.trace.add(a.trace, "queue", fmt.Sprintf("queued at %s[%d]", s.cfg.Name, in.idx), a.arrived, now, "")
+	}
 	a.epoch = in.epoch
 	a.step = 0
 	if a.measured {
