@@ -26,19 +26,27 @@ func TestCompareIndependentOfJobs(t *testing.T) {
 	exp := loadVariants(t)
 	var outs [3]*CompareOutput
 	for i, j := range []int{1, 2, 4} {
-		out, err := Compare(context.Background(), exp, CompareOptions{OutDir: t.TempDir(), Jobs: j, Plots: i == 0})
+		out, err := Compare(context.Background(), exp, CompareOptions{OutDir: t.TempDir(), Jobs: j, Plots: i < 2})
 		if err != nil {
 			t.Fatal(err)
 		}
 		outs[i] = out
 	}
-	for _, name := range []string{CompareJSON, CompareCSV, CompareMarkdown} {
+	for _, name := range []string{CompareJSON, CompareCSV, CompareMarkdown, CompareSeries} {
 		a, _ := os.ReadFile(filepath.Join(outs[0].Dir, name))
 		for _, o := range outs[1:] {
 			b, _ := os.ReadFile(filepath.Join(o.Dir, name))
 			if len(a) == 0 || !bytes.Equal(a, b) {
 				t.Errorf("%s differs between -j 1 and another -j", name)
 			}
+		}
+	}
+	// The figures too, byte for byte, between -j 1 and -j 2.
+	for _, f := range outs[0].Files[4:] {
+		a, _ := os.ReadFile(f)
+		b, _ := os.ReadFile(filepath.Join(outs[1].Dir, filepath.Base(f)))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between -j 1 and -j 2", filepath.Base(f))
 		}
 	}
 	if len(outs[0].Files) < 6 {
