@@ -15,6 +15,7 @@ type oracleCase struct {
 	queue    int           // queue capacity, -1 unbounded
 	service  dist.Params   // service time
 	duration time.Duration // simulated time per run
+	patience time.Duration // mean exponential patience (Erlang A); 0: none
 }
 
 const (
@@ -31,6 +32,7 @@ func exp(mean time.Duration) dist.Params { return dist.Params{Kind: dist.Exponen
 // measures is what a validation run measured.
 type measures struct {
 	wq, w, p99w, pWait, pBlock float64 // s, s, s, fraction, fraction
+	pAbandon                   float64 // fraction dropped for expired patience
 	l, lambdaEff               float64 // time-average in system; completions per second
 	customers                  uint64
 }
@@ -43,7 +45,13 @@ func runOracle(t testing.TB, c oracleCase, seed uint64) measures {
 		Warmup:   oracleWarmup,
 		Seed:     seed,
 		Clients:  []ClientConfig{{Name: "users", Target: "server", Rate: c.lambda}},
-		Services: []ServiceConfig{{Name: "server", Workers: c.workers, QueueCapacity: c.queue, Steps: []Step{{Kind: WorkStep, Work: dist.Must(c.service)}}}},
+		// Exponential patience with propagation is Erlang A: a request
+		// whose patience ran out while it waited is dropped at dequeue.
+		PropagateDeadlines: c.patience > 0,
+		Services:           []ServiceConfig{{Name: "server", Workers: c.workers, QueueCapacity: c.queue, Steps: []Step{{Kind: WorkStep, Work: dist.Must(c.service)}}}},
+	}
+	if c.patience > 0 {
+		cfg.Clients[0].Deadline = dist.Must(exp(c.patience))
 	}
 	m, err := New(cfg)
 	if err != nil {
@@ -61,6 +69,7 @@ func runOracle(t testing.TB, c oracleCase, seed uint64) measures {
 		p99w:      float64(s.Sojourn.Quantile(0.99)) / 1e9,
 		pWait:     float64(s.Delayed) / float64(n),
 		pBlock:    float64(s.Rejected) / float64(s.Arrivals),
+		pAbandon:  float64(s.Dropped) / float64(s.Arrivals),
 		l:         s.MeanInSystem,
 		lambdaEff: s.Throughput,
 		customers: s.Arrivals,
