@@ -21,6 +21,7 @@ func newCompareCmd() *cobra.Command {
 		reps    int
 		seed    uint64
 		noPlots bool
+		svg     bool
 	)
 	c := &cobra.Command{
 		Use:   "compare FILE",
@@ -47,7 +48,7 @@ Ctrl-C stops after the runs in progress and writes what finished.`,
 			if err != nil {
 				return err
 			}
-			opt := run.CompareOptions{OutDir: outDir, Jobs: jobs, Replications: reps, Plots: !noPlots}
+			opt := run.CompareOptions{OutDir: outDir, Jobs: jobs, Replications: reps, Plots: !noPlots, SVG: svg}
 			if c.Flags().Changed("seed") {
 				opt.Seed = &seed
 			}
@@ -81,6 +82,7 @@ Ctrl-C stops after the runs in progress and writes what finished.`,
 	c.Flags().IntVar(&reps, "replications", 0, "override [experiment].replications")
 	c.Flags().Uint64Var(&seed, "seed", 0, "override the experiment's seed")
 	c.Flags().BoolVar(&noPlots, "no-plots", false, "skip drawing the plots")
+	c.Flags().BoolVar(&svg, "svg", false, "also write every figure as SVG")
 	c.MarkFlagDirname("out")
 	return c
 }

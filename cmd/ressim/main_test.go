@@ -34,6 +34,19 @@ func TestRun(t *testing.T) {
 	}
 }
 
+func TestRunSVG(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errOut := ressim("run", small, "-o", dir, "--svg"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, f := range []string{"overview.svg", "timeline-api.svg"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil || !strings.Contains(string(b), "<svg") {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
 func TestRunNoPlotsAndSeed(t *testing.T) {
 	dir := t.TempDir()
 	code, out, errOut := ressim("run", small, "-o", dir, "--no-plots", "--seed", "9")

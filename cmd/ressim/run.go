@@ -16,6 +16,7 @@ func newRunCmd() *cobra.Command {
 		outDir  string
 		seed    uint64
 		noPlots bool
+		svg     bool
 		trace   int
 	)
 	c := &cobra.Command{
@@ -42,7 +43,7 @@ give byte-identical outputs.`,
 			if err != nil {
 				return err
 			}
-			opt := run.Options{OutDir: outDir, Plots: !noPlots, TraceEvery: trace}
+			opt := run.Options{OutDir: outDir, Plots: !noPlots, SVG: svg, TraceEvery: trace}
 			if c.Flags().Changed("seed") {
 				opt.Seed = &seed
 			}
@@ -58,6 +59,7 @@ give byte-identical outputs.`,
 	c.Flags().StringVarP(&outDir, "out", "o", "", "output directory (default out/<experiment name>)")
 	c.Flags().Uint64Var(&seed, "seed", 0, "override the experiment's seed")
 	c.Flags().BoolVar(&noPlots, "no-plots", false, "skip drawing the plots (data files only)")
+	c.Flags().BoolVar(&svg, "svg", false, "also write every figure as SVG")
 	c.Flags().IntVar(&trace, "trace", 0, "trace one user request in N into trace.json (open it in ui.perfetto.dev); at most 200")
 	c.MarkFlagDirname("out")
 	return c

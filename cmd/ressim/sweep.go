@@ -19,6 +19,7 @@ func newSweepCmd() *cobra.Command {
 		reps    int
 		seed    uint64
 		noPlots bool
+		svg     bool
 	)
 	c := &cobra.Command{
 		Use:   "sweep FILE",
@@ -45,7 +46,7 @@ fault: the phase diagrams in which metastable regions show.`,
 			if exp.Sweep == nil {
 				return usageError{fmt.Errorf("%s has no [sweep] table", args[0])}
 			}
-			opt := run.CompareOptions{OutDir: outDir, Jobs: jobs, Replications: reps, Plots: !noPlots}
+			opt := run.CompareOptions{OutDir: outDir, Jobs: jobs, Replications: reps, Plots: !noPlots, SVG: svg}
 			if c.Flags().Changed("seed") {
 				opt.Seed = &seed
 			}
@@ -73,6 +74,7 @@ fault: the phase diagrams in which metastable regions show.`,
 	c.Flags().IntVar(&reps, "replications", 0, "override [experiment].replications")
 	c.Flags().Uint64Var(&seed, "seed", 0, "override the experiment's seed")
 	c.Flags().BoolVar(&noPlots, "no-plots", false, "skip drawing the plots")
+	c.Flags().BoolVar(&svg, "svg", false, "also write every figure as SVG")
 	c.MarkFlagDirname("out")
 	return c
 }

@@ -21,8 +21,8 @@ type CompareOptions struct {
 	Seed *uint64
 	// Replications, if > 0, overrides the experiment's replications.
 	Replications int
-	// Plots draws the figures.
-	Plots bool
+	// Plots draws the figures; SVG writes each as SVG too.
+	Plots, SVG bool
 	// Progress, if not nil, is called after each finished run with the
 	// number done and the total. It is called from one goroutine at a time.
 	Progress func(done, total int)

@@ -67,11 +67,13 @@ func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions
 	}
 	if opt.Plots {
 		for _, nf := range CompareFigures(c, stats, locked) {
-			p := filepath.Join(out.Dir, nf.File)
-			if err := nf.write(p); err != nil {
-				return nil, err
+			for _, name := range figureFiles(nf.File, opt.SVG) {
+				p := filepath.Join(out.Dir, name)
+				if err := nf.write(p); err != nil {
+					return nil, err
+				}
+				out.Files = append(out.Files, p)
 			}
-			out.Files = append(out.Files, p)
 		}
 	}
 	return out, runErr

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/sim/experiment"
@@ -25,6 +26,8 @@ type Options struct {
 	// TraceEvery, if > 0, traces one user request in TraceEvery (at most
 	// TraceMax, 0 meaning 200) into trace.json.
 	TraceEvery, TraceMax int
+	// SVG also writes every figure as SVG (same name, .svg).
+	SVG bool
 }
 
 // DefaultOutDir is where outputs go when Options.OutDir is empty: out/<name>.
@@ -98,10 +101,21 @@ func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
 	}
 	if opt.Plots {
 		for _, f := range Figures(res) {
-			if err := write(f.File, func(p string) error { return report.WriteFile(p, f.Figure) }); err != nil {
-				return nil, err
+			for _, name := range figureFiles(f.File, opt.SVG) {
+				if err := write(name, func(p string) error { return report.WriteFile(p, f.Figure) }); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
 	return out, nil
+}
+
+// figureFiles returns the file names a figure is written to: the PNG, and
+// with svg the SVG too.
+func figureFiles(png string, svg bool) []string {
+	if !svg {
+		return []string{png}
+	}
+	return []string{png, strings.TrimSuffix(png, ".png") + ".svg"}
 }

@@ -171,11 +171,13 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 	}
 	if opt.Plots {
 		for _, f := range res.figures(out.Stats) {
-			p := filepath.Join(out.Dir, f.File)
-			if err := f.write(p); err != nil {
-				return nil, err
+			for _, name := range figureFiles(f.File, opt.SVG) {
+				p := filepath.Join(out.Dir, name)
+				if err := f.write(p); err != nil {
+					return nil, err
+				}
+				out.Files = append(out.Files, p)
 			}
-			out.Files = append(out.Files, p)
 		}
 	}
 	return out, cancelled
