@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ressim/ressim/sim/policies/budget"
+	"github.com/ressim/ressim/sim/policies/bulkhead"
 	"github.com/ressim/ressim/sim/policies/codel"
 	"github.com/ressim/ressim/sim/policies/lifo"
 	"github.com/ressim/ressim/sim/topology"
@@ -221,4 +223,69 @@ func TestBreakerOrder(t *testing.T) {
 		t.Errorf("breaker opened at %v inside the retry loop, %v outside; the simulation expects inside no later", tIn, tOut)
 	}
 	t.Logf("breaker opened at %v inside the retry loop, %v outside", tIn, tOut)
+}
+
+// TestPolicyFlavours covers the second flavour of each policy on the
+// bundled systems: Envoy's concurrency retry budget, the dedicated-pool
+// bulkhead, a kill switch, and a fallback that fails too.
+func TestPolicyFlavours(t *testing.T) {
+	// Envoy's retry budget: retries in flight at most 20 % of the calls in
+	// flight at every layer. With Envoy's default floor of 3 concurrent
+	// retries it barely bites here, where failures are fast and few calls
+	// are in flight at once (about 12x instead of 27x): it bounds retry
+	// concurrency, not the retry rate. Without the floor it cuts deep.
+	envoy := func(floor int) float64 {
+		return service(t, runExp(t, "retry-budget.toml", func(c *topology.Config) {
+			conc := budget.DefaultConcurrencyConfig()
+			conc.MinRetryConcurrency = floor
+			set := func(p *topology.CallPolicy) {
+				p.Guards.Budget = nil
+				p.Guards.RetryConcurrency = &conc
+			}
+			set(&c.Clients[0].Call)
+			for i := range c.Services {
+				for j := range c.Services[i].Steps {
+					for k := range c.Services[i].Steps[j].Calls {
+						set(&c.Services[i].Steps[j].Calls[k].Policy)
+					}
+				}
+			}
+		}), "database").Amplification
+	}
+	withFloor, noFloor := envoy(3), envoy(0)
+	if withFloor >= 27 || noFloor > 2 {
+		t.Errorf("Envoy-style budgets: amplification %.2f with the floor of 3, %.2f without; want below 27, and near 1", withFloor, noFloor)
+	}
+	t.Logf("Envoy-style retry budget: amplification %.2f with min_retry_concurrency 3, %.2f with 0", withFloor, noFloor)
+	// The pool bulkhead keeps the cart goodput like the semaphore does.
+	res := runExp(t, "bulkhead.toml", func(c *topology.Config) {
+		p := &c.Services[0].Operations[0].Steps[1].Calls[0].Policy.Guards
+		pool := bulkhead.PoolConfig{MaxThreadPoolSize: 40, QueueCapacity: 10}
+		p.Bulkhead, p.BulkheadPool = nil, &pool
+	})
+	if during := mean(t, res, "cart", "goodput", 11*sec, 20*sec); during < 90 {
+		t.Errorf("pool bulkhead: cart goodput %.1f/s during the fault, want ~100", during)
+	}
+	// A kill switch instead of the breaker: recommendations is not called
+	// at all while it is on, and the fallback answers.
+	res = runExp(t, "breaker-fallback.toml", func(c *topology.Config) {
+		c.Services[0].Steps[1].Calls[0].Policy.Guards.Breaker = nil
+		c.Faults = append(c.Faults, topology.FaultConfig{Kind: topology.KillSwitchFault, Target: "recommendations", Instance: -1, Start: 21 * sec, End: 61 * sec})
+	})
+	if a := mean(t, res, "recommendations", "arrivals", 25*sec, 60*sec); a > 1 {
+		t.Errorf("recommendations got %.1f calls/s with its kill switch on", a)
+	}
+	if d := mean(t, res, "users", "degraded", 25*sec, 60*sec); d < 450 {
+		t.Errorf("%.0f degraded pages/s with the feature killed, want ~500", d)
+	}
+	if c := call(t, res, "page", "recommendations"); c.Killed == 0 {
+		t.Error("no call counted as killed")
+	}
+	// A fallback that fails too: the call fails after all.
+	res = runExp(t, "breaker-fallback.toml", func(c *topology.Config) {
+		c.Services[0].Steps[1].Calls[0].Policy.Guards.Fallback.FailRate = 1
+	})
+	if c := call(t, res, "page", "recommendations"); c.FallbackFailed == 0 || c.Fallbacks != 0 {
+		t.Errorf("fallbacks %d, failed %d; want every fallback to fail", c.Fallbacks, c.FallbackFailed)
+	}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 var faultKeys = []string{"kind", "target", "instance", "start", "end", "duration", "at",
-	"multiply", "add", "rate", "instances", "workers", "label"}
+	"multiply", "add", "rate", "instances", "workers", "label", "caller"}
 
 // fault reads a [[fault]] block.
 func (r *reader) fault(t *table, m *topology.Config, services, clients map[string]bool) (topology.FaultConfig, bool) {
@@ -137,6 +137,8 @@ func (r *reader) fault(t *table, m *topology.Config, services, clients map[strin
 		} else if t.has("workers") {
 			ok = false
 		}
+	case topology.KillSwitchFault:
+		f.Caller, _ = t.str("caller", false)
 	case topology.CacheFlushFault:
 		for _, s := range m.Services {
 			if s.Name == target && s.Cache == nil {
@@ -154,6 +156,7 @@ func (r *reader) fault(t *table, m *topology.Config, services, clients map[strin
 		topology.FreezeFault:     {},
 		topology.LoadFault:       {"multiply"},
 		topology.CacheFlushFault: {},
+		topology.KillSwitchFault: {"caller"},
 	}
 	keys := []string{"kind", "target", "label"}
 	if kind == topology.CacheFlushFault {

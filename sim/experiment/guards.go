@@ -59,13 +59,28 @@ func (r *reader) guards(t *table) (topology.CallGuards, bool) {
 	var g topology.CallGuards
 	ok := true
 	if bt, has := t.sub("bulkhead", false); has {
-		c := bulkhead.DefaultSemaphoreConfig()
 		good := true
-		intKey(bt, "max_concurrent", 1, 1<<24, &c.MaxConcurrentCalls, &good)
-		durKey(bt, "max_wait", &c.MaxWaitDuration, &good)
-		bt.done("max_concurrent", "max_wait")
-		g.Bulkhead = &c
-		ok = r.validated(bt, c.Validate(), good) && ok
+		kind := 0
+		if k, kok := bt.oneOf("kind", []string{"semaphore", "pool"}); kok {
+			kind = k
+		} else if bt.has("kind") {
+			good = false
+		}
+		if kind == 1 {
+			c := bulkhead.DefaultPoolConfig()
+			intKey(bt, "max_threads", 1, 1<<24, &c.MaxThreadPoolSize, &good)
+			intKey(bt, "queue", 0, 1<<24, &c.QueueCapacity, &good)
+			bt.done("kind", "max_threads", "queue")
+			g.BulkheadPool = &c
+			ok = r.validated(bt, c.Validate(), good) && ok
+		} else {
+			c := bulkhead.DefaultSemaphoreConfig()
+			intKey(bt, "max_concurrent", 1, 1<<24, &c.MaxConcurrentCalls, &good)
+			durKey(bt, "max_wait", &c.MaxWaitDuration, &good)
+			bt.done("kind", "max_concurrent", "max_wait")
+			g.Bulkhead = &c
+			ok = r.validated(bt, c.Validate(), good) && ok
+		}
 	} else if t.has("bulkhead") {
 		ok = false
 	}
@@ -101,14 +116,29 @@ func (r *reader) guards(t *table) (topology.CallGuards, bool) {
 		ok = false
 	}
 	if bt, has := t.sub("retry_budget", false); has {
-		c := budget.DefaultConfig()
 		good := true
-		numKey(bt, "ratio", 0, 1e6, "tokens per success", &c.Ratio, &good)
-		numKey(bt, "capacity", 0, 1e9, "tokens", &c.Capacity, &good)
-		numKey(bt, "min_retries_per_second", 0, 1e9, "retries per second", &c.MinRetriesPerSec, &good)
-		bt.done("ratio", "capacity", "min_retries_per_second")
-		g.Budget = &c
-		ok = r.validated(bt, c.Validate(), good) && ok
+		kind := 0
+		if k, kok := bt.oneOf("kind", []string{"tokens", "concurrency"}); kok {
+			kind = k
+		} else if bt.has("kind") {
+			good = false
+		}
+		if kind == 1 {
+			c := budget.DefaultConcurrencyConfig()
+			numKey(bt, "budget_percent", 0, 100, "percent of the calls in flight", &c.BudgetPercent, &good)
+			intKey(bt, "min_retry_concurrency", 0, 1<<24, &c.MinRetryConcurrency, &good)
+			bt.done("kind", "budget_percent", "min_retry_concurrency")
+			g.RetryConcurrency = &c
+			ok = r.validated(bt, c.Validate(), good) && ok
+		} else {
+			c := budget.DefaultConfig()
+			numKey(bt, "ratio", 0, 1e6, "tokens per success", &c.Ratio, &good)
+			numKey(bt, "capacity", 0, 1e9, "tokens", &c.Capacity, &good)
+			numKey(bt, "min_retries_per_second", 0, 1e9, "retries per second", &c.MinRetriesPerSec, &good)
+			bt.done("kind", "ratio", "capacity", "min_retries_per_second")
+			g.Budget = &c
+			ok = r.validated(bt, c.Validate(), good) && ok
+		}
 	} else if t.has("retry_budget") {
 		ok = false
 	}
@@ -127,7 +157,8 @@ func (r *reader) guards(t *table) (topology.CallGuards, bool) {
 		} else if ft.has("latency") {
 			good = false
 		}
-		ft.done("level", "latency")
+		numKey(ft, "fail_rate", 0, 1, "probability the fallback fails too", &c.FailRate, &good)
+		ft.done("level", "latency", "fail_rate")
 		g.Fallback = c
 		ok = ok && good
 	} else if t.has("fallback") {

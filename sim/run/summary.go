@@ -119,6 +119,8 @@ type CallSummary struct {
 	BreakerOpened   uint64 `json:"breaker_opened"`
 	BulkheadFull    uint64 `json:"bulkhead_full"`
 	Fallbacks       uint64 `json:"fallbacks"`
+	FallbackFailed  uint64 `json:"fallbacks_failed"`
+	Killed          uint64 `json:"killed_by_switch"`
 }
 
 // FaultSummary is a fault and the recovery verdict on it.
@@ -256,6 +258,7 @@ func NewSummary(res *topology.Result) *Summary {
 			RetryDenied: c.DeniedBy, Failed: c.Failed,
 			ShortCircuited: c.ShortCircuited, RetriesIntoOpen: c.RetriesIntoOpen,
 			BreakerOpened: c.BreakerOpened, BulkheadFull: c.BulkheadFull, Fallbacks: c.Fallbacks,
+			FallbackFailed: c.FallbackFailed, Killed: c.Killed,
 		}
 	}
 	for _, f := range res.Faults {

@@ -277,6 +277,14 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 		if d.Retry && site.guards.budget != nil && !site.guards.budget.TryRetry(now.Duration()) {
 			d = d.Deny(retry.ReasonBudget)
 		}
+		if g := &site.guards; d.Retry && g.retryConc != nil {
+			m.releaseRetrySlot(c) // the previous retry, if it was one, has ended
+			if g.retryConc.TryAcquire(g.inflight) {
+				c.retrySlot = true
+			} else {
+				d = d.Deny(retry.ReasonBudget)
+			}
+		}
 		if d.Retry {
 			if c.trace != 0 {
 				m.trace.add(c.trace, "backoff", "backoff before retry", now, engine.Time(d.At), "after "+o.String())
@@ -307,13 +315,23 @@ func (m *Model) finishCall(now engine.Time, c *call, st status) {
 		c.holdsSlot = false
 		m.releaseSlot(now, c.site)
 	}
+	m.releaseRetrySlot(c)
+	g.inflight--
 	if f := g.fallback; f != nil && st != stOK && st != stDegraded {
-		st = stDegraded
-		c.site.st.inc(m, now, sFallback)
-		if g.fallbackLat.Kind() != 0 {
-			c.retryEv, _ = m.sim.After(g.fallbackLat.Sample(c.site.rng), &m.hFallback, c)
-			return
+		if f.FailRate > 0 && c.site.rng.Float64() < f.FailRate {
+			// The fallback failed too: the call fails after all.
+			c.site.st.inc(m, now, sFallbackFailed)
+		} else {
+			st = stDegraded
+			c.site.st.inc(m, now, sFallback)
+			if g.fallbackLat.Kind() != 0 {
+				c.retryEv, _ = m.sim.After(g.fallbackLat.Sample(c.site.rng), &m.hFallback, c)
+				return
+			}
 		}
+	}
+	if st == stKilled {
+		st = stError // a killed feature without a fallback fails fast
 	}
 	m.notifyOwner(now, c, st)
 }
@@ -337,11 +355,13 @@ func (m *Model) abandonCall(now engine.Time, c *call) {
 	if c.retryEv != 0 {
 		m.sim.Cancel(c.retryEv)
 	}
-	if c.waitEv != 0 {
+	if c.waitingSlot {
 		m.sim.Cancel(c.waitEv)
 		c.site.guards.bulkhead.Cancel(c.ticket)
 		delete(c.site.guards.waiting, c.ticket)
 	}
+	m.releaseRetrySlot(c)
+	c.site.guards.inflight--
 	if c.hasPermit {
 		c.hasPermit = false
 		m.breakerRecord(now, c.site, c.permit, policies.Cancelled, now.Sub(c.started))
@@ -366,4 +386,13 @@ func (m *Model) traceAttempt(now engine.Time, a *attempt, c *call, detail string
 		where = fmt.Sprintf("%s[%d]", a.site.callee, a.inst.idx)
 	}
 	m.trace.add(a.trace, "attempt", fmt.Sprintf("attempt %d to %s", c.rs.Attempts(), where), a.sent, now, detail)
+}
+
+// releaseRetrySlot ends a retry's hold on the site's Envoy-style retry
+// budget.
+func (m *Model) releaseRetrySlot(c *call) {
+	if c.retrySlot {
+		c.retrySlot = false
+		c.site.guards.retryConc.Release()
+	}
 }

@@ -272,9 +272,10 @@ const (
 	FreezeFault                      // a stop-the-world pause: local work makes no progress
 	LoadFault                        // a client's rate multiplied by Multiply
 	CacheFlushFault                  // the target's cache emptied at Start
+	KillSwitchFault                  // calls to the target (from Caller, or anyone) skipped: the fallback answers
 )
 
-var faultNames = [...]string{"latency", "error", "crash", "workers", "freeze", "load", "cache_flush"}
+var faultNames = [...]string{"latency", "error", "crash", "workers", "freeze", "load", "cache_flush", "kill_switch"}
 
 // String returns the fault kind's name as written in experiment files.
 func (k FaultKind) String() string {
@@ -314,6 +315,9 @@ type FaultConfig struct {
 	Count int
 	// Label describes the fault in reports; empty means a generated one.
 	Label string
+	// Caller limits a kill switch to the calls made by one service (or
+	// "client:NAME"); empty means every caller.
+	Caller string
 }
 
 // RecoveryConfig sets how recovery after a fault is judged.
@@ -566,8 +570,24 @@ func (p *CallPolicy) validate() error {
 			return err
 		}
 	}
-	if f := g.Fallback; f != nil && !f.Level.Degraded() {
-		return fmt.Errorf("fallback level must be stale, generic or empty, got %v", f.Level)
+	if f := g.Fallback; f != nil && (!f.Level.Degraded() || !(f.FailRate >= 0 && f.FailRate <= 1)) {
+		return fmt.Errorf("fallback level must be stale, generic or empty and fail_rate in [0, 1]")
+	}
+	if g.Bulkhead != nil && g.BulkheadPool != nil {
+		return fmt.Errorf("a call has one bulkhead: semaphore or pool")
+	}
+	if g.BulkheadPool != nil {
+		if err := g.BulkheadPool.Validate(); err != nil {
+			return err
+		}
+	}
+	if g.RetryConcurrency != nil {
+		if err := g.RetryConcurrency.Validate(); err != nil {
+			return err
+		}
+		if g.Budget != nil {
+			return fmt.Errorf("a call has one retry budget: tokens or concurrency")
+		}
 	}
 	if p.Retry.MaxAttempts > 1 {
 		if err := p.Retry.Validate(); err != nil {
@@ -640,7 +660,7 @@ func (f *FaultConfig) validate(c *Config, svcs map[string]int, clients map[strin
 		if f.Count < 1 {
 			return bad("count must be >= 1")
 		}
-	case FreezeFault:
+	case FreezeFault, KillSwitchFault:
 	case CacheFlushFault:
 		if s.Cache == nil {
 			return bad("service %q has no cache", f.Target)

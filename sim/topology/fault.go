@@ -73,6 +73,8 @@ func (f *fault) label() string {
 		return fmt.Sprintf("%s load x%g", where, c.Multiply)
 	case CacheFlushFault:
 		return where + " cache flushed"
+	case KillSwitchFault:
+		return "kill switch on calls to " + where
 	}
 	return c.Kind.String()
 }
@@ -113,6 +115,17 @@ func (f *fault) begin(now engine.Time, _ any) {
 		}
 	case CacheFlushFault:
 		f.svc.cache.flush()
+	case KillSwitchFault:
+		f.kill(true)
+	}
+}
+
+// kill turns the kill switch of every matching call site on or off.
+func (f *fault) kill(on bool) {
+	for _, s := range f.m.sites {
+		if s.callee == f.cfg.Target && (f.cfg.Caller == "" || s.caller == f.cfg.Caller) {
+			s.guards.killed = on
+		}
 	}
 }
 
@@ -132,6 +145,8 @@ func (f *fault) finish(now engine.Time, _ any) {
 			in.capacity += f.removed[i]
 			in.startNext(now)
 		}
+	case KillSwitchFault:
+		f.kill(false)
 	}
 }
 

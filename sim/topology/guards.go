@@ -12,13 +12,24 @@ import (
 	"github.com/ressim/ressim/sim/policies/fallback"
 )
 
+// slotGate is a bulkhead of either flavour.
+type slotGate interface {
+	Acquire(now, deadline time.Duration) bulkhead.Acquisition
+	Release(now time.Duration) (bulkhead.Grant, bool)
+	Expire(now time.Duration, t bulkhead.Ticket) (policies.Outcome, bool)
+	Cancel(t bulkhead.Ticket) bool
+}
+
 // siteGuards are a call site's resilience policies, as running state.
 type siteGuards struct {
-	bulkhead      *bulkhead.Semaphore
+	bulkhead      slotGate
 	waiting       map[bulkhead.Ticket]*call // calls waiting for a slot
 	breaker       *breaker.Breaker
 	breakerInside bool
 	budget        *budget.Bucket
+	retryConc     *budget.Concurrency
+	inflight      int  // calls in flight through the site, for retryConc
+	killed        bool // a kill switch is on: the fallback answers
 	fallback      *FallbackConfig
 	fallbackLat   dist.Dist
 	fallbackLevel fallback.Level
@@ -26,11 +37,27 @@ type siteGuards struct {
 
 func (g *siteGuards) build(c CallGuards) error {
 	var err error
-	if c.Bulkhead != nil {
-		if g.bulkhead, err = bulkhead.NewSemaphore(*c.Bulkhead); err != nil {
+	switch {
+	case c.Bulkhead != nil:
+		sem, err := bulkhead.NewSemaphore(*c.Bulkhead)
+		if err != nil {
 			return err
 		}
+		g.bulkhead = sem
+	case c.BulkheadPool != nil:
+		pool, err := bulkhead.NewPool(*c.BulkheadPool)
+		if err != nil {
+			return err
+		}
+		g.bulkhead = pool
+	}
+	if g.bulkhead != nil {
 		g.waiting = map[bulkhead.Ticket]*call{}
+	}
+	if c.RetryConcurrency != nil {
+		if g.retryConc, err = budget.NewConcurrency(*c.RetryConcurrency); err != nil {
+			return err
+		}
 	}
 	if c.Breaker != nil {
 		if g.breaker, err = breaker.New(*c.Breaker); err != nil {
@@ -52,8 +79,15 @@ func (g *siteGuards) build(c CallGuards) error {
 }
 
 // enterBulkhead takes a slot for c, waits for one, or refuses the call.
+// A killed feature answers from its fallback without calling at all.
 func (m *Model) enterBulkhead(now engine.Time, c *call) {
 	g := &c.site.guards
+	g.inflight++
+	if g.killed {
+		c.site.st.inc(m, now, sKilled)
+		m.failLater(now, c, policies.Cancelled, stKilled)
+		return
+	}
 	if g.bulkhead == nil {
 		m.enterBreaker(now, c)
 		return
@@ -68,13 +102,11 @@ func (m *Model) enterBulkhead(now engine.Time, c *call) {
 		c.holdsSlot = true
 		m.enterBreaker(now, c)
 	case bulkhead.Queued:
-		c.ticket = acq.Ticket
+		c.ticket, c.waitingSlot = acq.Ticket, true
 		g.waiting[acq.Ticket] = c
-		at := engine.MaxTime
 		if acq.WaitUntil != bulkhead.NoDeadline {
-			at = engine.Time(acq.WaitUntil)
+			c.waitEv, _ = m.sim.At(engine.Time(acq.WaitUntil), &m.hSlotWait, c)
 		}
-		c.waitEv, _ = m.sim.At(at, &m.hSlotWait, c)
 	default:
 		c.site.st.inc(m, now, sBulkheadFull)
 		m.failLater(now, c, policies.BulkheadFull, stBulkheadFull)
@@ -84,7 +116,7 @@ func (m *Model) enterBulkhead(now engine.Time, c *call) {
 // slotWaitExpired: a call waited its bounded time for a slot in vain.
 func (m *Model) slotWaitExpired(now engine.Time, c *call) {
 	g := &c.site.guards
-	c.waitEv = 0
+	c.waitEv, c.waitingSlot = 0, false
 	delete(g.waiting, c.ticket)
 	o, ok := g.bulkhead.Expire(now.Duration(), c.ticket)
 	if !ok {
@@ -113,7 +145,7 @@ func (m *Model) releaseSlot(now engine.Time, site *callSite) {
 		return
 	}
 	m.sim.Cancel(w.waitEv)
-	w.waitEv = 0
+	w.waitEv, w.waitingSlot = 0, false
 	w.holdsSlot = true
 	if w.hasDL && now >= w.deadline {
 		m.failLater(now, w, policies.DeadlineExceeded, stDropped)

@@ -24,6 +24,10 @@ type CallGuards struct {
 	// Bulkhead bounds the calls in flight through the site, with a bounded
 	// wait for a slot (package bulkhead, semaphore flavour).
 	Bulkhead *bulkhead.SemaphoreConfig
+	// BulkheadPool is the dedicated-pool flavour instead (Hystrix's thread
+	// pool): a fixed number of slots and a queue bounded in length, not in
+	// time.
+	BulkheadPool *bulkhead.PoolConfig
 	// Breaker opens the circuit on failures (package breaker). One breaker
 	// per call site, that is per (caller, callee, operation).
 	Breaker *breaker.Config
@@ -33,6 +37,9 @@ type CallGuards struct {
 	BreakerInsideRetry bool
 	// Budget limits retries with a token bucket (package budget).
 	Budget *budget.Config
+	// RetryConcurrency limits retries Envoy's way: retries in flight at
+	// most a share of the calls in flight through the site.
+	RetryConcurrency *budget.ConcurrencyConfig
 	// Fallback answers a call that failed in the end (error, timeout,
 	// rejection, open breaker, full bulkhead) with a degraded answer.
 	Fallback *FallbackConfig
@@ -45,6 +52,9 @@ type FallbackConfig struct {
 	// Latency of producing the fallback answer; the zero Dist means none.
 	// A fallback must be cheaper than the main path.
 	Latency dist.Dist
+	// FailRate is the probability that the fallback itself fails (it went
+	// to the same broken cache, say): the call then fails after all.
+	FailRate float64
 }
 
 // Admission are the policies at a service's door and queue. Each is

@@ -42,16 +42,18 @@ type call struct {
 	prio      policies.Priority
 
 	// Guards.
-	permit     breaker.Permit // the breaker's permit, when hasPermit
-	hasPermit  bool
-	holdsSlot  bool            // holds a bulkhead slot
-	ticket     bulkhead.Ticket // waiting for a slot, when waitEv != 0
-	waitEv     engine.EventID
-	retryAfter time.Duration // the last rejection's Retry-After hint
-	failO      policies.Outcome
-	failSt     status // the failure a deferred refusal reports
-	trace      int32
-	next       *call
+	permit      breaker.Permit // the breaker's permit, when hasPermit
+	hasPermit   bool
+	holdsSlot   bool            // holds a bulkhead slot
+	waitingSlot bool            // waits for a bulkhead slot (ticket)
+	retrySlot   bool            // a retry holds the Envoy-style budget
+	ticket      bulkhead.Ticket // waiting for a slot, when waitEv != 0
+	waitEv      engine.EventID
+	retryAfter  time.Duration // the last rejection's Retry-After hint
+	failO       policies.Outcome
+	failSt      status // the failure a deferred refusal reports
+	trace       int32
+	next        *call
 }
 
 // status is how a handler execution ended, as sent back to the caller.
@@ -67,6 +69,7 @@ const (
 	stTimeout             // (a call's final status) its last attempt timed out
 	stCircuitOpen         // (a call's final status) refused by its breaker
 	stBulkheadFull        // (a call's final status) no bulkhead slot in time
+	stKilled              // (a call's final status) its feature is switched off
 )
 
 // attempt is one try of a call and, at the callee, its execution.
@@ -170,7 +173,7 @@ func (p *pools) releaseAttempt(a *attempt) {
 	p.attempts = a
 }
 
-var statusNames = [...]string{"ok", "degraded", "error", "dependency_failed", "rejected", "dropped", "timeout", "circuit_open", "bulkhead_full"}
+var statusNames = [...]string{"ok", "degraded", "error", "dependency_failed", "rejected", "dropped", "timeout", "circuit_open", "bulkhead_full", "killed"}
 
 // String names the status in traces.
 func (s status) String() string {

@@ -120,6 +120,9 @@ type CallResult struct {
 	// BreakerOpened its trips; BulkheadFull calls refused a slot;
 	// Fallbacks failed calls answered by the fallback.
 	ShortCircuited, RetriesIntoOpen, BreakerOpened, BulkheadFull, Fallbacks uint64
+	// Killed calls were skipped by a kill switch; FallbackFailed fallbacks
+	// failed too.
+	Killed, FallbackFailed uint64
 }
 
 // FaultResult is a fault and whether the system recovered from it.
@@ -218,6 +221,7 @@ func (m *Model) result() *Result {
 			CacheHits: k[sCacheHits], RetryDenied: k[sRetryDenied], Failed: k[sFailed],
 			ShortCircuited: k[sShortCircuited], RetriesIntoOpen: k[sRetryIntoOpen],
 			BreakerOpened: k[sBreakerOpened], BulkheadFull: k[sBulkheadFull], Fallbacks: k[sFallback],
+			Killed: k[sKilled], FallbackFailed: k[sFallbackFailed],
 		}
 		for reason, n := range s.st.denied {
 			if n > 0 {

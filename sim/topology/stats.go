@@ -62,6 +62,8 @@ const (
 	sBulkheadFull                      // refused: no bulkhead slot in time
 	sFallback                          // failed calls answered by the fallback
 	sBreakerOpened                     // breaker transitions to open
+	sKilled                            // calls skipped by a kill switch
+	sFallbackFailed                    // fallbacks that failed too
 	numSiteCounters
 )
 
