@@ -266,6 +266,19 @@ func (r *reader) serviceGuards(t *table) (topology.ServiceGuards, bool) {
 	} else if t.has("outlier") {
 		ok = false
 	}
+	if lt, has := t.sub("liveness", false); has {
+		c := &topology.LivenessConfig{Probe: health.DefaultConfig(), RestartTime: 10 * time.Second}
+		good := true
+		durKey(lt, "period", &c.Probe.Period, &good)
+		durKey(lt, "timeout", &c.Probe.Timeout, &good)
+		intKey(lt, "failure_threshold", 1, 1000, &c.Probe.FailureThreshold, &good)
+		durKey(lt, "restart_time", &c.RestartTime, &good)
+		lt.done("period", "timeout", "failure_threshold", "restart_time")
+		g.Liveness = c
+		ok = r.validated(lt, c.Probe.Validate(), good) && ok
+	} else if t.has("liveness") {
+		ok = false
+	}
 	if rt, has := t.sub("readiness", false); has {
 		c := &topology.ReadinessConfig{Probe: health.DefaultConfig()}
 		good := true

@@ -8,7 +8,7 @@ import (
 
 var serviceKeys = []string{"name", "instances", "balancer", "mode", "workers", "max_in_flight",
 	"queue_capacity", "contention", "service_time", "step", "operation", "cache",
-	"shed", "codel", "lifo", "limit", "outlier", "readiness"}
+	"shed", "codel", "lifo", "limit", "outlier", "readiness", "liveness"}
 
 // name reads and checks an entity's name.
 func (r *reader) name(t *table, kind string, seen map[string]bool) (string, bool) {

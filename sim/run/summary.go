@@ -54,6 +54,7 @@ type ServiceSummary struct {
 	Limited          uint64   `json:"limited"`
 	QueueDropped     uint64   `json:"queue_dropped"`
 	Ejections        uint64   `json:"ejections"`
+	Restarts         uint64   `json:"liveness_restarts"`
 	WastedWorkS      float64  `json:"wasted_work_s"`
 	Amplification    *float64 `json:"amplification"`
 	CacheHitRatioEnd *float64 `json:"cache_hit_ratio_at_end,omitempty"`
@@ -215,6 +216,7 @@ func NewSummary(res *topology.Result) *Summary {
 			Limited:          r.Limited,
 			QueueDropped:     r.QueueDropped,
 			Ejections:        r.Ejections,
+			Restarts:         r.Restarts,
 			WastedWorkS:      r.WastedWork.Seconds(),
 			Amplification:    amp,
 			CacheHitRatioEnd: hit,

@@ -1,6 +1,8 @@
 package topology
 
 import (
+	"time"
+
 	"github.com/ressim/ressim/sim/engine"
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/codel"
@@ -173,4 +175,18 @@ func (in *instance) drainQueue() []*attempt {
 		out = append(out, in.queue.pop())
 	}
 	return out
+}
+
+// oldestWait is how long the oldest queued request has waited (0 if none).
+func (in *instance) oldestWait(now engine.Time) time.Duration {
+	if q := in.adm.lifo; q != nil {
+		if e, ok := q.Queue().Front(); ok {
+			return now.Sub(engine.Time(e.EnqueuedAt))
+		}
+		return 0
+	}
+	if in.queue.len() == 0 {
+		return 0
+	}
+	return now.Sub(in.queue.buf[in.queue.head].arrived)
 }

@@ -505,6 +505,14 @@ func (s *ServiceConfig) validatePolicies(svcs map[string]int) error {
 			return err
 		}
 	}
+	if l := g.Liveness; l != nil {
+		if err := l.Probe.Validate(); err != nil {
+			return err
+		}
+		if l.RestartTime < 0 {
+			return fmt.Errorf("liveness restart time must be >= 0")
+		}
+	}
 	if r := g.Readiness; r != nil {
 		if err := r.Probe.Validate(); err != nil {
 			return err

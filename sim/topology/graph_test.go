@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ressim/ressim/sim/dist"
+	"github.com/ressim/ressim/sim/policies/health"
 	"github.com/ressim/ressim/sim/policies/retry"
 	"github.com/ressim/ressim/sim/queueing"
 )
@@ -369,5 +370,41 @@ func TestImmediateRejectionInsideACall(t *testing.T) {
 	inFlight := uint64(svcResult(t, res, "front").InFlightAtEnd)
 	if ended+inFlight != c.Sent || svcResult(t, res, "db").Rejected == 0 {
 		t.Errorf("sent %d, ended %d + in flight %d; db rejected %d", c.Sent, ended, inFlight, svcResult(t, res, "db").Rejected)
+	}
+}
+
+// TestLivenessRestartsOverloadedInstances: a liveness probe that waits in
+// the queue like any request fails when the instance is overloaded, and
+// the restarts it triggers throw away work and capacity: the overload
+// gets worse, not better.
+func TestLivenessRestartsOverloadedInstances(t *testing.T) {
+	build := func(live bool) Config {
+		c := Config{Name: "live", Duration: 120 * time.Second, Warmup: 5 * time.Second, Seed: 15,
+			Clients: []ClientConfig{{Name: "c", Target: "s", Rate: 800, Deadline: constant(2 * time.Second)}},
+			Services: []ServiceConfig{{Name: "s", Instances: 4, Workers: 3, QueueCapacity: 1000,
+				Steps: work(expo(12 * ms))}},
+			Faults: []FaultConfig{{Kind: LatencyFault, Target: "s", Instance: -1, Start: 30 * time.Second, End: 40 * time.Second, Multiply: 2}},
+		}
+		if live {
+			c.Services[0].Guards.Liveness = &LivenessConfig{
+				Probe:       health.Config{Period: time.Second, Timeout: 500 * ms, SuccessThreshold: 1, FailureThreshold: 3},
+				RestartTime: 10 * time.Second,
+			}
+		}
+		return c
+	}
+	with, without := mustRun(t, build(true)), mustRun(t, build(false))
+	s := svcResult(t, with, "s")
+	if s.Restarts == 0 || s.Killed == 0 {
+		t.Fatalf("no liveness restart (restarts %d, killed %d)", s.Restarts, s.Killed)
+	}
+	if g1, g0 := with.Clients[0].Goodput, without.Clients[0].Goodput; g1 >= g0 {
+		t.Errorf("goodput %.1f/s with the liveness probe, %.1f/s without: restarts should make it worse", g1, g0)
+	}
+	// Quiet: no restart without overload.
+	q := build(true)
+	q.Faults = nil
+	if r := svcResult(t, mustRun(t, q), "s").Restarts; r != 0 {
+		t.Errorf("%d restarts without overload", r)
 	}
 }

@@ -2,6 +2,7 @@ package topology
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/ressim/ressim/sim/dist"
 	"github.com/ressim/ressim/sim/policies/breaker"
@@ -115,6 +116,15 @@ type ReadinessConfig struct {
 	DependsOn []string
 }
 
+// LivenessConfig is a liveness probe on each instance of a service: an
+// instance that fails it FailureThreshold times in a row is restarted
+// (its work lost, as in a crash) and comes back RestartTime later.
+type LivenessConfig struct {
+	Probe health.Config
+	// RestartTime is how long a restart takes; 0 means 10 s.
+	RestartTime time.Duration
+}
+
 // Guards for services whose instances are watched by their callers.
 type ServiceGuards struct {
 	// Outlier ejects failing instances from every caller's balancer
@@ -122,4 +132,10 @@ type ServiceGuards struct {
 	Outlier *outlier.Config
 	// Readiness removes unready instances from the balancers.
 	Readiness *ReadinessConfig
+	// Liveness restarts instances that fail it. Its probe is an HTTP
+	// request like any other: it fails while the instance is frozen, or
+	// when it would wait in the queue longer than the probe's timeout (the
+	// oldest queued request has waited that long), which is how liveness
+	// probes restart overloaded instances and make an overload worse.
+	Liveness *LivenessConfig
 }

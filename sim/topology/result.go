@@ -54,6 +54,8 @@ type ServiceResult struct {
 	// shedding and by the concurrency limit, and dropped from the queue by
 	// CoDel or adaptive LIFO; Ejections counts outlier ejections.
 	Shed, Limited, QueueDropped, Ejections uint64
+	// Restarts counts instances restarted by their liveness probe.
+	Restarts uint64
 	// Killed counts requests lost in crashes; TimedOut the attempts to
 	// this service that their callers timed out; Wasted the handlers that
 	// completed for a caller that had stopped waiting.
@@ -195,6 +197,9 @@ func (m *Model) result() *Result {
 		}
 		if s.outlier != nil {
 			r.Ejections = s.outlier.ejections
+		}
+		if s.watch != nil {
+			r.Restarts = s.watch.restarts
 		}
 		if ca := s.cache; ca != nil {
 			r.Cache = &CacheResult{Hits: ca.hits, Misses: ca.misses, HitRatioAtEnd: ca.hitRatio()}

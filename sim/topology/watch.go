@@ -1,6 +1,8 @@
 package topology
 
 import (
+	"time"
+
 	"github.com/ressim/ressim/sim/engine"
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/health"
@@ -19,6 +21,10 @@ type watch struct {
 	deps      []*service // the dependencies whose health the probe includes
 	outlierH  engine.HandlerFunc
 	probeH    probeHandler
+	live      []*health.Probe // liveness probes, per instance
+	liveH     livenessHandler
+	restartH  restartHandler
+	restarts  uint64 // window
 }
 
 func (s *service) buildGuards() error {
@@ -51,6 +57,21 @@ func (s *service) buildGuards() error {
 	if s.outlier != nil {
 		s.watch = s.outlier
 	}
+	if l := g.Liveness; l != nil {
+		w := s.watch
+		if w == nil {
+			w = &watch{}
+			s.watch = w
+		}
+		for range s.insts {
+			p, err := health.NewLiveness(l.Probe, 0)
+			if err != nil {
+				return err
+			}
+			w.live = append(w.live, p)
+		}
+		w.liveH.s, w.restartH.s = s, s
+	}
 	return nil
 }
 
@@ -73,6 +94,54 @@ func (s *service) startWatch() {
 				s.m.sim.At(engine.Time(at), &w.probeH, s.insts[i])
 			}
 		}
+	}
+	for i, p := range w.live {
+		if at, ok := p.NextProbeAt(); ok {
+			s.m.sim.At(engine.Time(at), &w.liveH, s.insts[i])
+		}
+	}
+}
+
+// livenessHandler runs one instance's liveness probe.
+type livenessHandler struct{ s *service }
+
+func (h *livenessHandler) Handle(now engine.Time, arg any) {
+	s := h.s
+	in := arg.(*instance)
+	w := s.watch
+	p := w.live[in.idx]
+	timeout := s.cfg.Guards.Liveness.Probe.Timeout
+	passed := !in.down && in.frozen(now, now+1) == 0 && in.oldestWait(now) <= timeout
+	if tr, changed := p.Observe(now.Duration(), passed, 0); changed && tr.To == health.Restarting {
+		if now >= s.m.warmup {
+			w.restarts++
+		}
+		if !in.down {
+			in.crash(now)
+		}
+		rt := s.cfg.Guards.Liveness.RestartTime
+		if rt == 0 {
+			rt = 10 * time.Second
+		}
+		s.m.sim.After(rt, &w.restartH, in)
+		return
+	}
+	if at, ok := p.NextProbeAt(); ok && engine.Time(at) > now {
+		s.m.sim.At(engine.Time(at), h, in)
+	}
+}
+
+// restartHandler brings a restarted instance back.
+type restartHandler struct{ s *service }
+
+func (h *restartHandler) Handle(now engine.Time, arg any) {
+	s := h.s
+	in := arg.(*instance)
+	in.down = false
+	p := s.watch.live[in.idx]
+	p.Restarted(now.Duration())
+	if at, ok := p.NextProbeAt(); ok {
+		s.m.sim.At(engine.Time(at), &s.watch.liveH, in)
 	}
 }
 
