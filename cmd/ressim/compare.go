@@ -4,10 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"os/signal"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,14 +11,7 @@ import (
 )
 
 func newCompareCmd() *cobra.Command {
-	var (
-		outDir  string
-		jobs    int
-		reps    int
-		seed    uint64
-		noPlots bool
-		svg     bool
-	)
+	var f batchFlags
 	c := &cobra.Command{
 		Use:   "compare FILE",
 		Short: "Run every variant of an experiment, replicated, and compare them",
@@ -48,14 +37,7 @@ Ctrl-C stops after the runs in progress and writes what finished.`,
 			if err != nil {
 				return err
 			}
-			opt := run.CompareOptions{OutDir: outDir, Jobs: jobs, Replications: reps, Plots: !noPlots, SVG: svg}
-			if c.Flags().Changed("seed") {
-				opt.Seed = &seed
-			}
-			if isTerminal(c.ErrOrStderr()) {
-				opt.Progress = progressBar(c.ErrOrStderr())
-			}
-			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
+			opt, ctx, stop := f.options(c)
 			defer stop()
 			out, err := run.Compare(ctx, exp, opt)
 			if out == nil {
@@ -77,34 +59,6 @@ Ctrl-C stops after the runs in progress and writes what finished.`,
 			return reportExpectations(w, run.CheckExpectations(exp, out.Comparison.ByVariant()))
 		},
 	}
-	c.Flags().StringVarP(&outDir, "out", "o", "", "output directory (default out/<experiment name>/compare)")
-	c.Flags().IntVarP(&jobs, "jobs", "j", 0, "runs in parallel (default: the number of CPUs)")
-	c.Flags().IntVar(&reps, "replications", 0, "override [experiment].replications")
-	c.Flags().Uint64Var(&seed, "seed", 0, "override the experiment's seed")
-	c.Flags().BoolVar(&noPlots, "no-plots", false, "skip drawing the plots")
-	c.Flags().BoolVar(&svg, "svg", false, "also write every figure as SVG")
-	c.MarkFlagDirname("out")
+	f.register(c, "out/<experiment name>/compare")
 	return c
-}
-
-// isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// progressBar draws "[=====     ] 12/40 runs" on w, in place.
-func progressBar(w io.Writer) func(done, total int) {
-	return func(done, total int) {
-		const width = 30
-		n := width * done / max(total, 1)
-		fmt.Fprintf(w, "\r[%s%s] %d/%d runs", strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total)
-		if done == total {
-			fmt.Fprintln(w)
-		}
-	}
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 
 	"github.com/spf13/cobra"
 
@@ -13,14 +11,7 @@ import (
 )
 
 func newSweepCmd() *cobra.Command {
-	var (
-		outDir  string
-		jobs    int
-		reps    int
-		seed    uint64
-		noPlots bool
-		svg     bool
-	)
+	var f batchFlags
 	c := &cobra.Command{
 		Use:   "sweep FILE",
 		Short: "Run an experiment over a grid of one or two parameters",
@@ -46,14 +37,7 @@ fault: the phase diagrams in which metastable regions show.`,
 			if exp.Sweep == nil {
 				return usageError{fmt.Errorf("%s has no [sweep] table", args[0])}
 			}
-			opt := run.CompareOptions{OutDir: outDir, Jobs: jobs, Replications: reps, Plots: !noPlots, SVG: svg}
-			if c.Flags().Changed("seed") {
-				opt.Seed = &seed
-			}
-			if isTerminal(c.ErrOrStderr()) {
-				opt.Progress = progressBar(c.ErrOrStderr())
-			}
-			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
+			opt, ctx, stop := f.options(c)
 			defer stop()
 			out, err := run.RunSweep(ctx, exp, opt)
 			if out == nil {
@@ -69,12 +53,6 @@ fault: the phase diagrams in which metastable regions show.`,
 			return err
 		},
 	}
-	c.Flags().StringVarP(&outDir, "out", "o", "", "output directory (default out/<experiment name>/sweep)")
-	c.Flags().IntVarP(&jobs, "jobs", "j", 0, "runs in parallel (default: the number of CPUs)")
-	c.Flags().IntVar(&reps, "replications", 0, "override [experiment].replications")
-	c.Flags().Uint64Var(&seed, "seed", 0, "override the experiment's seed")
-	c.Flags().BoolVar(&noPlots, "no-plots", false, "skip drawing the plots")
-	c.Flags().BoolVar(&svg, "svg", false, "also write every figure as SVG")
-	c.MarkFlagDirname("out")
+	f.register(c, "out/<experiment name>/sweep")
 	return c
 }
