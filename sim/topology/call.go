@@ -174,7 +174,12 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 		}
 	}
 	m.sending++
-	defer func() { m.sending-- }()
+	m.deliverAttempt(now, a, c, site)
+	m.sending--
+}
+
+// deliverAttempt sends a to an instance, or refuses it when none is up.
+func (m *Model) deliverAttempt(now engine.Time, a *attempt, c *call, site *callSite) {
 	inst := site.target.pick()
 	if inst == nil {
 		// No instance is up: refused at once, as a connection error would be.

@@ -186,7 +186,9 @@ func (c *client) send(now engine.Time) {
 	u := m.pool.user()
 	u.client, u.sent = c, now
 	u.measured = now >= m.warmup
-	u.trace = m.trace.sample(c.cfg.Name)
+	if m.trace != nil {
+		u.trace = m.trace.sample(c.cfg.Name)
+	}
 	c.st.inc(m, now, kSent)
 	if c.cfg.Deadline.Kind() != 0 {
 		if c.dlLane != nil {
