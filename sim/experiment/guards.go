@@ -215,6 +215,10 @@ func (r *reader) admission(t *table, queueCap int) (topology.Admission, bool) {
 			r.errorf(lt.path, "adaptive LIFO needs a bounded queue: set queue_capacity >= 1")
 			good = false
 		}
+		if t.has("codel") {
+			r.errorf(lt.path, "codel and lifo both manage the queue; choose one (lifo has its own controlled delay)")
+			good = false
+		}
 		a.LIFO = &c
 		ok = r.validated(lt, c.Validate(), good) && ok
 	} else if t.has("lifo") {
@@ -241,7 +245,7 @@ func (r *reader) admission(t *table, queueCap int) (topology.Admission, bool) {
 		numKey(lt, "backoff_ratio", 0, 1, "factor on a drop", &c.AIMD.BackoffRatio, &good)
 		lt.done("algorithm", "initial", "min", "max", "timeout", "backoff_ratio")
 		a.Limit = c
-		ok = ok && good
+		ok = r.validated(lt, c.Validate(), good) && ok
 	} else if t.has("limit") {
 		ok = false
 	}

@@ -87,6 +87,12 @@ type LimitConfig struct {
 // LimitAlgorithms lists the algorithms' names.
 func LimitAlgorithms() []string { return []string{"aimd", "gradient2", "vegas"} }
 
+// Validate reports whether the algorithm and its bounds are valid.
+func (c *LimitConfig) Validate() error {
+	_, err := c.build()
+	return err
+}
+
 func (c *LimitConfig) build() (limit.Algorithm, error) {
 	switch c.Algorithm {
 	case "aimd":
@@ -112,7 +118,8 @@ type ReadinessConfig struct {
 	// probe fails while one of them has no instance up and ready. This is
 	// the trap from the source text: a non-critical dependency's outage
 	// makes every instance unready at once. Empty means the probe checks
-	// the instance itself only (up, and not frozen).
+	// the instance itself only: up, not frozen, and answering within the
+	// probe's timeout (it would not wait in the queue longer than that).
 	DependsOn []string
 }
 

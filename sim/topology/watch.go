@@ -186,7 +186,9 @@ func (h *probeHandler) Handle(now engine.Time, arg any) {
 	in := arg.(*instance)
 	w := s.watch
 	p := w.probes[in.idx]
-	passed := !in.down && in.frozen(now, now+1) == 0
+	// The probe is a request like any other: it fails while the instance
+	// is frozen, or when it would wait in the queue past its timeout.
+	passed := !in.down && in.frozen(now, now+1) == 0 && in.oldestWait(now) <= s.cfg.Guards.Readiness.Probe.Timeout
 	// A probe that includes a dependency pings its health: it fails while
 	// the dependency has no instance up.
 	for _, dep := range w.deps {
