@@ -255,6 +255,15 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("schema = 1\n[experiment]\nname='x'\nduration='1s'\n"))
 	f.Add([]byte("a = [{b = 1}, {c = [1,2]}]\n[[d.e]]\n[d]\n"))
 	f.Add([]byte(`s = """\"""" + '''x'''`))
+	f.Add([]byte(withVariants))
+	f.Add([]byte(good + `
+[sweep]
+x = { path = "client.users.rate", values = [100, 200] }
+y = { path = "service.server.workers", values = [5, 10] }
+[[expect]]
+metric = "goodput"
+min = 1
+`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		e, err := Parse("fuzz.toml", data)
 		if err != nil {
@@ -263,9 +272,15 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		// A file the loader accepts must build a model.
+		// A file the loader accepts must build a model, and so must each
+		// of its variants.
 		if _, err := topology.New(e.Model); err != nil {
 			t.Fatalf("accepted file fails to build: %v", err)
+		}
+		for _, v := range e.Variants {
+			if _, err := topology.New(v.Model); err != nil {
+				t.Fatalf("accepted variant %q fails to build: %v", v.Name, err)
+			}
 		}
 	})
 }
