@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -174,5 +177,59 @@ func TestTrace(t *testing.T) {
 	}
 	if cats["attempt"] != 5*(3+9+27) {
 		t.Errorf("%d attempt slices, want 5 requests x 39", cats["attempt"])
+	}
+}
+
+// TestFigureGolden pins what the default figures show for the small
+// experiment and for a comparison: titles, panels, their axes, the lines
+// and fault spans (the renderer's own pixels are pinned by sim/report's
+// golden images). Regenerate with -update.
+func TestFigureGolden(t *testing.T) {
+	var b strings.Builder
+	describe := func(file string, f report.Figure) {
+		fmt.Fprintf(&b, "%s: %q / %q\n", file, f.Title, f.Subtitle)
+		for _, s := range f.Spans {
+			fmt.Fprintf(&b, "  span [%g, %g) %q\n", s.From, s.To, s.Label)
+		}
+		for _, p := range f.Panels {
+			fmt.Fprintf(&b, "  panel %q, y %q, log %v, %d state bands\n", p.Title, p.YLabel, p.LogY, len(p.States))
+			for _, l := range p.Lines {
+				fmt.Fprintf(&b, "    line %q: %d points\n", l.Label, len(l.X))
+			}
+		}
+	}
+	out, err := Execute(load(t), Options{OutDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Figures(out.Result) {
+		describe(f.File, f.Figure)
+	}
+	exp, err := experiment.Load(filepath.Join("..", "..", "experiments", "breaker-fallback.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bf, err := Execute(exp, Options{OutDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Figures(bf.Result) {
+		if f.File == "overview.png" {
+			describe("breaker-fallback "+f.File, f.Figure)
+		}
+	}
+	golden := filepath.Join("testdata", "figures.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("figures differ from %s; if intended, run with -update\n%s", golden, b.String())
 	}
 }
