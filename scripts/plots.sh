@@ -23,4 +23,7 @@ cp "$work/phase/phase-base.png" plots/metastable-phase.png
 cp "$work/phase/sweep.md" plots/metastable-phase.md
 "$work/ressim" sweep experiments/goodput-vs-load.toml -o "$work/gvl" >/dev/null
 cp "$work/gvl/sweep-goodput.png" plots/goodput-vs-load.png
+"$work/ressim" compare experiments/brooker-spike.toml -o "$work/brooker" >/dev/null
+cp "$work/brooker/compare-timeline.png" plots/brooker-spike-compare.png
+cp "$work/brooker/compare.md" plots/brooker-spike-compare.md
 echo "plots/ updated"
