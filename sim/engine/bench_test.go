@@ -91,7 +91,6 @@ type timerModel struct {
 	arrive   HandlerFunc
 	complete HandlerFunc
 	timeout  HandlerFunc
-	reqs     []timerReq
 	free     []*timerReq
 	done     int
 	timedOut int

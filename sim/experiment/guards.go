@@ -167,8 +167,6 @@ func (r *reader) guards(t *table) (topology.CallGuards, bool) {
 	return g, ok
 }
 
-var guardKeys = []string{"bulkhead", "breaker", "retry_budget", "fallback"}
-
 // admission reads a service's door and queue policies.
 func (r *reader) admission(t *table, queueCap int) (topology.Admission, bool) {
 	var a topology.Admission

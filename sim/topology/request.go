@@ -99,7 +99,6 @@ type attempt struct {
 	holding    bool // holds a worker or an async slot
 	runIdx     int  // index in the instance's running list
 	workStart  engine.Time
-	workEnd    engine.Time
 	workEv     engine.EventID
 	status     status
 	measured   bool // arrived inside the measurement window

@@ -22,7 +22,6 @@ type seriesRecorder struct {
 	siteCols []siteColumns
 	total    *metrics.Column // goodput over all clients
 	goodput  []float64       // the same values, for the recovery verdicts
-	ivSent   uint64          // user requests sent in the open interval
 }
 
 // serviceColumns are one service's time-series columns.
@@ -37,9 +36,9 @@ type serviceColumns struct {
 
 // siteColumns are a guarded call site's columns.
 type siteColumns struct {
-	site                                                 *callSite
-	breaker, shortCircuited, bulkheadFull, fallback      *metrics.Column
-	tokens, retries, retriesDenied, retriesIntoOpenCount *metrics.Column
+	site                                            *callSite
+	breaker, shortCircuited, bulkheadFull, fallback *metrics.Column
+	tokens, retries, retriesDenied                  *metrics.Column
 }
 
 // clientColumns are one client's time-series columns.
