@@ -23,6 +23,11 @@ type Heatmap struct {
 	XLabel, YLabel, ZLabel string
 	// X and Y are the cell centres, strictly increasing.
 	X, Y []float64
+	// XTickLabels and YTickLabels, if set (one per centre), label the
+	// centres instead of their numbers: pass X = 0, 1, 2, ... and the
+	// parameter values as labels for a grid of equal cells over unevenly
+	// spaced values.
+	XTickLabels, YTickLabels []string
 	// Z[j][i] is the value of the cell at (X[i], Y[j]); NaN is "no data"
 	// and is drawn light grey.
 	Z [][]float64
@@ -61,6 +66,9 @@ func viridisAt(t float64) color.RGBA {
 // Validate reports the first problem that would stop h from rendering.
 // The error wraps ErrInvalid.
 func (h *Heatmap) Validate() error {
+	if (h.XTickLabels != nil && len(h.XTickLabels) != len(h.X)) || (h.YTickLabels != nil && len(h.YTickLabels) != len(h.Y)) {
+		return invalid("heatmap %q: tick labels must match the centres one for one", h.Title)
+	}
 	if _, _, err := size(h.Width, h.Height); err != nil {
 		return err
 	}
@@ -157,8 +165,16 @@ func edges(c []float64) []float64 {
 	return e
 }
 
-// centreTicks labels every centre when there are few, else nice ticks.
-func centreTicks(c []float64, target int) plot.Ticker {
+// centreTicks labels every centre when there are few (with labels, if
+// given), else nice ticks.
+func centreTicks(c []float64, labels []string, target int) plot.Ticker {
+	if len(labels) == len(c) && len(c) > 0 {
+		t := make(plot.ConstantTicks, len(c))
+		for i, v := range c {
+			t[i] = plot.Tick{Value: v, Label: labels[i]}
+		}
+		return t
+	}
 	if len(c) > 12 {
 		return linearTicks{target: target, labels: true}
 	}
@@ -175,8 +191,8 @@ func (h *Heatmap) draw(dc draw.Canvas, wpx, hpx int) error {
 	ex, ey := edges(h.X), edges(h.Y)
 	p.X.Min, p.X.Max = ex[0], ex[len(ex)-1]
 	p.Y.Min, p.Y.Max = ey[0], ey[len(ey)-1]
-	p.X.Tick.Marker = centreTicks(h.X, 8)
-	p.Y.Tick.Marker = centreTicks(h.Y, 6)
+	p.X.Tick.Marker = centreTicks(h.X, h.XTickLabels, 8)
+	p.Y.Tick.Marker = centreTicks(h.Y, h.YTickLabels, 6)
 	zlo, zhi := h.zRange()
 	p.Add(&heatPlotter{h: h, ex: ex, ey: ey, zlo: zlo, zhi: zhi, text: th.small, pad: th.gap / 2})
 

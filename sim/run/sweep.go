@@ -371,11 +371,14 @@ func (r *SweepResult) figures(stats []CellStat) []compareFigure {
 	}
 	var figs []compareFigure
 	for _, v := range r.Variants {
+		// Equal cells, labelled with the values as written in the file.
 		h := report.Heatmap{
 			Title:    fmt.Sprintf("%s: %s (%s)", r.Name, sw.Metric, v),
 			Subtitle: fmt.Sprintf("%d replication(s) per cell, seed %d", r.Replications, r.Seed),
 			XLabel:   sw.X.Label, YLabel: sw.Y.Label, ZLabel: zlabel,
-			X: sw.X.Numbers, Y: sw.Y.Numbers, Annotate: true,
+			X: indices(len(sw.X.Values)), Y: indices(len(sw.Y.Values)),
+			XTickLabels: valueLabels(sw.X.Values), YTickLabels: valueLabels(sw.Y.Values),
+			Annotate: true,
 		}
 		h.Z = make([][]float64, len(sw.Y.Values))
 		for y := range h.Z {
@@ -393,4 +396,20 @@ func (r *SweepResult) figures(stats []CellStat) []compareFigure {
 		figs = append(figs, compareFigure{File: "phase-" + v + ".png", write: h.WriteFile})
 	}
 	return figs
+}
+
+func indices(n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = float64(i)
+	}
+	return out
+}
+
+func valueLabels(vs []any) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = fmt.Sprint(v)
+	}
+	return out
 }
