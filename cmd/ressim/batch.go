@@ -41,7 +41,7 @@ func (f *batchFlags) options(c *cobra.Command) (run.CompareOptions, context.Cont
 		opt.Seed = &f.seed
 	}
 	if isTerminal(c.ErrOrStderr()) {
-		opt.Progress = progressBar(c.ErrOrStderr())
+		opt.Progress = progressBar(c.ErrOrStderr(), "runs")
 	}
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	return opt, ctx, stop
@@ -58,11 +58,11 @@ func isTerminal(w io.Writer) bool {
 }
 
 // progressBar draws "[=====     ] 12/40 runs" on w, in place.
-func progressBar(w io.Writer) func(done, total int) {
+func progressBar(w io.Writer, unit string) func(done, total int) {
 	return func(done, total int) {
 		const width = 30
 		n := width * done / max(total, 1)
-		fmt.Fprintf(w, "\r[%s%s] %d/%d runs", strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total)
+		fmt.Fprintf(w, "\r[%s%s] %d/%d %s", strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total, unit)
 		if done == total {
 			fmt.Fprintln(w)
 		}

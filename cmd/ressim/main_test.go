@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func ressim(args ...string) (code int, stdout, stderr string) {
@@ -135,5 +136,23 @@ func TestCompareAndSweepCommands(t *testing.T) {
 	code, _, errOut = ressim("sweep", small, "-o", dir)
 	if code != exitInvalid || !strings.Contains(errOut, "no [sweep]") {
 		t.Errorf("sweep without a [sweep] table: exit %d, %s", code, errOut)
+	}
+}
+
+func TestProgressBar(t *testing.T) {
+	var b bytes.Buffer
+	bar := progressBar(&b, "runs")
+	bar(1, 4)
+	bar(4, 4)
+	if got := b.String(); !strings.Contains(got, "] 1/4 runs") || !strings.Contains(got, "[==============================] 4/4 runs\n") {
+		t.Errorf("progress bar drew %q", got)
+	}
+	b.Reset()
+	sim := simProgress(&b)
+	for _, now := range []time.Duration{0, 1, 2, 500, 1000} {
+		sim(now, 1000)
+	}
+	if n := strings.Count(b.String(), "\r"); n != 3 {
+		t.Errorf("simulated-time bar redrew %d times for 0 %%, 50 %%, 100 %%; want 3", n)
 	}
 }

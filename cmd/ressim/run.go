@@ -44,6 +44,9 @@ give byte-identical outputs.`,
 				return err
 			}
 			opt := run.Options{OutDir: outDir, Plots: !noPlots, SVG: svg, TraceEvery: trace}
+			if isTerminal(c.ErrOrStderr()) {
+				opt.Progress = simProgress(c.ErrOrStderr())
+			}
 			if c.Flags().Changed("seed") {
 				opt.Seed = &seed
 			}
@@ -137,4 +140,18 @@ func serviceLine(s topology.ServiceResult) string {
 // ms formats nanoseconds as milliseconds with three significant decimals.
 func ms(ns float64) string {
 	return time.Duration(ns).Round(time.Microsecond).String()
+}
+
+// simProgress draws the simulated time reached as a bar, in place, at most
+// once per whole percent.
+func simProgress(w io.Writer) func(now, end time.Duration) {
+	last := -1
+	bar := progressBar(w, "percent of the simulated time")
+	return func(now, end time.Duration) {
+		pct := int(100 * now / max(end, 1))
+		if pct != last {
+			last = pct
+			bar(pct, 100)
+		}
+	}
 }

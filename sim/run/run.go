@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/sim/experiment"
@@ -28,6 +29,9 @@ type Options struct {
 	TraceEvery, TraceMax int
 	// SVG also writes every figure as SVG (same name, .svg).
 	SVG bool
+	// Progress, if not nil, is called as simulated time advances, with the
+	// time reached and the end.
+	Progress func(now, end time.Duration)
 }
 
 // DefaultOutDir is where outputs go when Options.OutDir is empty: out/<name>.
@@ -60,6 +64,9 @@ func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
 	m, err := topology.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
+	}
+	if opt.Progress != nil {
+		m.OnProgress(opt.Progress)
 	}
 	res, err := m.Run()
 	if err != nil {

@@ -40,7 +40,14 @@ type Model struct {
 	// sending > 0 while a call is being sent: a response produced then is
 	// delivered by an event, never re-entering the sender.
 	sending int
+
+	progress func(now, end time.Duration) // see OnProgress
 }
+
+// OnProgress makes the run call f after every time-series interval, with
+// the simulated time reached and the run's end; ressim run draws its
+// progress bar with it. f must not touch the model.
+func (m *Model) OnProgress(f func(now, end time.Duration)) { m.progress = f }
 
 // New validates cfg and builds the model. The run's random streams derive
 // from cfg.Seed.

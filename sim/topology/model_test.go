@@ -122,3 +122,23 @@ func BenchmarkMM10(b *testing.B) {
 	}
 	b.ReportMetric(float64(customers)/b.Elapsed().Seconds(), "customers/s")
 }
+
+func TestOnProgress(t *testing.T) {
+	m, err := New(mm10Config(25 * time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []time.Duration
+	m.OnProgress(func(now, end time.Duration) {
+		if end != 25*time.Second {
+			t.Errorf("end %v", end)
+		}
+		seen = append(seen, now)
+	})
+	if _, err := m.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 25 || seen[0] != time.Second || seen[24] != 25*time.Second {
+		t.Errorf("progress at %v, want every second up to 25 s", seen)
+	}
+}

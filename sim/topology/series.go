@@ -289,6 +289,9 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 		site.st.iv = [numSiteCounters]uint64{}
 	}
 	r.last = now
+	if f := r.m.progress; f != nil {
+		f(now.Duration(), r.m.end.Duration())
+	}
 	if now < r.m.end {
 		r.m.sim.At(r.next(now), r, nil)
 	}
