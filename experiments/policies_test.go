@@ -170,6 +170,14 @@ func TestOutlierEjection(t *testing.T) {
 	if c := res.Clients[0]; float64(c.Errors) > 0.01*float64(c.Sent) {
 		t.Errorf("%d errors of %d: ejection should spare almost every request", c.Errors, c.Sent)
 	}
+	// A slow instance (50x, so its callers time out after 200 ms) is
+	// ejected too: timeouts count as failures of the host.
+	res = runExp(t, "outlier-ejection.toml", func(c *topology.Config) {
+		c.Faults[0] = topology.FaultConfig{Kind: topology.LatencyFault, Target: "api", Instance: 3, Start: 20 * sec, End: 80 * sec, Multiply: 50}
+	})
+	if mean(t, res, "api", "ejected_instances", 25*sec, 45*sec) < 0.9 {
+		t.Error("the slow instance was not ejected")
+	}
 	// Every instance failing: never more than half ejected.
 	res = runExp(t, "outlier-ejection.toml", func(c *topology.Config) { c.Faults[0].Instance = -1 })
 	ts := res.Series
