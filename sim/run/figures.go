@@ -106,22 +106,26 @@ func figures(res *topology.Result, variant string) []NamedFigure {
 
 	for _, s := range res.Services {
 		n := s.Name
+		loadLines := []report.Line{
+			line(n, "arrivals", "arrivals"),
+			line(n, "throughput", "completed"),
+			line(n, "rejected", "rejected"),
+			line(n, "dropped", "dropped (deadline)"),
+			line(n, "errors", "failed"),
+			line(n, "degraded", "degraded"),
+		}
+		// The admission policies' refusals, when the service has them.
+		for _, extra := range [][2]string{{"shed", "shed (priority)"}, {"limited", "refused by the limit"}, {"queue_dropped", "dropped from the queue"}} {
+			if ts.Find(n, extra[0]) != nil {
+				loadLines = append(loadLines, line(n, extra[0], extra[1]))
+			}
+		}
 		figs = append(figs, NamedFigure{File: "timeline-" + n + ".png", Figure: report.Figure{
 			Title:    fmt.Sprintf("%s: service %s", res.Name, n),
 			Subtitle: fmt.Sprintf("%s, %d instance(s) x %d workers", subtitle, s.Instances, s.Workers),
 			Spans:    spans,
 			Panels: []report.Panel{
-				{
-					Title: "Load", YLabel: "requests/s", YMin: &zero,
-					Lines: []report.Line{
-						line(n, "arrivals", "arrivals"),
-						line(n, "throughput", "completed"),
-						line(n, "rejected", "rejected"),
-						line(n, "dropped", "dropped (deadline)"),
-						line(n, "errors", "failed"),
-						line(n, "degraded", "degraded"),
-					},
-				},
+				{Title: "Load", YLabel: "requests/s", YMin: &zero, Lines: loadLines},
 				{
 					Title: "Occupancy (time average)", YLabel: "requests", YMin: &zero,
 					Lines: []report.Line{
