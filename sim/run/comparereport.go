@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/metrics"
@@ -49,32 +48,22 @@ func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions
 	}
 	stats, locked := c.Stats()
 	out.Stats, out.Locked = stats, locked
-	files := []struct {
-		name string
-		fill func(io.Writer) error
-	}{
+	paths, err := writeOutputs(out.Dir, []output{
 		{CompareJSON, func(w io.Writer) error { return writeCompareJSON(w, c, stats, locked) }},
 		{CompareCSV, func(w io.Writer) error { return writeCompareCSV(w, stats, locked) }},
 		{CompareMarkdown, func(w io.Writer) error { return WriteCompareTable(w, c, stats, locked, true) }},
 		{CompareSeries, func(w io.Writer) error { return writeCompareSeries(w, c) }},
+	})
+	if err != nil {
+		return nil, err
 	}
-	for _, f := range files {
-		p := filepath.Join(out.Dir, f.name)
-		if err := atomicfile.Write(p, f.fill); err != nil {
+	out.Files = paths
+	if opt.Plots {
+		figs, err := writeFigures(out.Dir, CompareFigures(c, stats, locked), opt.SVG)
+		if err != nil {
 			return nil, err
 		}
-		out.Files = append(out.Files, p)
-	}
-	if opt.Plots {
-		for _, nf := range CompareFigures(c, stats, locked) {
-			for _, name := range figureFiles(nf.File, opt.SVG) {
-				p := filepath.Join(out.Dir, name)
-				if err := nf.write(p); err != nil {
-					return nil, err
-				}
-				out.Files = append(out.Files, p)
-			}
-		}
+		out.Files = append(out.Files, figs...)
 	}
 	return out, runErr
 }
@@ -174,12 +163,7 @@ func WriteCompareTable(w io.Writer, c *Comparison, stats []MetricStats, locked [
 func writeCompareCSV(w io.Writer, stats []MetricStats, locked []LockedIn) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"metric", "unit", "variant", "n", "mean", "ci_lo", "ci_hi", "diff_mean", "diff_ci_lo", "diff_ci_hi", "significant"})
-	f := func(x float64) string {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return ""
-		}
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	}
+	f := csvNum
 	for _, ms := range stats {
 		for _, st := range ms.Arms {
 			row := []string{ms.Metric.Name, ms.Metric.Unit, st.Arm, strconv.Itoa(st.Summary.N), "", "", "", "", "", "", ""}
@@ -310,12 +294,7 @@ func writeCompareSeries(w io.Writer, c *Comparison) error {
 			for i := 0; i < ts.Len(); i++ {
 				t0, t1 := sec(ts.Start(i)), sec(ts.End(i))
 				for _, col := range ts.Columns() {
-					v := col.Value(i)
-					val := ""
-					if !math.IsNaN(v) {
-						val = strconv.FormatFloat(v, 'g', -1, 64)
-					}
-					cw.Write([]string{arm.Name, rep, seed, t0, t1, col.Entity(), col.Metric(), col.Unit(), val})
+					cw.Write([]string{arm.Name, rep, seed, t0, t1, col.Entity(), col.Metric(), col.Unit(), csvNum(col.Value(i))})
 				}
 			}
 		}

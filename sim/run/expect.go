@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ressim/ressim/sim/analysis"
 	"github.com/ressim/ressim/sim/experiment"
 )
 
@@ -54,24 +55,10 @@ func CheckExpectations(exp *experiment.Experiment, byVariant map[string][]Headli
 			continue
 		}
 		if e.Metric == "locked_in_probability" {
-			k := 0
-			for _, h := range hs {
-				if h.LockedIn {
-					k++
-				}
-			}
-			r.Value = float64(k) / float64(len(hs))
-		} else if m := sweepMetric(e.Metric); m != nil {
-			xs := make([]float64, len(hs))
-			for i, h := range hs {
-				xs[i] = m.get(h)
-			}
-			if fs := finite(xs); len(fs) > 0 {
-				sum := 0.0
-				for _, x := range fs {
-					sum += x
-				}
-				r.Value = sum / float64(len(fs))
+			r.Value = float64(lockedInCount(hs)) / float64(len(hs))
+		} else if m := metricByName(e.Metric); m != nil {
+			if s := analysis.Summarize(finite(m.values(hs))); s.N > 0 {
+				r.Value = s.Mean
 			}
 		}
 		r.OK = !math.IsNaN(r.Value) && (e.Min == nil || r.Value >= *e.Min) && (e.Max == nil || r.Value <= *e.Max)

@@ -1,8 +1,12 @@
 package run
 
 import (
+	"io"
 	"math"
+	"path/filepath"
+	"strconv"
 
+	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/sim/analysis"
 )
 
@@ -61,18 +65,11 @@ type LockedIn struct {
 // probabilities.
 func (c *Comparison) Stats() ([]MetricStats, []LockedIn) {
 	var out []MetricStats
-	col := func(arm int, m MetricDef) []float64 {
-		xs := make([]float64, len(c.Headlines[arm]))
-		for r, h := range c.Headlines[arm] {
-			xs[r] = m.get(h)
-		}
-		return xs
-	}
 	for _, m := range Metrics {
 		ms := MetricStats{Metric: m}
-		base := col(0, m)
+		base := m.values(c.Headlines[0])
 		for a := range c.Arms {
-			xs := col(a, m)
+			xs := m.values(c.Headlines[a])
 			st := ArmStat{Arm: c.Arms[a].Name, Summary: analysis.Summarize(finite(xs))}
 			if a > 0 && allFinite(xs) && allFinite(base) {
 				if d, err := analysis.Paired(base, xs); err == nil {
@@ -86,13 +83,7 @@ func (c *Comparison) Stats() ([]MetricStats, []LockedIn) {
 	var locked []LockedIn
 	if len(c.Headlines) > 0 && len(c.Headlines[0]) > 0 && c.Headlines[0][0].HasFault {
 		for a := range c.Arms {
-			k := 0
-			for _, h := range c.Headlines[a] {
-				if h.LockedIn {
-					k++
-				}
-			}
-			n := len(c.Headlines[a])
+			k, n := lockedInCount(c.Headlines[a]), len(c.Headlines[a])
 			li := LockedIn{Arm: c.Arms[a].Name, Count: k, Total: n, CI95: analysis.Wilson(k, n)}
 			if n > 0 {
 				li.P = float64(k) / float64(n)
@@ -114,3 +105,80 @@ func finite(xs []float64) []float64 {
 }
 
 func allFinite(xs []float64) bool { return len(finite(xs)) == len(xs) }
+
+// values is the metric over a set of runs, in their order (NaN where it is
+// undefined for a run).
+func (m MetricDef) values(hs []Headline) []float64 {
+	xs := make([]float64, len(hs))
+	for i, h := range hs {
+		xs[i] = m.get(h)
+	}
+	return xs
+}
+
+// lockedInCount counts the runs still locked in after the first fault.
+func lockedInCount(hs []Headline) int {
+	k := 0
+	for _, h := range hs {
+		if h.LockedIn {
+			k++
+		}
+	}
+	return k
+}
+
+// metricByName returns the headline metric with the given name, or nil
+// (for "locked_in_probability", which is not a per-run number).
+func metricByName(name string) *MetricDef {
+	for i := range Metrics {
+		if Metrics[i].Name == name {
+			return &Metrics[i]
+		}
+	}
+	return nil
+}
+
+// csvNum formats a number for CSV output: shortest round-trip form, empty
+// for NaN or infinities.
+func csvNum(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// writeOutputs writes each table of a comparison or sweep atomically into
+// dir, returning the paths in order.
+func writeOutputs(dir string, files []output) ([]string, error) {
+	var paths []string
+	for _, f := range files {
+		p := filepath.Join(dir, f.name)
+		if err := atomicfile.Write(p, f.fill); err != nil {
+			return nil, err
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
+}
+
+// output is one table file and what fills it.
+type output struct {
+	name string
+	fill func(io.Writer) error
+}
+
+// writeFigures draws each figure into dir (as SVG too with svg),
+// returning the paths in order.
+func writeFigures(dir string, figs []compareFigure, svg bool) ([]string, error) {
+	var paths []string
+	for _, f := range figs {
+		for _, name := range figureFiles(f.File, svg) {
+			p := filepath.Join(dir, name)
+			if err := f.write(p); err != nil {
+				return nil, err
+			}
+			paths = append(paths, p)
+		}
+	}
+	return paths, nil
+}

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/analysis"
 	"github.com/ressim/ressim/sim/experiment"
@@ -154,68 +153,38 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
 		return nil, err
 	}
-	files := []struct {
-		name string
-		fill func(io.Writer) error
-	}{
+	paths, err := writeOutputs(out.Dir, []output{
 		{SweepCSV, func(w io.Writer) error { return writeSweepCSV(w, res, out.Stats) }},
 		{SweepJSON, func(w io.Writer) error { return writeSweepJSON(w, res, out.Stats) }},
 		{SweepMarkdown, func(w io.Writer) error { return WriteSweepTable(w, res, out.Stats) }},
+	})
+	if err != nil {
+		return nil, err
 	}
-	for _, f := range files {
-		p := filepath.Join(out.Dir, f.name)
-		if err := atomicfile.Write(p, f.fill); err != nil {
+	out.Files = paths
+	if opt.Plots {
+		figs, err := writeFigures(out.Dir, res.figures(out.Stats), opt.SVG)
+		if err != nil {
 			return nil, err
 		}
-		out.Files = append(out.Files, p)
-	}
-	if opt.Plots {
-		for _, f := range res.figures(out.Stats) {
-			for _, name := range figureFiles(f.File, opt.SVG) {
-				p := filepath.Join(out.Dir, name)
-				if err := f.write(p); err != nil {
-					return nil, err
-				}
-				out.Files = append(out.Files, p)
-			}
-		}
+		out.Files = append(out.Files, figs...)
 	}
 	return out, cancelled
 }
 
-// metricDef returns the sweep metric's definition (nil for the locked-in
-// probability).
-func sweepMetric(name string) *MetricDef {
-	for i := range Metrics {
-		if Metrics[i].Name == name {
-			return &Metrics[i]
-		}
-	}
-	return nil
-}
-
 func (r *SweepResult) stats() []CellStat {
 	var out []CellStat
-	m := sweepMetric(r.Sweep.Metric)
+	m := metricByName(r.Sweep.Metric)
 	for v, name := range r.Variants {
 		for y := range r.Cells[v] {
 			for x, hs := range r.Cells[v][y] {
 				cs := CellStat{Variant: name, X: x, Y: y, N: len(hs)}
 				if m == nil {
-					k := 0
-					for _, h := range hs {
-						if h.LockedIn {
-							k++
-						}
-					}
+					k := lockedInCount(hs)
 					cs.Value = float64(k) / float64(max(len(hs), 1))
 					cs.CI95 = analysis.Wilson(k, len(hs))
 				} else {
-					xs := make([]float64, len(hs))
-					for i, h := range hs {
-						xs[i] = m.get(h)
-					}
-					s := analysis.Summarize(finite(xs))
+					s := analysis.Summarize(finite(m.values(hs)))
 					cs.Value, cs.CI95 = s.Mean, s.CI95
 					if s.N == 0 {
 						cs.Value = math.NaN()
@@ -229,7 +198,7 @@ func (r *SweepResult) stats() []CellStat {
 }
 
 func (r *SweepResult) unit() string {
-	if m := sweepMetric(r.Sweep.Metric); m != nil {
+	if m := metricByName(r.Sweep.Metric); m != nil {
 		return m.Unit
 	}
 	return "probability"
@@ -287,12 +256,7 @@ func yLabel(sw *experiment.Sweep) string {
 func writeSweepCSV(w io.Writer, r *SweepResult, stats []CellStat) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"variant", "x_path", "x", "y_path", "y", "metric", "unit", "n", "value", "ci_lo", "ci_hi"})
-	f := func(x float64) string {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return ""
-		}
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	}
+	f := csvNum
 	sw := r.Sweep
 	for _, s := range stats {
 		yp, yv := "", ""
