@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -72,11 +73,14 @@ func tomlFiles(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirec
 	return []string{"toml"}, cobra.ShellCompDirectiveFilterFileExt
 }
 
-// printSummary prints one line per service and where the outputs are.
+// printSummary prints the headline first (the verdict, the users'
+// goodput share and the requests in flight), then one line per client,
+// service and fault, and where the outputs are.
 func printSummary(w io.Writer, out *run.Output) {
 	res := out.Result
 	fmt.Fprintf(w, "%s: seed %d, %v simulated (%v warm-up), %d events\n",
 		res.Name, res.Seed, res.Duration, res.Warmup, res.Events)
+	fmt.Fprintln(w, headlineLine(res))
 	for _, c := range res.Clients {
 		fmt.Fprintln(w, clientLine(c))
 	}
@@ -89,6 +93,29 @@ func printSummary(w io.Writer, out *run.Output) {
 	fmt.Fprintf(w, "outputs in %s/\n", out.Dir)
 }
 
+// headlineLine says at a glance whether the system is healthy: a
+// locked-in run cannot look like a healthy one here.
+func headlineLine(res *topology.Result) string {
+	h := run.NewSummary(res).Headline
+	line := "  => "
+	switch {
+	case h.Verdict == "":
+		line += "no fault"
+	case topology.IsLockedIn(h.Verdict):
+		line += strings.ToUpper(strings.ReplaceAll(h.Verdict, "_", " "))
+	default:
+		line += strings.ReplaceAll(h.Verdict, "_", " ")
+	}
+	if h.GoodputShare != nil {
+		line += fmt.Sprintf("; users got %.1f%% of their requests answered in full and in time", 100**h.GoodputShare)
+	}
+	line += fmt.Sprintf("; %d requests in flight at the end (peak %d)", h.InFlightAtEnd, h.PeakInFlight)
+	if h.P99OutcomeLatencyS != nil {
+		line += fmt.Sprintf("; p99 to any outcome %s", ms(*h.P99OutcomeLatencyS*1e9))
+	}
+	return line
+}
+
 func clientLine(c topology.ClientResult) string {
 	line := fmt.Sprintf("  client %s: %d sent, goodput %.1f/s", c.Name, c.Sent, c.Goodput)
 	if c.Degraded > 0 {
@@ -98,8 +125,14 @@ func clientLine(c topology.ClientResult) string {
 	if c.Sent > 0 {
 		line += fmt.Sprintf(", %.1f%% failed", 100*float64(failed)/float64(c.Sent))
 	}
+	if c.InFlightAtEnd > 0 {
+		line += fmt.Sprintf(", %d in flight at the end", c.InFlightAtEnd)
+	}
 	if c.Latency.Count() > 0 {
-		line += fmt.Sprintf(", latency p50 %s p99 %s", ms(float64(c.Latency.Quantile(0.5))), ms(float64(c.Latency.Quantile(0.99))))
+		line += fmt.Sprintf(", answered latency p50 %s p99 %s", ms(float64(c.Latency.Quantile(0.5))), ms(float64(c.Latency.Quantile(0.99))))
+	}
+	if c.OutcomeLatency.Count() > 0 {
+		line += fmt.Sprintf(", to any outcome p50 %s p99 %s", ms(float64(c.OutcomeLatency.Quantile(0.5))), ms(float64(c.OutcomeLatency.Quantile(0.99))))
 	}
 	return line
 }
@@ -108,16 +141,16 @@ func faultLine(f topology.FaultResult) string {
 	r := f.Recovery
 	line := fmt.Sprintf("  fault %q (%v-%v): ", f.Label, f.Start, f.End)
 	switch r.Verdict {
-	case topology.VerdictRecovered:
-		return line + fmt.Sprintf("recovered %v after it ended (goodput back to %.0f%% of %.1f/s)", r.Time, 100*r.Threshold/r.Baseline, r.Baseline)
 	case topology.VerdictLockedIn:
-		return line + fmt.Sprintf("LOCKED IN: goodput never came back to %.1f/s (baseline %.1f/s) after the trigger ended", r.Threshold, r.Baseline)
+		return line + "LOCKED IN: " + r.Reason
+	case topology.VerdictRelapsed:
+		return line + "RELAPSED (locked in): " + r.Reason
+	case topology.VerdictRecovered:
+		return line + "recovered: " + r.Reason
 	case topology.VerdictUnaffected:
-		return line + fmt.Sprintf("unaffected (goodput stayed above %.1f/s)", r.Threshold)
-	case topology.VerdictNoBaseline:
-		return line + "no verdict: no goodput was measured before it (warm-up, or no successes)"
+		return line + "unaffected: " + r.Reason
 	}
-	return line + "no verdict: the run ends too soon after it"
+	return line + "no verdict: " + r.Reason
 }
 
 func serviceLine(s topology.ServiceResult) string {

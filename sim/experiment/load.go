@@ -210,12 +210,15 @@ func (r *reader) header(t *table, e *Experiment) {
 		m.Recovery.Threshold = v
 	}
 	m.Recovery.Window, _ = t.duration("recovery_window", false, time.Millisecond)
+	if v, ok := t.number("recovery_alpha", false, 0, 0.1, true, "false-alarm level of the lock-in test"); ok {
+		m.Recovery.Alpha = v
+	}
 	e.Replications = 1
 	if n, ok := t.integer("replications", false, 1, MaxReplications); ok {
 		e.Replications = int(n)
 	}
 	t.done("name", "description", "duration", "warmup", "seed", "interval",
-		"propagate_deadlines", "recovery_threshold", "recovery_window", "replications")
+		"propagate_deadlines", "recovery_threshold", "recovery_window", "recovery_alpha", "replications")
 }
 
 func validName(s string) bool {

@@ -35,7 +35,7 @@ type Axis struct {
 }
 
 // SweepMetrics are the metrics a sweep can map.
-var SweepMetrics = []string{"locked_in_probability", "goodput", "p99_latency", "success_ratio", "amplification", "wasted_work", "recovery_time"}
+var SweepMetrics = []string{"locked_in_probability", "goodput", "goodput_share", "p99_latency", "p99_outcome_latency", "success_ratio", "in_flight_at_end", "amplification", "wasted_work", "recovery_time"}
 
 func (r *reader) sweep(root *table, e *Experiment) *Sweep {
 	t, ok := root.sub("sweep", true)

@@ -168,8 +168,16 @@ type Headline struct {
 	// unaffected); HasRecovery says whether it recovered at all.
 	Recovery    float64
 	HasRecovery bool
-	// LockedIn says the first fault's verdict was locked_in.
+	// LockedIn says the first fault's verdict was locked_in or relapsed.
 	LockedIn bool
+	// P99Outcome is the 99th percentile of the time to the outcome of
+	// every user request (topology.ClientResult.OutcomeLatency), seconds;
+	// NaN if nothing was sent.
+	P99Outcome float64
+	// GoodputShare is good / sent, all clients.
+	GoodputShare float64
+	// InFlightAtEnd is the user requests still unanswered at the end.
+	InFlightAtEnd float64
 	// HasFault says the experiment has a fault to judge.
 	HasFault bool
 }
@@ -177,22 +185,28 @@ type Headline struct {
 // NewHeadline extracts the headline metrics of a run.
 func NewHeadline(res *topology.Result) Headline {
 	var h Headline
-	var lat metrics.Histogram
+	var lat, out metrics.Histogram
 	var sent, ok uint64
 	for _, c := range res.Clients {
 		h.Goodput += c.Goodput
 		sent += c.Sent
 		ok += c.Good + c.Degraded
 		lat.Merge(c.Latency)
+		out.Merge(c.OutcomeLatency)
 	}
-	h.P99 = nan()
+	h.P99, h.P99Outcome = nan(), nan()
 	if lat.Count() > 0 {
 		h.P99 = float64(lat.Quantile(0.99)) / 1e9
 	}
-	h.SuccessRatio = nan()
+	if out.Count() > 0 {
+		h.P99Outcome = float64(out.Quantile(0.99)) / 1e9
+	}
+	h.SuccessRatio, h.GoodputShare = nan(), nan()
 	if sent > 0 {
 		h.SuccessRatio = float64(ok) / float64(sent)
+		h.GoodputShare = goodShare(res)
 	}
+	h.InFlightAtEnd = float64(res.InFlightAtEnd)
 	for _, s := range res.Services {
 		h.Amplification = max(h.Amplification, s.Amplification)
 		h.WastedWork += s.WastedWork.Seconds()
@@ -203,7 +217,7 @@ func NewHeadline(res *topology.Result) Headline {
 		switch r.Verdict {
 		case topology.VerdictRecovered, topology.VerdictUnaffected:
 			h.Recovery, h.HasRecovery = r.Time.Seconds(), true
-		case topology.VerdictLockedIn:
+		case topology.VerdictLockedIn, topology.VerdictRelapsed:
 			h.LockedIn = true
 		}
 	}

@@ -24,8 +24,11 @@ type MetricDef struct {
 // Metrics are the headline metrics, in report order.
 var Metrics = []MetricDef{
 	{"goodput", "req/s", "goodput", true, func(h Headline) float64 { return h.Goodput }},
-	{"p99_latency", "s", "p99 latency", false, func(h Headline) float64 { return h.P99 }},
+	{"goodput_share", "ratio", "goodput share", true, func(h Headline) float64 { return h.GoodputShare }},
+	{"p99_latency", "s", "p99 latency (answered)", false, func(h Headline) float64 { return h.P99 }},
+	{"p99_outcome_latency", "s", "p99 latency (all outcomes)", false, func(h Headline) float64 { return h.P99Outcome }},
 	{"success_ratio", "ratio", "success ratio", true, func(h Headline) float64 { return h.SuccessRatio }},
+	{"in_flight_at_end", "requests", "in flight at end", false, func(h Headline) float64 { return h.InFlightAtEnd }},
 	{"amplification", "attempts/request", "amplification", false, func(h Headline) float64 { return h.Amplification }},
 	{"wasted_work", "worker-s", "wasted work", false, func(h Headline) float64 { return h.WastedWork }},
 	{"recovery_time", "s", "recovery time", false, func(h Headline) float64 {

@@ -24,12 +24,34 @@ type Summary struct {
 	WindowS    float64 `json:"window_s"`
 	Events     uint64  `json:"events"`
 	// UserRequests is the number of end-user requests sent in the window.
-	UserRequests uint64                    `json:"user_requests"`
-	Services     map[string]ServiceSummary `json:"services"`
-	Clients      map[string]ClientSummary  `json:"clients"`
+	UserRequests uint64 `json:"user_requests"`
+	// Headline is what the users got, first: the verdict on the first
+	// fault, goodput as a share of what was sent, requests in flight.
+	Headline HeadlineSummary           `json:"headline"`
+	Services map[string]ServiceSummary `json:"services"`
+	Clients  map[string]ClientSummary  `json:"clients"`
 	// Calls are keyed "caller->callee/operation".
 	Calls  map[string]CallSummary `json:"calls"`
 	Faults []FaultSummary         `json:"faults"`
+}
+
+// HeadlineSummary leads summary.json: the numbers that tell at a glance
+// whether the system is healthy.
+type HeadlineSummary struct {
+	// Verdict is the first fault's verdict ("" without faults).
+	Verdict string `json:"verdict"`
+	// GoodputShare is full answers within the deadline over user requests
+	// sent, all clients, in the window.
+	GoodputShare *float64 `json:"goodput_share"`
+	// InFlightAtEnd and PeakInFlight are user requests still unanswered
+	// at the end, and the most at any moment after the warm-up.
+	InFlightAtEnd int64 `json:"in_flight_at_end"`
+	PeakInFlight  int64 `json:"peak_in_flight"`
+	// P99OutcomeLatencyS is the 99th percentile of the time to the outcome
+	// of every user request (requests still in flight at the end count
+	// with their age); P99AnsweredLatencyS that of answered requests only.
+	P99OutcomeLatencyS  *float64 `json:"p99_outcome_latency_s"`
+	P99AnsweredLatencyS *float64 `json:"p99_answered_latency_s"`
 }
 
 // ServiceSummary is one service's line of summary.json.
@@ -95,6 +117,13 @@ type ClientSummary struct {
 	P50LatencyS  *float64 `json:"p50_latency_s"`
 	P99LatencyS  *float64 `json:"p99_latency_s"`
 	P999LatencyS *float64 `json:"p999_latency_s"`
+	// Outcome latency: to the outcome of every request sent in the
+	// window, answered or not (see topology.ClientResult.OutcomeLatency).
+	P50OutcomeLatencyS *float64 `json:"p50_outcome_latency_s"`
+	P99OutcomeLatencyS *float64 `json:"p99_outcome_latency_s"`
+	GoodputShare       *float64 `json:"goodput_share"`
+	InFlightAtEnd      int64    `json:"in_flight_at_end"`
+	PeakInFlight       int64    `json:"peak_in_flight"`
 	// LatencyHistogram is the full latency distribution (nanoseconds,
 	// log-linear buckets with relative error below 0.4 %), mergeable
 	// across runs: metrics.FromSnapshot rebuilds it.
@@ -132,10 +161,35 @@ type FaultSummary struct {
 	StartS    float64  `json:"start_s"`
 	EndS      float64  `json:"end_s"`
 	Verdict   string   `json:"verdict"`
+	Reason    string   `json:"reason"`
 	Baseline  float64  `json:"baseline_goodput_rps"`
 	Threshold float64  `json:"threshold_goodput_rps"`
 	Min       float64  `json:"min_goodput_rps"`
 	Recovery  *float64 `json:"recovery_time_s"`
+	// ReturnedS and RelapsedS, for a relapse: when goodput was back, and
+	// when it collapsed again (seconds from the start of the run).
+	ReturnedS *float64        `json:"returned_s,omitempty"`
+	RelapsedS *float64        `json:"relapsed_s,omitempty"`
+	Evidence  EvidenceSummary `json:"evidence"`
+}
+
+// EvidenceSummary is what a verdict was decided from
+// (topology.Evidence); times in seconds from the start of the run.
+type EvidenceSummary struct {
+	BaselineStartS float64  `json:"baseline_start_s"`
+	BaselineEndS   float64  `json:"baseline_end_s"`
+	BaselineGood   uint64   `json:"baseline_good"`
+	WindowS        float64  `json:"window_s"`
+	EndStartS      float64  `json:"end_window_start_s"`
+	EndEndS        float64  `json:"end_window_end_s"`
+	EndGood        uint64   `json:"end_window_good"`
+	EndExpected    float64  `json:"end_window_expected_at_threshold"`
+	PValue         *float64 `json:"p_value"`
+	EndCritical    int64    `json:"end_window_critical"`
+	Alpha          float64  `json:"alpha"`
+	InFlightBand   int64    `json:"in_flight_band"`
+	InFlightAtEnd  int64    `json:"in_flight_at_end"`
+	InFlightPeak   int64    `json:"in_flight_peak"`
 }
 
 // num returns x as a JSON number, or nil (null) when it is not finite.
@@ -239,9 +293,15 @@ func NewSummary(res *topology.Result) *Summary {
 			Utilization:      num(r.Utilization),
 		}
 	}
+	s.Headline = newHeadlineSummary(res)
 	for _, c := range res.Clients {
 		s.Clients[c.Name] = ClientSummary{
-			Target: c.Target, Sent: c.Sent, Good: c.Good, Degraded: c.Degraded, Late: c.Late,
+			P50OutcomeLatencyS: quantileS(c.OutcomeLatency, 0.50),
+			P99OutcomeLatencyS: quantileS(c.OutcomeLatency, 0.99),
+			GoodputShare:       ratio(c.SentGood, c.Sent),
+			InFlightAtEnd:      c.InFlightAtEnd,
+			PeakInFlight:       c.PeakInFlight,
+			Target:             c.Target, Sent: c.Sent, Good: c.Good, Degraded: c.Degraded, Late: c.Late,
 			Expired: c.Expired, Errors: c.Errors, Rejected: c.Rejected, Dropped: c.Dropped,
 			GoodputRPS:       c.Goodput,
 			DegradedRPS:      c.DegradedRate,
@@ -264,21 +324,57 @@ func NewSummary(res *topology.Result) *Summary {
 		}
 	}
 	for _, f := range res.Faults {
-		fs := FaultSummary{
-			Kind: f.Kind, Target: f.Target, Label: f.Label,
-			StartS: f.Start.Seconds(), EndS: f.End.Seconds(),
-			Verdict:   f.Recovery.Verdict,
-			Baseline:  f.Recovery.Baseline,
-			Threshold: f.Recovery.Threshold,
-			Min:       f.Recovery.Min,
-		}
-		switch f.Recovery.Verdict {
-		case topology.VerdictRecovered, topology.VerdictUnaffected:
-			fs.Recovery = num(f.Recovery.Time.Seconds())
-		}
-		s.Faults = append(s.Faults, fs)
+		s.Faults = append(s.Faults, newFaultSummary(f))
 	}
 	return s
+}
+
+func newFaultSummary(f topology.FaultResult) FaultSummary {
+	r := &f.Recovery
+	e := &r.Evidence
+	fs := FaultSummary{
+		Kind: f.Kind, Target: f.Target, Label: f.Label,
+		StartS: f.Start.Seconds(), EndS: f.End.Seconds(),
+		Verdict:   r.Verdict,
+		Reason:    r.Reason,
+		Baseline:  r.Baseline,
+		Threshold: r.Threshold,
+		Min:       r.Min,
+		Evidence: EvidenceSummary{
+			BaselineStartS: e.BaselineStart.Seconds(), BaselineEndS: e.BaselineEnd.Seconds(),
+			BaselineGood: e.BaselineGood, WindowS: e.Window.Seconds(),
+			EndStartS: e.EndStart.Seconds(), EndEndS: e.EndEnd.Seconds(),
+			EndGood: e.EndGood, EndExpected: e.EndExpected, Alpha: e.Alpha, EndCritical: e.EndCritical,
+			InFlightBand: e.InFlightBand, InFlightAtEnd: e.InFlightAtEnd, InFlightPeak: e.InFlightPeak,
+		},
+	}
+	if e.EndEnd > 0 {
+		fs.Evidence.PValue = num(e.PValue)
+	}
+	switch r.Verdict {
+	case topology.VerdictRecovered, topology.VerdictUnaffected:
+		fs.Recovery = num(r.Time.Seconds())
+	case topology.VerdictRelapsed:
+		fs.ReturnedS, fs.RelapsedS = num(r.Returned.Seconds()), num(r.Relapsed.Seconds())
+	}
+	return fs
+}
+
+func newHeadlineSummary(res *topology.Result) HeadlineSummary {
+	var h HeadlineSummary
+	if len(res.Faults) > 0 {
+		h.Verdict = res.Faults[0].Recovery.Verdict
+	}
+	var out, ans metrics.Histogram
+	for _, c := range res.Clients {
+		out.Merge(c.OutcomeLatency)
+		ans.Merge(c.Latency)
+	}
+	h.GoodputShare = num(goodShare(res))
+	h.InFlightAtEnd, h.PeakInFlight = res.InFlightAtEnd, res.PeakInFlight
+	h.P99OutcomeLatencyS = quantileS(&out, 0.99)
+	h.P99AnsweredLatencyS = quantileS(&ans, 0.99)
+	return h
 }
 
 // SummaryJSON renders the summary of a run as indented JSON. Map keys are
@@ -291,6 +387,20 @@ func SummaryJSON(res *topology.Result) ([]byte, error) {
 		return nil, fmt.Errorf("summary: %w", err)
 	}
 	return b.Bytes(), nil
+}
+
+// goodShare is the share of the user requests sent in the window that got
+// a full answer in time, all clients; NaN if none was sent.
+func goodShare(res *topology.Result) float64 {
+	var sent, good uint64
+	for _, c := range res.Clients {
+		sent += c.Sent
+		good += c.SentGood
+	}
+	if sent == 0 {
+		return nan()
+	}
+	return float64(good) / float64(sent)
 }
 
 func nan() float64 { return math.NaN() }

@@ -190,6 +190,13 @@ func (c *client) send(now engine.Time) {
 		u.trace = m.trace.sample(c.cfg.Name)
 	}
 	c.st.inc(m, now, kSent)
+	c.st.inFlight++
+	m.inFlight++
+	m.live.push(u)
+	if now >= m.warmup {
+		c.st.peak = max(c.st.peak, c.st.inFlight)
+		m.peak = max(m.peak, m.inFlight)
+	}
 	if c.cfg.Deadline.Kind() != 0 {
 		if c.dlLane != nil {
 			u.deadline = now.Add(c.dlLane.Delay())
@@ -225,6 +232,9 @@ func (m *Model) userAnswered(now engine.Time, u *userReq, st status) {
 			c.st.inc(m, now, kLate)
 		case st == stOK:
 			c.st.inc(m, now, kGood)
+			if u.measured {
+				c.st.cohortGood++
+			}
 		default:
 			c.st.inc(m, now, kDegraded)
 		}
@@ -251,7 +261,14 @@ func (m *Model) userExpired(now engine.Time, u *userReq) {
 }
 
 func (c *client) done(now engine.Time, u *userReq) {
-	c.m.pool.putUser(u)
+	m := c.m
+	if u.measured {
+		c.st.outcome.Record(int64(now - u.sent))
+	}
+	c.st.inFlight--
+	m.inFlight--
+	m.live.remove(u)
+	m.pool.putUser(u)
 	if c.cfg.Users > 0 {
 		c.m.sim.After(c.cfg.ThinkTime.Sample(c.rng), &c.think, nil)
 	}

@@ -325,9 +325,14 @@ type RecoveryConfig struct {
 	// Threshold is the share of the baseline goodput that counts as
 	// recovered; 0 means 0.9.
 	Threshold float64
-	// Window is the span over which goodput is averaged when judging; 0
-	// means 5 s (at least one interval).
+	// Window is the shortest test window; 0 means 5 s. A window is
+	// lengthened until the threshold predicts MinExpected full answers in
+	// it, and rounded up to whole intervals.
 	Window time.Duration
+	// Alpha is the false-alarm level of the end-state test: how likely a
+	// system whose goodput is at the threshold is judged locked in; 0
+	// means DefaultRecoveryAlpha.
+	Alpha float64
 }
 
 // Limits on sizes, so that no configuration can exhaust memory at build time.
@@ -364,8 +369,8 @@ func (c *Config) Validate() error {
 	if c.Trace.Every < 0 || c.Trace.Max < 0 {
 		return bad("trace sampling must be >= 0")
 	}
-	if r := c.Recovery; r.Threshold < 0 || r.Threshold > 1 || math.IsNaN(r.Threshold) || r.Window < 0 {
-		return bad("recovery threshold must be in [0, 1] and window >= 0")
+	if r := c.Recovery; r.Threshold < 0 || r.Threshold > 1 || math.IsNaN(r.Threshold) || r.Window < 0 || !(r.Alpha >= 0 && r.Alpha < 0.5) {
+		return bad("recovery threshold must be in [0, 1], window >= 0 and alpha in [0, 0.5)")
 	}
 	if len(c.Services) == 0 {
 		return bad("no services")

@@ -37,6 +37,13 @@ type Model struct {
 	hFallback fallbackHandler
 	hSlotWait slotWaitHandler
 
+	// inFlight counts the user requests sent and not yet answered, over
+	// all clients; live lists them, so that those still in flight at the
+	// end enter the outcome latency with their age.
+	inFlight int64
+	peak     int64 // the largest inFlight after the warm-up
+	live     userList
+
 	// sending > 0 while a call is being sent: a response produced then is
 	// delivered by an event, never re-entering the sender.
 	sending int

@@ -1,149 +1,100 @@
 package topology
 
 import (
-	"math"
 	"time"
 )
 
 // Verdicts on a fault.
 const (
-	// VerdictRecovered: goodput came back to the threshold after the fault
-	// ended and stayed there.
+	// VerdictRecovered: after the fault ended, goodput came back to the
+	// threshold and the requests in flight to their pre-fault band, and
+	// both stayed back to the end of the examined span.
 	VerdictRecovered = "recovered"
-	// VerdictLockedIn: goodput had not come back by the end of the run (or
-	// the next fault): the system stayed down after its trigger was gone.
+	// VerdictLockedIn: goodput at the end of the examined span is still
+	// significantly below the threshold, and it never came back after the
+	// fault: the system stayed down after its trigger was gone.
 	VerdictLockedIn = "locked_in"
-	// VerdictUnaffected: goodput never fell below the threshold.
+	// VerdictRelapsed: goodput came back for a while after the fault, then
+	// collapsed again and was still down at the end of the examined span.
+	// It counts as locked in: the end state is the same.
+	VerdictRelapsed = "relapsed"
+	// VerdictUnaffected: no window from the fault's start on showed a
+	// significant goodput deficit, and the requests in flight never left
+	// their pre-fault band.
 	VerdictUnaffected = "unaffected"
-	// VerdictNoBaseline: the fault starts before any goodput was measured.
+	// VerdictNoBaseline: no goodput was measured before the fault (it
+	// starts during the warm-up, or nothing succeeded).
 	VerdictNoBaseline = "no_baseline"
-	// VerdictUndetermined: the run ends too soon after the fault to judge.
+	// VerdictUndetermined: the examined span after the fault is shorter
+	// than one test window, or goodput is back but the backlog of
+	// requests in flight is still above its band when the span ends.
 	VerdictUndetermined = "undetermined"
 )
 
-// Recovery is the verdict on one fault window.
+// IsLockedIn reports whether verdict v says the system ended down:
+// locked in, or relapsed.
+func IsLockedIn(v string) bool { return v == VerdictLockedIn || v == VerdictRelapsed }
+
+// DefaultRecoveryAlpha is the false-alarm level of the end-state test: the
+// probability that a system whose goodput is at the threshold is judged
+// locked in, under Poisson counting (see docs/model.md).
+const DefaultRecoveryAlpha = 1e-6
+
+// Recovery is the verdict on one fault window, with its evidence.
 type Recovery struct {
 	// Verdict is one of the Verdict constants.
 	Verdict string
+	// Reason says in one sentence why, in words for the terminal.
+	Reason string
 	// Baseline is the mean goodput (full answers within the deadline, all
 	// clients, requests per second) before the fault, after warm-up.
 	Baseline float64
-	// Threshold is the goodput that counts as recovered.
+	// Threshold is the goodput that counts as back: RecoveryConfig's
+	// Threshold times Baseline, requests per second.
 	Threshold float64
-	// Min is the lowest smoothed goodput from the fault's start on.
+	// Min is the lowest goodput over one second (or one interval, if
+	// longer) from the fault's start on, requests per second.
 	Min float64
-	// Time is how long after the fault ended goodput came back (0 if
-	// unaffected); valid for VerdictRecovered and VerdictUnaffected.
+	// Time is how long after the fault ended both goodput and the requests
+	// in flight were back for good (0 if unaffected); never negative.
+	// Valid for VerdictRecovered and VerdictUnaffected.
 	Time time.Duration
+	// Returned and Relapsed, for VerdictRelapsed: when goodput was first
+	// back over a whole window after the fault, and the end of the last
+	// such window before the collapse that lasted to the end; times from
+	// the start of the run.
+	Returned, Relapsed time.Duration
+	// Evidence is what the verdict was decided from.
+	Evidence Evidence
 }
 
-// recovery judges the system's recovery from fault f, from the goodput of
-// all clients per interval. Goodput is smoothed over one second (or one
-// interval, if longer) to tame Poisson noise. The system has recovered when
-// a smoothing window after the fault's end starts a run of windows whose
-// smoothed goodput stays at or above Threshold times the baseline for the
-// whole recovery window (default 5 s); the recovery time is the end of
-// that first good window (so goodput averaged over the second before it
-// was back), measured from the fault's end. It is locked in if that never
-// happens before the end of the run or the next fault's start.
-func (r *seriesRecorder) recovery(f *FaultConfig) Recovery {
-	m := r.m
-	g := r.goodput
-	ts := r.ts
-	n := len(g)
-	cfg := m.cfg.Recovery
-	frac := cfg.Threshold
-	if frac == 0 {
-		frac = 0.9
-	}
-	win := cfg.Window
-	if win == 0 {
-		win = 5 * time.Second
-	}
-	k := max(int(time.Second/r.interval), 1)             // smoothing, intervals
-	stable := max(int((win+r.interval-1)/r.interval), 1) // stability, intervals
-	start, end := int64(f.Start), int64(f.End)
-	if f.Kind == CacheFlushFault {
-		end = start
-	}
-	horizon := int64(m.end)
-	for _, o := range m.cfg.Faults {
-		if s := int64(o.Start); s > end && s < horizon {
-			horizon = s
-		}
-	}
-	var rec Recovery
-	// Baseline: intervals after warm-up that end by the fault's start.
-	sum, cnt := 0.0, 0
-	for i := 0; i < n; i++ {
-		if ts.Start(i) >= int64(m.warmup) && ts.End(i) <= start {
-			sum += g[i]
-			cnt++
-		}
-	}
-	if cnt == 0 {
-		rec.Verdict = VerdictNoBaseline
-		return rec
-	}
-	rec.Baseline = sum / float64(cnt)
-	rec.Threshold = frac * rec.Baseline
-	// last is the last index whose smoothing window ends by the horizon.
-	last := -1
-	for i := 0; i+k <= n && ts.End(i+k-1) <= horizon; i++ {
-		last = i
-	}
-	smooth := func(i int) float64 {
-		s := 0.0
-		for j := i; j < i+k; j++ {
-			s += g[j]
-		}
-		return s / float64(k)
-	}
-	rec.Min = math.Inf(1)
-	first := -1 // first index at or after the fault's start
-	for i := 0; i <= last; i++ {
-		if ts.Start(i) < start {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		rec.Min = min(rec.Min, smooth(i))
-	}
-	if first < 0 {
-		rec.Min = 0
-		rec.Verdict = VerdictUndetermined
-		return rec
-	}
-	if rec.Min >= rec.Threshold {
-		rec.Verdict = VerdictUnaffected
-		return rec
-	}
-	// The first index after the fault's end that starts a run of `stable`
-	// good windows.
-	run := 0
-	for i := first; i <= last; i++ {
-		if ts.Start(i) < end {
-			continue
-		}
-		if smooth(i) < rec.Threshold {
-			run = 0
-			continue
-		}
-		run++
-		if run == stable {
-			rec.Verdict = VerdictRecovered
-			// Report the end of the first good smoothing window: goodput
-			// averaged over the second before that instant was back.
-			rec.Time = time.Duration(ts.End(i-stable+k) - end)
-			return rec
-		}
-	}
-	if run > 0 && ts.End(last) >= int64(m.end) {
-		// Good until the run ended, but not for a whole recovery window.
-		rec.Verdict = VerdictUndetermined
-		return rec
-	}
-	rec.Verdict = VerdictLockedIn
-	return rec
+// Evidence is what a verdict was decided from: counts of full answers in
+// windows, the one-sided test of the end window against the baseline, and
+// the requests in flight. Times are from the start of the run.
+type Evidence struct {
+	// BaselineStart and BaselineEnd bound the baseline span (after the
+	// warm-up, before the fault); BaselineGood is the full answers in it.
+	BaselineStart, BaselineEnd time.Duration
+	BaselineGood               uint64
+	// Window is the test window: the recovery window, lengthened so that
+	// the threshold expects at least MinExpected full answers in it.
+	Window time.Duration
+	// EndStart and EndEnd bound the end window, the last window of the
+	// examined span; EndGood is the full answers in it and EndExpected
+	// what the threshold rate predicts there.
+	EndStart, EndEnd time.Duration
+	EndGood          uint64
+	EndExpected      float64
+	// PValue is the one-sided p-value of EndGood under "goodput is at the
+	// threshold" (the conditional binomial test of two Poisson counts);
+	// the end window shows a deficit when PValue < Alpha, that is when
+	// EndGood <= EndCritical (-1: no count would be a deficit).
+	PValue, Alpha float64
+	EndCritical   int64
+	// InFlightBand is the most user requests in flight that count as back
+	// to normal: twice the largest in-flight count seen at an interval
+	// boundary in the baseline, plus 10. InFlightAtEnd is the count at the
+	// end of the examined span, InFlightPeak the largest at an interval
+	// boundary from the fault's start to there.
+	InFlightBand, InFlightAtEnd, InFlightPeak int64
 }

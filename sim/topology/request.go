@@ -23,6 +23,31 @@ type userReq struct {
 	deadlineEv engine.EventID
 	trace      int32    // traced request number, 0 if not traced
 	next       *userReq // free list
+	prev, succ *userReq // the model's list of requests in flight
+}
+
+// userList is an intrusive doubly linked list of the user requests in
+// flight: O(1) insertion and removal, no allocation.
+type userList struct{ head *userReq }
+
+func (l *userList) push(u *userReq) {
+	u.prev, u.succ = nil, l.head
+	if l.head != nil {
+		l.head.prev = u
+	}
+	l.head = u
+}
+
+func (l *userList) remove(u *userReq) {
+	if u.prev != nil {
+		u.prev.succ = u.succ
+	} else {
+		l.head = u.succ
+	}
+	if u.succ != nil {
+		u.succ.prev = u.prev
+	}
+	u.prev, u.succ = nil, nil
 }
 
 // call is one logical call from a caller (a client, or a handler running

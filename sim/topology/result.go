@@ -23,6 +23,10 @@ type Result struct {
 	Services []ServiceResult
 	Clients  []ClientResult
 	Calls    []CallResult
+	// InFlightAtEnd is the user requests still unanswered when the run
+	// ended, over all clients; PeakInFlight the most at any moment after
+	// the warm-up.
+	InFlightAtEnd, PeakInFlight int64
 	// Faults in declaration order, with their recovery verdicts.
 	Faults []FaultResult
 	// Series is the per-interval time series of the whole run.
@@ -103,8 +107,22 @@ type ClientResult struct {
 	// Degraded.
 	Goodput, DegradedRate float64
 	// Latency of answered requests (Good, Degraded and Late), from the
-	// intended send time.
+	// intended send time. It has survivor bias: a request never answered
+	// is not in it.
 	Latency *metrics.Histogram
+	// OutcomeLatency is the time from the intended send time to the
+	// outcome of every user request sent in the window, whatever the
+	// outcome (an answer, a failure, the user giving up); a request still
+	// in flight at the end enters with its age then, a lower bound.
+	OutcomeLatency *metrics.Histogram
+	// InFlightAtEnd is the requests still unanswered at the end (sent at
+	// any time); PeakInFlight the most at any moment after the warm-up.
+	InFlightAtEnd, PeakInFlight int64
+	// SentGood counts the requests sent in the window that got a full
+	// answer within the deadline (by the end of the run). SentGood / Sent
+	// is the goodput share: unlike Good / Sent it follows one cohort of
+	// requests, so it never exceeds 1.
+	SentGood uint64
 }
 
 // CallResult is one call site's statistics: calls from Caller to
@@ -206,10 +224,14 @@ func (m *Model) result() *Result {
 		}
 		res.Services = append(res.Services, r)
 	}
-	for _, c := range m.clients {
+	res.InFlightAtEnd, res.PeakInFlight = m.inFlight, m.peak
+	outcome := m.outcomeLatency()
+	for i, c := range m.clients {
 		k := &c.st.win
 		res.Clients = append(res.Clients, ClientResult{
-			Name: c.cfg.Name, Target: c.cfg.Target,
+			OutcomeLatency: outcome[i], InFlightAtEnd: c.st.inFlight, PeakInFlight: c.st.peak,
+			SentGood: c.st.cohortGood,
+			Name:     c.cfg.Name, Target: c.cfg.Target,
 			Sent: k[kSent], Good: k[kGood], Degraded: k[kDegraded], Late: k[kLate],
 			Expired: k[kExpired], Errors: k[kError], Rejected: k[kRejected], Dropped: k[kDropped],
 			Goodput:      float64(k[kGood]) / w.Seconds(),
@@ -246,4 +268,23 @@ func (m *Model) result() *Result {
 		})
 	}
 	return res
+}
+
+// outcomeLatency returns each client's outcome latency: the recorded
+// outcomes, and the requests sent in the window that are still in flight
+// at the end, at their age then.
+func (m *Model) outcomeLatency() []*metrics.Histogram {
+	out := make([]*metrics.Histogram, len(m.clients))
+	idx := make(map[*client]int, len(m.clients))
+	for i, c := range m.clients {
+		out[i] = &metrics.Histogram{}
+		out[i].Merge(&c.st.outcome)
+		idx[c] = i
+	}
+	for u := m.live.head; u != nil; u = u.succ {
+		if u.measured {
+			out[idx[u.client]].Record(int64(m.end - u.sent))
+		}
+	}
+	return out
 }

@@ -21,7 +21,8 @@ type seriesRecorder struct {
 	clCols   []clientColumns
 	siteCols []siteColumns
 	total    *metrics.Column // goodput over all clients
-	goodput  []float64       // the same values, for the recovery verdicts
+	good     []uint64        // full answers per interval, for the verdicts
+	inFlight []int64         // user requests in flight at each interval's end
 }
 
 // serviceColumns are one service's time-series columns.
@@ -178,12 +179,13 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 	span := now.Sub(r.last).Seconds()
 	dt := float64(now - r.last)
 	var good float64
-	var sent uint64
+	var sent, goodN uint64
 	for i, c := range r.m.clients {
 		k := &c.st.iv
 		cc := &r.clCols[i]
 		g := float64(k[kGood]) / span
 		good += g
+		goodN += k[kGood]
 		sent += k[kSent]
 		cc.sent.Set(float64(k[kSent]) / span)
 		cc.goodput.Set(g)
@@ -197,7 +199,8 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 		c.st.ivLatency.Reset()
 	}
 	r.total.Set(good)
-	r.goodput = append(r.goodput, good)
+	r.good = append(r.good, goodN)
+	r.inFlight = append(r.inFlight, r.m.inFlight)
 	for i, s := range r.m.services {
 		st := &s.st
 		k := &st.iv
@@ -295,4 +298,41 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 	if now < r.m.end {
 		r.m.sim.At(r.next(now), r, nil)
 	}
+}
+
+// recovery judges the system's recovery from fault f (see decide): the
+// examined span runs from the fault to the end of the run or the start of
+// the next fault, whichever is first.
+func (r *seriesRecorder) recovery(f *FaultConfig) Recovery {
+	m := r.m
+	start, end := int64(f.Start), int64(f.End)
+	if f.Kind == CacheFlushFault {
+		end = start
+	}
+	horizon := int64(m.end)
+	for _, o := range m.cfg.Faults {
+		if s := int64(o.Start); s > end && s < horizon {
+			horizon = s
+		}
+	}
+	cfg := m.cfg.Recovery
+	p := verdictSpan{
+		warmup: int64(m.warmup), faultStart: start, faultEnd: end, horizon: horizon,
+		threshold: cfg.Threshold, window: cfg.Window, alpha: cfg.Alpha,
+	}
+	if p.threshold == 0 {
+		p.threshold = 0.9
+	}
+	if p.window == 0 {
+		p.window = 5 * time.Second
+	}
+	if p.alpha == 0 {
+		p.alpha = DefaultRecoveryAlpha
+	}
+	n := len(r.good)
+	s := verdictSeries{good: r.good, inFlight: r.inFlight, start: make([]int64, n), end: make([]int64, n)}
+	for i := range n {
+		s.start[i], s.end[i] = r.ts.Start(i), r.ts.End(i)
+	}
+	return decide(s, p)
 }

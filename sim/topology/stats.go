@@ -95,6 +95,16 @@ type clStats struct {
 	win, iv   [numClCounters]uint64
 	latency   metrics.Histogram // window: answered requests, from intended send time
 	ivLatency metrics.Histogram
+	// outcome is the window's latency to the outcome of every user
+	// request (answer, failure, or the user giving up), from the intended
+	// send time.
+	outcome metrics.Histogram
+	// inFlight is this client's requests sent and not yet answered;
+	// peak the largest inFlight after the warm-up.
+	inFlight, peak int64
+	// cohortGood counts the requests sent in the window that got a full
+	// answer in time: the numerator of the goodput share.
+	cohortGood uint64
 }
 
 func (st *clStats) inc(m *Model, now engine.Time, k clCounter) {
