@@ -1,16 +1,13 @@
 package experiments_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
-	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/policies/budget"
 	"github.com/ressim/ressim/sim/policies/bulkhead"
 	"github.com/ressim/ressim/sim/policies/codel"
 	"github.com/ressim/ressim/sim/policies/lifo"
-	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -298,33 +295,5 @@ func TestPolicyFlavours(t *testing.T) {
 	})
 	if c := call(t, res, "page", "recommendations"); c.FallbackFailed == 0 || c.Fallbacks != 0 {
 		t.Errorf("fallbacks %d, failed %d; want every fallback to fail", c.Fallbacks, c.FallbackFailed)
-	}
-}
-
-// TestBrookerSpike reproduces Marc Brooker's spike collapse: without
-// backoff the system stays down after the spike in most replications; with
-// exponential backoff and jitter (or a retry budget) every one recovers.
-func TestBrookerSpike(t *testing.T) {
-	exp, err := experiment.Load("brooker-spike.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := run.RunAll(context.Background(), exp, run.CompareOptions{Jobs: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, locked := c.Stats()
-	p := map[string]float64{}
-	for _, l := range locked {
-		p[l.Arm] = l.P
-	}
-	if p["base"] < 0.6 || p["backoff-jitter"] != 0 || p["retry-budget"] != 0 {
-		t.Errorf("P(locked in): immediate retries %.2f (want most), backoff with jitter %.2f, budget %.2f (want 0)",
-			p["base"], p["backoff-jitter"], p["retry-budget"])
-	}
-	for _, r := range run.CheckExpectations(exp, c.ByVariant()) {
-		if !r.OK {
-			t.Errorf("%v", r)
-		}
 	}
 }
