@@ -59,3 +59,62 @@ func TestNoOpFaultIsNotLockedIn(t *testing.T) {
 		}
 	}
 }
+
+// TestRelapseIsNotRecovery: a service of capacity 200/s at 100/s with 1 s
+// of patience is slowed five-fold from 20 s to 25 s, comes back, and at
+// 60 s its client's schedule (no fault) raises the load to 400/s for good.
+// Judged on the fault, the system came back and then collapsed again: a
+// relapse, counted as locked in, never "recovered".
+func TestRelapseIsNotRecovery(t *testing.T) {
+	cfg := Config{Name: "relapse", Duration: 120 * time.Second, Warmup: 5 * time.Second, Seed: 3,
+		Clients: []ClientConfig{{Name: "c", Target: "s", Deadline: constant(time.Second),
+			Schedule: []RatePoint{{At: 0, Rate: 100}, {At: 60 * time.Second, Rate: 400}}}},
+		Services: []ServiceConfig{{Name: "s", Workers: 10, QueueCapacity: -1, Steps: work(expo(50 * ms))}},
+		Faults:   []FaultConfig{{Kind: LatencyFault, Target: "s", Instance: -1, Start: 20 * time.Second, End: 25 * time.Second, Multiply: 5}},
+	}
+	r := mustRun(t, cfg).Faults[0].Recovery
+	if r.Verdict != VerdictRelapsed || !IsLockedIn(r.Verdict) {
+		t.Fatalf("verdict %q (%s), want relapsed", r.Verdict, r.Reason)
+	}
+	// Back within a few seconds of the fault's end; down from the load
+	// step at 60 s, to within one test window (5 s).
+	if r.Returned < 25*time.Second || r.Returned > 35*time.Second {
+		t.Errorf("returned at %v, want within 10 s of the fault's end at 25 s", r.Returned)
+	}
+	if r.Relapsed < 55*time.Second || r.Relapsed > 66*time.Second {
+		t.Errorf("relapsed at %v, want about 60 s", r.Relapsed)
+	}
+}
+
+// TestRecoveryAfterSlowDrain: 10 workers of 50 ms (200/s) at 150/s, no
+// deadline, unbounded queue; a fault halves the capacity (latency x2)
+// from 20 s to 30 s. The backlog grows at 150 - 100 = 50/s to about 500
+// requests, and drains at 200 - 150 = 50/s: about 10 s after the fault
+// (9 s down to the in-flight band of a few dozen requests). The recovery
+// time must be that drain, measured from the backlog, not the moment
+// goodput first looked normal (answers flow at full speed all through the
+// drain, but late ones in the queue are not back yet).
+func TestRecoveryAfterSlowDrain(t *testing.T) {
+	cfg := Config{Name: "drain", Duration: 120 * time.Second, Warmup: 5 * time.Second, Seed: 5,
+		Clients:  []ClientConfig{{Name: "c", Target: "s", Rate: 150}},
+		Services: []ServiceConfig{{Name: "s", Workers: 10, QueueCapacity: -1, Steps: work(expo(50 * ms))}},
+		Faults:   []FaultConfig{{Kind: LatencyFault, Target: "s", Instance: -1, Start: 20 * time.Second, End: 30 * time.Second, Multiply: 2}},
+	}
+	r := mustRun(t, cfg).Faults[0].Recovery
+	if r.Verdict != VerdictRecovered {
+		t.Fatalf("verdict %q (%s), want recovered", r.Verdict, r.Reason)
+	}
+	// The fluid drain is 10 s. Noise moves it: the backlog at the fault's
+	// end is 1500 arrivals less about 1000 services, each Poisson-like,
+	// so +-sqrt(2500) = 50 requests (1 s of drain) per standard
+	// deviation, and the drain itself adds as much again over 10 s; the
+	// band (twice the baseline's largest in-flight count, plus 10: 40 to
+	// 70 here) ends it up to 1.4 s early. Over seeds 1 to 5 this gives
+	// 5 s to 11 s; the bounds are 2 standard deviations past those.
+	if r.Time < 4*time.Second || r.Time > 13*time.Second {
+		t.Errorf("recovery time %v, want the drain of about 9-10 s", r.Time)
+	}
+	if r.Evidence.InFlightPeak < 350 {
+		t.Errorf("in-flight peak %d, want the backlog of about 500", r.Evidence.InFlightPeak)
+	}
+}
