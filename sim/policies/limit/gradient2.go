@@ -82,6 +82,10 @@ func (c Gradient2Config) Validate() error {
 	return nil
 }
 
+// longRTTDecay is the factor Gradient2 applies to the long-term RTT when
+// it is more than twice the short-term RTT: Netflix's 0.95.
+const longRTTDecay = 0.95
+
 // Gradient2 is Netflix's gradient limit: it shrinks the limit in
 // proportion to how far the short-term RTT has risen above the long-term
 // RTT. The zero value is not usable; call NewGradient2.
@@ -112,11 +116,17 @@ func NewGradient2(cfg Gradient2Config) (*Gradient2, error) {
 //	shortRtt = rtt
 //	longRtt  = plain mean for the first Warmup samples, then
 //	           longRtt x (1-f) + rtt x f with f = 2/(LongWindow+1)
-//	if longRtt / shortRtt > 2 { longRtt *= 0.9 }   // recover after load
+//	if longRtt / shortRtt > 2 { longRtt *= 0.95 }  // recover after load
 //	if inflight < limit/2 { return }                // app-limited: hold
 //	gradient = clamp(Tolerance x longRtt / shortRtt, 0.5, 1)
 //	estimate = limit x gradient + QueueSize
 //	limit    = clamp(limit x (1-Smoothing) + estimate x Smoothing, Min, Max)
+//
+// The recovery factor 0.95 is Netflix's (Gradient2Limit.java in
+// Netflix/concurrency-limits); platinummonkey/go-concurrency-limits uses
+// 0.9. Netflix computes the gradient from longRtt before the decay, this
+// code after it; the gradient is 1 either way, since the decay applies only
+// when longRtt/shortRtt > 2 and Tolerance >= 1.
 //
 // dropped is not used (as in Netflix's Gradient2); a drop shows up as a
 // long rtt. Samples with rtt <= 0 are ignored. now is not used.
@@ -134,7 +144,7 @@ func (g *Gradient2) OnSample(now, rtt time.Duration, inflight int, dropped bool)
 		g.long = g.long*(1-g.factor) + r*g.factor
 	}
 	if g.long/g.short > 2 {
-		g.long *= 0.9
+		g.long *= longRTTDecay
 	}
 	if float64(inflight) < g.limit/2 {
 		return
