@@ -1,6 +1,7 @@
 package limit
 
 import (
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -282,8 +283,8 @@ func TestConfigValidation(t *testing.T) {
 	add("limiter nil algorithm", err)
 
 	for _, c := range cases {
-		if c.err == nil {
-			t.Errorf("%s: no error", c.name)
+		if !errors.Is(c.err, ErrInvalidConfig) {
+			t.Errorf("%s: error %v, want ErrInvalidConfig", c.name, c.err)
 		}
 	}
 	for name, err := range map[string]error{

@@ -59,25 +59,26 @@ func DefaultGradient2Config() Gradient2Config {
 	}
 }
 
-// Validate reports the first invalid field, or nil.
+// Validate reports the first invalid field, wrapping ErrInvalidConfig, or
+// nil.
 func (c Gradient2Config) Validate() error {
 	if err := validateBounds(c.InitialLimit, c.MinLimit, c.MaxLimit); err != nil {
 		return err
 	}
 	if !(c.Smoothing > 0 && c.Smoothing <= 1) {
-		return fmt.Errorf("Smoothing %v: must be in (0, 1]", c.Smoothing)
+		return fmt.Errorf("%w: Smoothing %v: must be in (0, 1]", ErrInvalidConfig, c.Smoothing)
 	}
 	if !(c.QueueSize >= 0) || math.IsInf(c.QueueSize, 0) {
-		return fmt.Errorf("QueueSize %v: must be finite and at least 0", c.QueueSize)
+		return fmt.Errorf("%w: QueueSize %v: must be finite and at least 0", ErrInvalidConfig, c.QueueSize)
 	}
 	if !(c.Tolerance >= 1) || math.IsInf(c.Tolerance, 0) {
-		return fmt.Errorf("Tolerance %v: must be finite and at least 1", c.Tolerance)
+		return fmt.Errorf("%w: Tolerance %v: must be finite and at least 1", ErrInvalidConfig, c.Tolerance)
 	}
 	if c.LongWindow < 1 {
-		return fmt.Errorf("LongWindow %d: must be at least 1", c.LongWindow)
+		return fmt.Errorf("%w: LongWindow %d: must be at least 1", ErrInvalidConfig, c.LongWindow)
 	}
 	if c.Warmup < 1 {
-		return fmt.Errorf("Warmup %d: must be at least 1", c.Warmup)
+		return fmt.Errorf("%w: Warmup %d: must be at least 1", ErrInvalidConfig, c.Warmup)
 	}
 	return nil
 }
@@ -102,7 +103,7 @@ type Gradient2 struct {
 // NewGradient2 returns a Gradient2 limit, or an error if cfg is invalid.
 func NewGradient2(cfg Gradient2Config) (*Gradient2, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("limit: Gradient2 config: %w", err)
+		return nil, fmt.Errorf("limit.NewGradient2: %w", err)
 	}
 	return &Gradient2{
 		cfg:    cfg,
