@@ -301,7 +301,7 @@ func FuzzPositions(f *testing.F) {
 func TestPolicyCrossFieldErrorsAtTheirKey(t *testing.T) {
 	for _, tt := range []struct{ add, want string }{
 		{"codel = {}\nlifo = {}\n", "bad.toml:25:1: service[1].lifo: codel and lifo both manage the queue"},
-		{"limit = { min = 50, max = 10 }\n", "bad.toml:24:1: service[1].limit: limit: AIMD config: MaxLimit 10: must be at least MinLimit 50"},
+		{"limit = { min = 50, max = 10 }\n", "bad.toml:24:1: service[1].limit: limit.NewAIMD: limit: invalid config: MaxLimit 10: must be at least MinLimit 50"},
 	} {
 		src := strings.Replace(good, "workers = 2\n", "workers = 2\nqueue_capacity = 10\n"+tt.add, 1)
 		_, err := Parse("bad.toml", []byte(src))

@@ -28,4 +28,14 @@
 //
 // Unless a type's documentation says otherwise, a policy value is not safe
 // for concurrent use; package wall serialises access with a mutex.
+//
+// Every policy package declares
+//
+//	var ErrInvalidConfig = errors.New("<package>: invalid config")
+//
+// and every error its constructors return for a bad configuration wraps it,
+// naming the field: "codel.New: codel: invalid config: Target 0s: must be
+// positive". Test for it with errors.Is(err, codel.ErrInvalidConfig).
+// Error strings start in lower case (the package name) and do not end in
+// punctuation.
 package policies

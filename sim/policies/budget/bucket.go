@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Bucket is a retry budget as a token bucket: successes deposit Ratio
-// tokens, retries withdraw one, and a reserve refilled at MinRetriesPerSec
+// Bucket is a retry budget as a token bucket (the source article's
+// RetryBudget class): successes deposit Ratio tokens, retries withdraw one, and a reserve refilled at MinRetriesPerSec
 // keeps a trickle of retries possible when the bucket is empty. See the
 // package documentation. A Bucket is not safe for concurrent use.
 type Bucket struct {

@@ -66,8 +66,16 @@ func TestConcurrencyConfigValidate(t *testing.T) {
 			t.Errorf("NewConcurrency(%+v) error = %v, want ErrInvalidConfig", c, err)
 		}
 	}
-	z, err := NewConcurrency(ConcurrencyConfig{})
-	if err != nil || z.TryAcquire(1000) {
-		t.Errorf("zero config must be valid and allow no retries: %v", err)
+	// The zero config would refuse every retry whatever the load: a budget
+	// that is never a budget. It is rejected; retry MaxAttempts 1 says
+	// "no retries" plainly.
+	if _, err := NewConcurrency(ConcurrencyConfig{}); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("NewConcurrency(zero config) error = %v, want ErrInvalidConfig", err)
+	}
+	// Either field alone makes a working budget.
+	for _, c := range []ConcurrencyConfig{{BudgetPercent: 20}, {MinRetryConcurrency: 1}} {
+		if b, err := NewConcurrency(c); err != nil || !b.TryAcquire(5) {
+			t.Errorf("NewConcurrency(%+v) = %v; want a budget allowing one retry of 5 active", c, err)
+		}
 	}
 }

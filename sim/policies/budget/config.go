@@ -17,8 +17,8 @@ const (
 	// second (the source's min_per_sec; Finagle's default is 10).
 	DefaultMinRetriesPerSec = 1.0
 
-	// MaxRatio is the largest Ratio accepted (Finagle's percentCanRetry
-	// bound).
+	// MaxRatio is the largest Ratio accepted (the same bound as Finagle's
+	// on percentCanRetry).
 	MaxRatio = 1000.0
 	// MaxCapacity is the largest Capacity accepted, in tokens.
 	MaxCapacity = 1e9
@@ -33,8 +33,9 @@ var ErrInvalidConfig = errors.New("budget: invalid config")
 // not valid (its Capacity is 0).
 type Config struct {
 	// Ratio is the number of tokens one success deposits ("ratio" in the
-	// source, Finagle's percentCanRetry as a fraction). Default 0.1; range
-	// 0 or [1e-6, MaxRatio].
+	// source's RetryBudget class). It is not Finagle's percentCanRetry:
+	// Finagle deposits per request, successful or not (see Finagle).
+	// Default 0.1; range 0 or [1e-6, MaxRatio].
 	Ratio float64
 	// Capacity is the most tokens the bucket holds, and its initial level.
 	// Default 100; range [1, MaxCapacity].
@@ -75,7 +76,11 @@ const (
 )
 
 // ConcurrencyConfig configures a Concurrency budget. Start from
-// DefaultConcurrencyConfig.
+// DefaultConcurrencyConfig. The zero ConcurrencyConfig is invalid: with
+// BudgetPercent and MinRetryConcurrency both 0 no retry could ever start,
+// which is no budget but a switch (Envoy fills an empty retry_budget with
+// its defaults, 20 % and 3; Go cannot tell an empty config from explicit
+// zeros, so it is refused instead).
 type ConcurrencyConfig struct {
 	// BudgetPercent is the most retries in flight as a percentage of the
 	// active (and pending) requests (Envoy's budget_percent). Default 20;
@@ -99,6 +104,9 @@ func (c ConcurrencyConfig) Validate() error {
 		return fmt.Errorf("%w: BudgetPercent %v not in [0, 100]", ErrInvalidConfig, c.BudgetPercent)
 	case c.MinRetryConcurrency < 0:
 		return fmt.Errorf("%w: MinRetryConcurrency %d is negative", ErrInvalidConfig, c.MinRetryConcurrency)
+	case c.BudgetPercent == 0 && c.MinRetryConcurrency == 0:
+		return fmt.Errorf("%w: BudgetPercent 0 and MinRetryConcurrency 0 refuse every retry "+
+			"(Envoy's defaults are 20 and 3; to disable retries use retry MaxAttempts 1)", ErrInvalidConfig)
 	}
 	return nil
 }

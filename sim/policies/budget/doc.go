@@ -11,7 +11,12 @@
 //
 // # Token bucket (Bucket)
 //
-// The source's RetryBudget, with Finagle's reserve added:
+// The source's RetryBudget class, with Finagle's reserve added. Deposits
+// are per success, which is neither Finagle's scheme (a deposit per
+// request, successful or not: see Finagle below) nor gRPC's retry
+// throttling (gRFC A6: each failure withdraws one token, each success
+// deposits token_ratio, and retries stop while the tokens are at or below
+// half of max_tokens):
 //
 //   - every success deposits Ratio tokens (default 0.1: about one retry per
 //     ten successes), up to Capacity (default 100). The bucket starts full;
@@ -46,6 +51,33 @@
 // rounding; the reserve's refill keeps its sub-token remainder, so it is exact
 // whatever the spacing of the calls.
 //
+// # Finagle's budget (Finagle)
+//
+// Finagle's RetryBudget(ttl, minRetriesPerSec, percentCanRetry), defaults
+// 10 s, 10 and 0.2, as Finagle builds it on TokenBucket.newLeakyBucket:
+//
+//   - every request deposits 1000 units (Deposit, once per request, before
+//     its first attempt, as Finagle's RetryFilter.apply does), whatever its
+//     outcome: an outage does not stop the deposits;
+//   - every retry withdraws 1000/percentCanRetry units (5000 by default),
+//     and is refused when fewer are available;
+//   - deposits and withdrawals are summed over 10 slices of ttl/10, so
+//     both expire after about ttl; a slice starts at the first call at
+//     least ttl/10 after the previous one started (Finagle's
+//     WindowedAdder), so a slice can outlive ttl;
+//   - a constant reserve of minRetriesPerSec * ttl (in whole seconds)
+//     retries is added to the sum: with the defaults, 100 retries per 10 s.
+//
+// So over any ttl the retries are at most percentCanRetry times the
+// requests plus minRetriesPerSec * ttl. In a full outage at R requests per
+// second that is 1 + percentCanRetry + minRetriesPerSec/R attempts per
+// request (1.3 at 100 req/s with the defaults, TestFinagleFullOutage),
+// where Bucket, with no successes to deposit, falls to
+// 1 + (Capacity + MinRetriesPerSec*T)/(R*T) (1.027 over 60 s). Finagle's
+// budget keeps a fixed share of retries going whatever happens; Bucket
+// switches retries off when nothing succeeds. Finagle is not wired into
+// the experiment file format.
+//
 // # Concurrent-retry budget (Concurrency)
 //
 // Envoy's form (cluster circuit_breakers thresholds retry_budget): the
@@ -56,13 +88,16 @@
 //	limit = max(min_retry_concurrency, floor(budget_percent/100 * active))
 //
 // The caller passes the current active count to TryAcquire and calls
-// Release when the retry finishes. This form needs no clock.
+// Release when the retry finishes. This form needs no clock. Its zero
+// config (both 0) is refused with ErrInvalidConfig: it would refuse every
+// retry, which is what retry MaxAttempts 1 says plainly.
 //
 // # Time and concurrency
 //
 // Instants are time.Duration values since an arbitrary fixed origin (see
 // package policies); instants passed to one Bucket must not decrease (an
-// earlier instant is treated as the latest one seen). Neither type is safe
+// earlier instant is treated as the latest one seen; a Finagle ignores an
+// instant before its current slice's start). No type here is safe
 // for concurrent use; package wall serialises access. Every method runs in
 // O(1) and allocates nothing.
 //

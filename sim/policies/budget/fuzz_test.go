@@ -90,3 +90,36 @@ func FuzzConcurrency(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFinagle checks, for any valid config and any non-decreasing call
+// times, that a retry is allowed exactly when the balance holds one, that
+// an allowed retry lowers the balance by one, and that a deposit never
+// lowers it.
+func FuzzFinagle(f *testing.F) {
+	f.Add(int64(10), 10, 0.2, []byte{1, 2, 3, 200, 0, 0, 5})
+	f.Add(int64(1), 0, 0.0, []byte{9, 9, 0})
+	f.Add(int64(60), 1000, 1000.0, []byte{255, 0, 128, 64})
+	f.Fuzz(func(t *testing.T, ttlSec int64, minPerSec int, pct float64, ops []byte) {
+		cfg := FinagleConfig{TTL: time.Duration(ttlSec) * time.Second, MinRetriesPerSec: minPerSec, PercentCanRetry: pct}
+		b, err := NewFinagle(cfg, 0)
+		if err != nil {
+			return
+		}
+		var now time.Duration
+		for _, op := range ops {
+			now += time.Duration(op>>1) * 37 * time.Millisecond
+			before := b.Balance(now)
+			if op&1 == 0 {
+				b.Deposit(now)
+				if b.Balance(now) < before {
+					t.Fatalf("deposit at %v lowered the balance %d -> %d", now, before, b.Balance(now))
+				}
+				continue
+			}
+			ok := b.TryWithdraw(now)
+			if ok != (before >= 1) || ok && b.Balance(now) != before-1 {
+				t.Fatalf("withdraw at %v: ok %v, balance %d -> %d", now, ok, before, b.Balance(now))
+			}
+		}
+	})
+}

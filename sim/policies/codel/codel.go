@@ -42,7 +42,7 @@ type CoDel struct {
 // New returns a CoDel in the initial state, or an error if cfg is invalid.
 func New(cfg Config) (*CoDel, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("codel: %w", err)
+		return nil, fmt.Errorf("codel.New: %w", err)
 	}
 	return &CoDel{cfg: cfg}, nil
 }

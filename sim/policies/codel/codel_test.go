@@ -1,6 +1,7 @@
 package codel
 
 import (
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -211,8 +212,8 @@ func TestConfigValidation(t *testing.T) {
 		{Target: 5 * ms, Interval: 4 * ms, MaxPacket: 1},
 		{Target: 5 * ms, Interval: 100 * ms, MaxPacket: -2},
 	} {
-		if _, err := New(c); err == nil {
-			t.Errorf("New(%+v): no error", c)
+		if _, err := New(c); !errors.Is(err, ErrInvalidConfig) {
+			t.Errorf("New(%+v) error = %v, want ErrInvalidConfig", c, err)
 		}
 	}
 	if err := DefaultConfig().Validate(); err != nil {

@@ -1,6 +1,7 @@
 package codel
 
 import (
+	"errors"
 	"fmt"
 	"time"
 )
@@ -27,16 +28,21 @@ func DefaultConfig() Config {
 	return Config{Target: 5 * time.Millisecond, Interval: 100 * time.Millisecond, MaxPacket: 1}
 }
 
-// Validate reports the first invalid field, or nil.
+// ErrInvalidConfig is wrapped by every error a constructor returns for a
+// bad configuration; the message names the field.
+var ErrInvalidConfig = errors.New("codel: invalid config")
+
+// Validate reports the first invalid field, wrapping ErrInvalidConfig, or
+// nil.
 func (c Config) Validate() error {
 	if c.Target <= 0 {
-		return fmt.Errorf("Target %v: must be positive", c.Target)
+		return fmt.Errorf("%w: Target %v: must be positive", ErrInvalidConfig, c.Target)
 	}
 	if c.Interval < c.Target {
-		return fmt.Errorf("Interval %v: must be at least Target %v", c.Interval, c.Target)
+		return fmt.Errorf("%w: Interval %v: must be at least Target %v", ErrInvalidConfig, c.Interval, c.Target)
 	}
 	if c.MaxPacket < -1 {
-		return fmt.Errorf("MaxPacket %d: must be at least -1", c.MaxPacket)
+		return fmt.Errorf("%w: MaxPacket %d: must be at least -1", ErrInvalidConfig, c.MaxPacket)
 	}
 	return nil
 }

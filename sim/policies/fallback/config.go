@@ -1,6 +1,7 @@
 package fallback
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -54,13 +55,18 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate reports the first invalid field, or nil.
+// ErrInvalidConfig is wrapped by every error a constructor returns for a
+// bad configuration; the message names the field.
+var ErrInvalidConfig = errors.New("fallback: invalid config")
+
+// Validate reports the first invalid field, wrapping ErrInvalidConfig, or
+// nil.
 func (c Config) Validate() error {
 	if c.MaxAge < 0 {
-		return fmt.Errorf("MaxAge %v: must not be negative", c.MaxAge)
+		return fmt.Errorf("%w: MaxAge %v: must not be negative", ErrInvalidConfig, c.MaxAge)
 	}
 	if c.KilledLevel < Stale || c.KilledLevel >= NumLevels {
-		return fmt.Errorf("KilledLevel %v: must be Stale or worse", c.KilledLevel)
+		return fmt.Errorf("%w: KilledLevel %v: must be Stale or worse", ErrInvalidConfig, c.KilledLevel)
 	}
 	return c.trackerConfig().Validate()
 }
@@ -84,16 +90,17 @@ type TrackerConfig struct {
 // DegradedRatio 0.5.
 func DefaultTrackerConfig() TrackerConfig { return DefaultConfig().trackerConfig() }
 
-// Validate reports the first invalid field, or nil.
+// Validate reports the first invalid field, wrapping ErrInvalidConfig, or
+// nil.
 func (c TrackerConfig) Validate() error {
 	if c.AlertAfter <= 0 {
-		return fmt.Errorf("AlertAfter %v: must be positive", c.AlertAfter)
+		return fmt.Errorf("%w: AlertAfter %v: must be positive", ErrInvalidConfig, c.AlertAfter)
 	}
 	if c.Window <= 0 || c.Window > c.AlertAfter {
-		return fmt.Errorf("Window %v: must be in (0, AlertAfter %v]", c.Window, c.AlertAfter)
+		return fmt.Errorf("%w: Window %v: must be in (0, AlertAfter %v]", ErrInvalidConfig, c.Window, c.AlertAfter)
 	}
 	if !(c.DegradedRatio > 0 && c.DegradedRatio <= 1) || math.IsNaN(c.DegradedRatio) {
-		return fmt.Errorf("DegradedRatio %v: must be in (0, 1]", c.DegradedRatio)
+		return fmt.Errorf("%w: DegradedRatio %v: must be in (0, 1]", ErrInvalidConfig, c.DegradedRatio)
 	}
 	return nil
 }

@@ -92,7 +92,7 @@ type Feature struct {
 // New returns a Feature, or an error if cfg is invalid.
 func New(cfg Config) (*Feature, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("fallback: %w", err)
+		return nil, fmt.Errorf("fallback.New: %w", err)
 	}
 	f := &Feature{cfg: cfg}
 	f.tracker.cfg = cfg.trackerConfig()

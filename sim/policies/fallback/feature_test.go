@@ -1,6 +1,7 @@
 package fallback
 
 import (
+	"errors"
 	"testing"
 	"time"
 )
@@ -166,12 +167,12 @@ func TestConfigValidation(t *testing.T) {
 	for i, fn := range bad {
 		c := DefaultConfig()
 		fn(&c)
-		if _, err := New(c); err == nil {
-			t.Errorf("bad config %d accepted", i)
+		if _, err := New(c); !errors.Is(err, ErrInvalidConfig) {
+			t.Errorf("bad config %d: error %v, want ErrInvalidConfig", i, err)
 		}
 	}
-	if _, err := NewTracker(TrackerConfig{}); err == nil {
-		t.Error("zero TrackerConfig accepted")
+	if _, err := NewTracker(TrackerConfig{}); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("zero TrackerConfig: error %v, want ErrInvalidConfig", err)
 	}
 	if _, err := New(DefaultConfig()); err != nil {
 		t.Errorf("defaults rejected: %v", err)

@@ -38,7 +38,7 @@ type Tracker struct {
 // NewTracker returns a Tracker, or an error if cfg is invalid.
 func NewTracker(cfg TrackerConfig) (*Tracker, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("fallback: tracker: %w", err)
+		return nil, fmt.Errorf("fallback.NewTracker: %w", err)
 	}
 	return &Tracker{cfg: cfg}, nil
 }

@@ -15,8 +15,9 @@ type Config struct {
 	// Period is the time between the starts of two probes
 	// (periodSeconds). Default 10 s. Must be > 0.
 	Period time.Duration
-	// Timeout is how long a probe may take before it counts as failed
-	// (timeoutSeconds). Default 1 s. Must be > 0.
+	// Timeout is the probe duration at which it counts as failed
+	// (timeoutSeconds): a probe passes only if it took less. Default 1 s.
+	// Must be > 0.
 	Timeout time.Duration
 	// SuccessThreshold is the number of consecutive passing probes that
 	// makes a readiness probe Ready (successThreshold). Default 1. Must be

@@ -17,8 +17,9 @@
 // Period after the previous probe started (or after it ended, if it took
 // longer than Period). NextProbeAt says when; the caller runs the check then
 // and reports it with Observe(now, passed, took). A probe passes when the
-// check passed and took <= Timeout; a probe that took longer than Timeout
-// fails, and its result is known at now + Timeout.
+// check passed and took less than Timeout; a probe that took Timeout or
+// longer fails (the kubelet's timeout fires at timeoutSeconds), and its
+// result is known at now + Timeout.
 //
 //   - Readiness starts Unready. After SuccessThreshold consecutive passing
 //     probes it becomes Ready; after FailureThreshold consecutive failing

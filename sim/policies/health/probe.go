@@ -67,7 +67,9 @@ func (p *Probe) NextProbeAt() (at time.Duration, ok bool) {
 }
 
 // Observe records a probe started at instant now whose check reported
-// passed after took. The probe fails if !passed or took > Timeout. The next
+// passed after took. The probe fails if !passed or took >= Timeout (the
+// kubelet's timeout fires at Timeout, so a check that takes exactly that
+// long has timed out). The next
 // probe is due at now + max(Period, min(took, Timeout)). Observe returns the
 // transition the probe caused, stamped with the instant its result became
 // known (now + min(took, Timeout)). It is ignored while Restarting. A
@@ -77,7 +79,7 @@ func (p *Probe) Observe(now time.Duration, passed bool, took time.Duration) (Tra
 		return Transition{}, false
 	}
 	took = max(took, 0)
-	if took > p.cfg.Timeout {
+	if took >= p.cfg.Timeout {
 		passed, took = false, p.cfg.Timeout
 	}
 	p.next = now + max(p.cfg.Period, took)

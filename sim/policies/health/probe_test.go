@@ -86,9 +86,12 @@ func TestReadinessSteps(t *testing.T) {
 			{at: 40 * sec, op: observe, pass: false, state: Ready, wantNext: 50 * sec},
 			{at: 50 * sec, op: observe, pass: false, state: Ready, wantNext: 60 * sec},
 		}},
-		{"a probe slower than the timeout fails", nil, []step{
-			{at: 0, op: observe, pass: true, took: 1 * sec, wantOK: true, wantTo: Ready, wantAt: 1 * sec, state: Ready, wantNext: 10 * sec},
-			{at: 10 * sec, op: observe, pass: true, took: 1*sec + 1, state: Ready, wantNext: 20 * sec},
+		// The kubelet's timeout fires at timeoutSeconds: a check that has not
+		// answered strictly before it failed. So 1 s - 1 ns passes, and
+		// exactly 1 s is the first of the three failures below.
+		{"a probe as slow as the timeout fails", nil, []step{
+			{at: 0, op: observe, pass: true, took: 1*sec - 1, wantOK: true, wantTo: Ready, wantAt: 1*sec - 1, state: Ready, wantNext: 10 * sec},
+			{at: 10 * sec, op: observe, pass: true, took: 1 * sec, state: Ready, wantNext: 20 * sec},
 			{at: 20 * sec, op: observe, pass: true, took: 5 * sec, state: Ready, wantNext: 30 * sec},
 			// The verdict is known when the timeout fires, not when the check ends.
 			{at: 30 * sec, op: observe, pass: true, took: time.Hour, wantOK: true, wantTo: Unready, wantAt: 31 * sec, state: Unready, wantNext: 40 * sec},

@@ -52,7 +52,7 @@ type AdaptiveQueue[T any] struct {
 }
 
 // NewAdaptiveQueue returns an empty queue of the given capacity, or an
-// error if capacity < 1 or cfg is invalid.
+// error wrapping ErrInvalidConfig if capacity < 1 or cfg is invalid.
 func NewAdaptiveQueue[T any](capacity int, cfg Config) (*AdaptiveQueue[T], error) {
 	q, err := NewQueue[T](capacity)
 	if err != nil {

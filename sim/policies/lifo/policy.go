@@ -1,6 +1,7 @@
 package lifo
 
 import (
+	"errors"
 	"fmt"
 	"time"
 )
@@ -83,19 +84,24 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate reports the first invalid field, or nil.
+// ErrInvalidConfig is wrapped by every error a constructor returns for a
+// bad configuration; the message names the field.
+var ErrInvalidConfig = errors.New("lifo: invalid config")
+
+// Validate reports the first invalid field, wrapping ErrInvalidConfig, or
+// nil.
 func (c Config) Validate() error {
 	if c.Discipline > AlwaysLIFO {
-		return fmt.Errorf("Discipline %d: unknown", c.Discipline)
+		return fmt.Errorf("%w: Discipline %d: unknown", ErrInvalidConfig, c.Discipline)
 	}
 	if c.Interval <= 0 {
-		return fmt.Errorf("Interval %v: must be positive", c.Interval)
+		return fmt.Errorf("%w: Interval %v: must be positive", ErrInvalidConfig, c.Interval)
 	}
 	if c.ShortTimeout <= 0 || c.ShortTimeout > c.Interval {
-		return fmt.Errorf("ShortTimeout %v: must be in (0, Interval %v]", c.ShortTimeout, c.Interval)
+		return fmt.Errorf("%w: ShortTimeout %v: must be in (0, Interval %v]", ErrInvalidConfig, c.ShortTimeout, c.Interval)
 	}
 	if c.LIFOThreshold < 0 {
-		return fmt.Errorf("LIFOThreshold %d: must not be negative", c.LIFOThreshold)
+		return fmt.Errorf("%w: LIFOThreshold %d: must not be negative", ErrInvalidConfig, c.LIFOThreshold)
 	}
 	return nil
 }
@@ -112,7 +118,7 @@ type Policy struct {
 // error if cfg is invalid.
 func NewPolicy(cfg Config) (*Policy, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("lifo: %w", err)
+		return nil, fmt.Errorf("lifo.NewPolicy: %w", err)
 	}
 	return &Policy{cfg: cfg}, nil
 }

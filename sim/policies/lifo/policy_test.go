@@ -1,6 +1,7 @@
 package lifo
 
 import (
+	"errors"
 	"testing"
 	"time"
 )
@@ -71,15 +72,15 @@ func TestConfigValidation(t *testing.T) {
 	for i, f := range bad {
 		c := DefaultConfig()
 		f(&c)
-		if _, err := NewPolicy(c); err == nil {
-			t.Errorf("bad config %d accepted", i)
+		if _, err := NewPolicy(c); !errors.Is(err, ErrInvalidConfig) {
+			t.Errorf("bad config %d: error %v, want ErrInvalidConfig", i, err)
 		}
-		if _, err := NewAdaptiveQueue[int](4, c); err == nil {
-			t.Errorf("bad config %d accepted by NewAdaptiveQueue", i)
+		if _, err := NewAdaptiveQueue[int](4, c); !errors.Is(err, ErrInvalidConfig) {
+			t.Errorf("bad config %d: NewAdaptiveQueue error %v, want ErrInvalidConfig", i, err)
 		}
 	}
-	if _, err := NewAdaptiveQueue[int](0, DefaultConfig()); err == nil {
-		t.Error("capacity 0 accepted")
+	if _, err := NewAdaptiveQueue[int](0, DefaultConfig()); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("capacity 0: error %v, want ErrInvalidConfig", err)
 	}
 	for _, s := range []string{Adaptive.String(), AlwaysFIFO.String(), AlwaysLIFO.String(), Discipline(9).String(),
 		FIFO.String(), LIFO.String(), Mode(9).String(), Empty.String(), Deliver.String(), Expired.String(), Result(9).String()} {

@@ -29,10 +29,10 @@ type Queue[T any] struct {
 }
 
 // NewQueue returns an empty queue holding at most capacity entries, or an
-// error if capacity < 1.
+// error wrapping ErrInvalidConfig if capacity < 1.
 func NewQueue[T any](capacity int) (*Queue[T], error) {
 	if capacity < 1 {
-		return nil, fmt.Errorf("lifo: NewQueue: capacity %d: must be at least 1", capacity)
+		return nil, fmt.Errorf("lifo.NewQueue: %w: capacity %d: must be at least 1", ErrInvalidConfig, capacity)
 	}
 	return &Queue[T]{buf: make([]Entry[T], capacity)}, nil
 }

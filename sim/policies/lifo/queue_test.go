@@ -1,6 +1,7 @@
 package lifo
 
 import (
+	"errors"
 	"testing"
 	"time"
 )
@@ -108,7 +109,7 @@ func TestQueueReleasesReferences(t *testing.T) {
 }
 
 func TestNewQueueError(t *testing.T) {
-	if _, err := NewQueue[int](0); err == nil {
-		t.Error("capacity 0 accepted")
+	if _, err := NewQueue[int](0); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("capacity 0: error %v, want ErrInvalidConfig", err)
 	}
 }

@@ -39,19 +39,20 @@ func DefaultAIMDConfig() AIMDConfig {
 	}
 }
 
-// Validate reports the first invalid field, or nil.
+// Validate reports the first invalid field, wrapping ErrInvalidConfig, or
+// nil.
 func (c AIMDConfig) Validate() error {
 	if err := validateBounds(c.InitialLimit, c.MinLimit, c.MaxLimit); err != nil {
 		return err
 	}
 	if c.Timeout <= 0 {
-		return fmt.Errorf("Timeout %v: must be positive", c.Timeout)
+		return fmt.Errorf("%w: Timeout %v: must be positive", ErrInvalidConfig, c.Timeout)
 	}
 	if !(c.BackoffRatio > 0 && c.BackoffRatio < 1) {
-		return fmt.Errorf("BackoffRatio %v: must be in (0, 1)", c.BackoffRatio)
+		return fmt.Errorf("%w: BackoffRatio %v: must be in (0, 1)", ErrInvalidConfig, c.BackoffRatio)
 	}
 	if !(c.Utilization > 0 && c.Utilization <= 1) {
-		return fmt.Errorf("Utilization %v: must be in (0, 1]", c.Utilization)
+		return fmt.Errorf("%w: Utilization %v: must be in (0, 1]", ErrInvalidConfig, c.Utilization)
 	}
 	return nil
 }
@@ -66,7 +67,7 @@ type AIMD struct {
 // NewAIMD returns an AIMD limit, or an error if cfg is invalid.
 func NewAIMD(cfg AIMDConfig) (*AIMD, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("limit: AIMD config: %w", err)
+		return nil, fmt.Errorf("limit.NewAIMD: %w", err)
 	}
 	return &AIMD{cfg: cfg, limit: float64(cfg.InitialLimit)}, nil
 }

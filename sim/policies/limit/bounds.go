@@ -6,13 +6,13 @@ import "fmt"
 // every algorithm's Config.
 func validateBounds(initial, min, max int) error {
 	if min < 1 {
-		return fmt.Errorf("MinLimit %d: must be at least 1", min)
+		return fmt.Errorf("%w: MinLimit %d: must be at least 1", ErrInvalidConfig, min)
 	}
 	if max < min {
-		return fmt.Errorf("MaxLimit %d: must be at least MinLimit %d", max, min)
+		return fmt.Errorf("%w: MaxLimit %d: must be at least MinLimit %d", ErrInvalidConfig, max, min)
 	}
 	if initial < min || initial > max {
-		return fmt.Errorf("InitialLimit %d: must be within [MinLimit %d, MaxLimit %d]", initial, min, max)
+		return fmt.Errorf("%w: InitialLimit %d: must be within [MinLimit %d, MaxLimit %d]", ErrInvalidConfig, initial, min, max)
 	}
 	return nil
 }

@@ -59,28 +59,33 @@ func DefaultGradient2Config() Gradient2Config {
 	}
 }
 
-// Validate reports the first invalid field, or nil.
+// Validate reports the first invalid field, wrapping ErrInvalidConfig, or
+// nil.
 func (c Gradient2Config) Validate() error {
 	if err := validateBounds(c.InitialLimit, c.MinLimit, c.MaxLimit); err != nil {
 		return err
 	}
 	if !(c.Smoothing > 0 && c.Smoothing <= 1) {
-		return fmt.Errorf("Smoothing %v: must be in (0, 1]", c.Smoothing)
+		return fmt.Errorf("%w: Smoothing %v: must be in (0, 1]", ErrInvalidConfig, c.Smoothing)
 	}
 	if !(c.QueueSize >= 0) || math.IsInf(c.QueueSize, 0) {
-		return fmt.Errorf("QueueSize %v: must be finite and at least 0", c.QueueSize)
+		return fmt.Errorf("%w: QueueSize %v: must be finite and at least 0", ErrInvalidConfig, c.QueueSize)
 	}
 	if !(c.Tolerance >= 1) || math.IsInf(c.Tolerance, 0) {
-		return fmt.Errorf("Tolerance %v: must be finite and at least 1", c.Tolerance)
+		return fmt.Errorf("%w: Tolerance %v: must be finite and at least 1", ErrInvalidConfig, c.Tolerance)
 	}
 	if c.LongWindow < 1 {
-		return fmt.Errorf("LongWindow %d: must be at least 1", c.LongWindow)
+		return fmt.Errorf("%w: LongWindow %d: must be at least 1", ErrInvalidConfig, c.LongWindow)
 	}
 	if c.Warmup < 1 {
-		return fmt.Errorf("Warmup %d: must be at least 1", c.Warmup)
+		return fmt.Errorf("%w: Warmup %d: must be at least 1", ErrInvalidConfig, c.Warmup)
 	}
 	return nil
 }
+
+// longRTTDecay is the factor Gradient2 applies to the long-term RTT when
+// it is more than twice the short-term RTT: Netflix's 0.95.
+const longRTTDecay = 0.95
 
 // Gradient2 is Netflix's gradient limit: it shrinks the limit in
 // proportion to how far the short-term RTT has risen above the long-term
@@ -98,7 +103,7 @@ type Gradient2 struct {
 // NewGradient2 returns a Gradient2 limit, or an error if cfg is invalid.
 func NewGradient2(cfg Gradient2Config) (*Gradient2, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("limit: Gradient2 config: %w", err)
+		return nil, fmt.Errorf("limit.NewGradient2: %w", err)
 	}
 	return &Gradient2{
 		cfg:    cfg,
@@ -112,11 +117,17 @@ func NewGradient2(cfg Gradient2Config) (*Gradient2, error) {
 //	shortRtt = rtt
 //	longRtt  = plain mean for the first Warmup samples, then
 //	           longRtt x (1-f) + rtt x f with f = 2/(LongWindow+1)
-//	if longRtt / shortRtt > 2 { longRtt *= 0.9 }   // recover after load
+//	if longRtt / shortRtt > 2 { longRtt *= 0.95 }  // recover after load
 //	if inflight < limit/2 { return }                // app-limited: hold
 //	gradient = clamp(Tolerance x longRtt / shortRtt, 0.5, 1)
 //	estimate = limit x gradient + QueueSize
 //	limit    = clamp(limit x (1-Smoothing) + estimate x Smoothing, Min, Max)
+//
+// The recovery factor 0.95 is Netflix's (Gradient2Limit.java in
+// Netflix/concurrency-limits); platinummonkey/go-concurrency-limits uses
+// 0.9. Netflix computes the gradient from longRtt before the decay, this
+// code after it; the gradient is 1 either way, since the decay applies only
+// when longRtt/shortRtt > 2 and Tolerance >= 1.
 //
 // dropped is not used (as in Netflix's Gradient2); a drop shows up as a
 // long rtt. Samples with rtt <= 0 are ignored. now is not used.
@@ -134,7 +145,7 @@ func (g *Gradient2) OnSample(now, rtt time.Duration, inflight int, dropped bool)
 		g.long = g.long*(1-g.factor) + r*g.factor
 	}
 	if g.long/g.short > 2 {
-		g.long *= 0.9
+		g.long *= longRTTDecay
 	}
 	if float64(inflight) < g.limit/2 {
 		return

@@ -1,7 +1,7 @@
 package limit
 
 import (
-	"errors"
+	"fmt"
 	"time"
 
 	"github.com/ressim/ressim/sim/policies"
@@ -42,7 +42,7 @@ type Limiter struct {
 // nil.
 func NewLimiter(alg Algorithm) (*Limiter, error) {
 	if alg == nil {
-		return nil, errors.New("limit: NewLimiter: nil Algorithm")
+		return nil, fmt.Errorf("limit.NewLimiter: %w: nil Algorithm", ErrInvalidConfig)
 	}
 	return &Limiter{alg: alg}, nil
 }

@@ -59,25 +59,26 @@ func DefaultVegasConfig() VegasConfig {
 	}
 }
 
-// Validate reports the first invalid field, or nil.
+// Validate reports the first invalid field, wrapping ErrInvalidConfig, or
+// nil.
 func (c VegasConfig) Validate() error {
 	if err := validateBounds(c.InitialLimit, c.MinLimit, c.MaxLimit); err != nil {
 		return err
 	}
 	if !(c.Threshold >= 0) || math.IsInf(c.Threshold, 0) {
-		return fmt.Errorf("Threshold %v: must be finite and at least 0", c.Threshold)
+		return fmt.Errorf("%w: Threshold %v: must be finite and at least 0", ErrInvalidConfig, c.Threshold)
 	}
 	if !(c.Alpha >= c.Threshold) || math.IsInf(c.Alpha, 0) {
-		return fmt.Errorf("Alpha %v: must be finite and at least Threshold %v", c.Alpha, c.Threshold)
+		return fmt.Errorf("%w: Alpha %v: must be finite and at least Threshold %v", ErrInvalidConfig, c.Alpha, c.Threshold)
 	}
 	if !(c.Beta >= c.Alpha) || math.IsInf(c.Beta, 0) {
-		return fmt.Errorf("Beta %v: must be finite and at least Alpha %v", c.Beta, c.Alpha)
+		return fmt.Errorf("%w: Beta %v: must be finite and at least Alpha %v", ErrInvalidConfig, c.Beta, c.Alpha)
 	}
 	if !(c.Smoothing > 0 && c.Smoothing <= 1) {
-		return fmt.Errorf("Smoothing %v: must be in (0, 1]", c.Smoothing)
+		return fmt.Errorf("%w: Smoothing %v: must be in (0, 1]", ErrInvalidConfig, c.Smoothing)
 	}
 	if c.ProbeMultiplier < 1 {
-		return fmt.Errorf("ProbeMultiplier %d: must be at least 1", c.ProbeMultiplier)
+		return fmt.Errorf("%w: ProbeMultiplier %d: must be at least 1", ErrInvalidConfig, c.ProbeMultiplier)
 	}
 	return nil
 }
@@ -95,7 +96,7 @@ type Vegas struct {
 // NewVegas returns a Vegas limit, or an error if cfg is invalid.
 func NewVegas(cfg VegasConfig) (*Vegas, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("limit: Vegas config: %w", err)
+		return nil, fmt.Errorf("limit.NewVegas: %w", err)
 	}
 	v := &Vegas{cfg: cfg, limit: float64(cfg.InitialLimit)}
 	v.resetJitter()

@@ -1,7 +1,6 @@
 package limit
 
 import (
-	"errors"
 	"fmt"
 	"time"
 )
@@ -35,19 +34,20 @@ func DefaultWindowedConfig() WindowedConfig {
 	}
 }
 
-// Validate reports the first invalid field, or nil.
+// Validate reports the first invalid field, wrapping ErrInvalidConfig, or
+// nil.
 func (c WindowedConfig) Validate() error {
 	if c.MinWindow <= 0 {
-		return fmt.Errorf("MinWindow %v: must be positive", c.MinWindow)
+		return fmt.Errorf("%w: MinWindow %v: must be positive", ErrInvalidConfig, c.MinWindow)
 	}
 	if c.MaxWindow < c.MinWindow {
-		return fmt.Errorf("MaxWindow %v: must be at least MinWindow %v", c.MaxWindow, c.MinWindow)
+		return fmt.Errorf("%w: MaxWindow %v: must be at least MinWindow %v", ErrInvalidConfig, c.MaxWindow, c.MinWindow)
 	}
 	if c.WindowSize < 1 {
-		return fmt.Errorf("WindowSize %d: must be at least 1", c.WindowSize)
+		return fmt.Errorf("%w: WindowSize %d: must be at least 1", ErrInvalidConfig, c.WindowSize)
 	}
 	if c.MinRTT < 0 {
-		return fmt.Errorf("MinRTT %v: must not be negative", c.MinRTT)
+		return fmt.Errorf("%w: MinRTT %v: must not be negative", ErrInvalidConfig, c.MinRTT)
 	}
 	return nil
 }
@@ -74,10 +74,10 @@ type Windowed struct {
 // delegate is nil or cfg is invalid.
 func NewWindowed(cfg WindowedConfig, delegate Algorithm) (*Windowed, error) {
 	if delegate == nil {
-		return nil, errors.New("limit: NewWindowed: nil delegate")
+		return nil, fmt.Errorf("limit.NewWindowed: %w: nil delegate", ErrInvalidConfig)
 	}
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("limit: Windowed config: %w", err)
+		return nil, fmt.Errorf("limit.NewWindowed: %w", err)
 	}
 	return &Windowed{cfg: cfg, delegate: delegate}, nil
 }

@@ -13,6 +13,7 @@ type host struct {
 	ejected     bool
 	ejectedAt   time.Duration
 	ejectedFor  time.Duration
+	unejectedAt time.Duration // valid once ejections > 0 and !ejected
 	backoff     int
 	ejections   int
 	consecutive int // consecutive failures
@@ -118,10 +119,16 @@ func (d *Detector) Record(now time.Duration, i int, o policies.Outcome) (Event, 
 
 // Tick runs the interval sweep due at NextTickAt, if now has reached it:
 // it returns the hosts whose ejection time has elapsed to the balancing
-// set, decrements the backoff of the hosts that are not ejected, runs
-// success-rate detection over the interval just ended, and schedules the
-// next sweep at now + Interval. It appends the events to dst and returns
-// the extended slice; before NextTickAt it returns dst unchanged.
+// set, runs success-rate detection over the interval just ended, then
+// decrements the backoff of each host that is not ejected and has been
+// back for at least one Interval, and schedules the next sweep at
+// now + Interval. It appends the events to dst and returns the extended
+// slice; before NextTickAt it returns dst unchanged.
+//
+// The order is Envoy's (DetectorImpl::onIntervalTimer in
+// source/common/upstream/outlier_detection_impl.cc): a host re-ejected by
+// success rate at the sweep after its return keeps its backoff and is
+// ejected for longer, instead of having it lowered first.
 func (d *Detector) Tick(now time.Duration, dst []Event) []Event {
 	if now < d.nextTick {
 		return dst
@@ -129,13 +136,9 @@ func (d *Detector) Tick(now time.Duration, dst []Event) []Event {
 	d.nextTick = now + d.cfg.Interval
 	for i := range d.hosts {
 		h := &d.hosts[i]
-		switch {
-		case !h.ejected:
-			if h.backoff > 0 {
-				h.backoff--
-			}
-		case now-h.ejectedAt >= h.ejectedFor:
+		if h.ejected && now-h.ejectedAt >= h.ejectedFor {
 			h.ejected = false
+			h.unejectedAt = now
 			h.consecutive = 0
 			d.ejected--
 			dst = append(dst, Event{Host: i, Kind: Unejected, Reason: EjectionTimeElapsed, At: now,
@@ -144,7 +147,11 @@ func (d *Detector) Tick(now time.Duration, dst []Event) []Event {
 	}
 	dst = d.successRate(now, dst)
 	for i := range d.hosts {
-		d.hosts[i].calls, d.hosts[i].successes = 0, 0
+		h := &d.hosts[i]
+		h.calls, h.successes = 0, 0
+		if !h.ejected && h.backoff > 0 && now-h.unejectedAt >= d.cfg.Interval {
+			h.backoff--
+		}
 	}
 	return dst
 }

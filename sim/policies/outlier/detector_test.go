@@ -191,6 +191,37 @@ func TestSteps(t *testing.T) {
 			{at: 11 * sec, op: record, host: 4, out: fail, n: 1},
 			{at: 20 * sec, op: tick}, // the counts were reset by the sweep
 		}},
+		// Envoy lowers the backoff only after success-rate detection, and
+		// only for a host that has been back for a whole interval
+		// (DetectorImpl::onIntervalTimer in Envoy's
+		// source/common/upstream/outlier_detection_impl.cc). Host 0 comes
+		// back at 40 s with backoff 1; the 50 s sweep ejects it again by
+		// success rate (mean 90, stdev 20: threshold 52 > 50) before any
+		// decrement, so the backoff becomes 2: 60 s, back at the 110 s
+		// sweep. Lowering it first (1 -> 0 -> 1) gave 30 s, back at 80 s.
+		{"success-rate re-ejection keeps the backoff", func(c *Config) {
+			c.MaxEjectionPercent, c.SuccessRateRequestVolume = 100, 10
+		}, 5, []step{
+			{at: 1 * sec, op: record, host: 0, out: fail, n: 5, want: []Event{ev(0, Ejected, Consecutive5xx, 30*sec)}, ejected: []int{0}},
+			{at: 10 * sec, op: tick, ejected: []int{0}},
+			{at: 20 * sec, op: tick, ejected: []int{0}},
+			{at: 30 * sec, op: tick, ejected: []int{0}},
+			{at: 40 * sec, op: tick, want: []Event{ev(0, Unejected, EjectionTimeElapsed, 0)}},
+			{at: 41 * sec, op: record, host: 0, out: fail, n: 4},
+			{at: 42 * sec, op: record, host: 0, out: ok, n: 5},
+			{at: 43 * sec, op: record, host: 0, out: fail},
+			{at: 44 * sec, op: record, host: 1, out: ok, n: 10},
+			{at: 44 * sec, op: record, host: 2, out: ok, n: 10},
+			{at: 44 * sec, op: record, host: 3, out: ok, n: 10},
+			{at: 44 * sec, op: record, host: 4, out: ok, n: 10},
+			{at: 50 * sec, op: tick, want: []Event{ev(0, Ejected, SuccessRate, 60*sec)}, ejected: []int{0}},
+			{at: 60 * sec, op: tick, ejected: []int{0}},
+			{at: 70 * sec, op: tick, ejected: []int{0}},
+			{at: 80 * sec, op: tick, ejected: []int{0}},
+			{at: 90 * sec, op: tick, ejected: []int{0}},
+			{at: 100 * sec, op: tick, ejected: []int{0}},
+			{at: 110 * sec, op: tick, want: []Event{ev(0, Unejected, EjectionTimeElapsed, 0)}},
+		}},
 		{"enforcing 0 disables consecutive 5xx", func(c *Config) { c.EnforcingConsecutive5xx = 0 }, 4, []step{
 			{at: 0, op: record, host: 0, out: fail, n: 50},
 		}},

@@ -48,9 +48,13 @@
 // min(BaseEjectionTime * b, MaxEjectionTime): 30 s, 60 s, 90 s ... 300 s.
 //
 // Un-ejection is not timed to the ejection: it happens at the first
-// interval sweep at which the ejection time has elapsed. At each sweep, a
-// host that is not ejected has its backoff decremented by one, so a host
-// that stays healthy earns back short ejections.
+// interval sweep at which the ejection time has elapsed. At each sweep,
+// after success-rate detection, a host that is not ejected and has been
+// back for at least one Interval has its backoff decremented by one, so a
+// host that stays healthy earns back short ejections, while one re-ejected
+// at the sweep after its return is ejected for longer. This is Envoy's
+// order (DetectorImpl::onIntervalTimer in
+// source/common/upstream/outlier_detection_impl.cc).
 //
 // # Time
 //

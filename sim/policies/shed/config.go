@@ -1,6 +1,7 @@
 package shed
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -39,23 +40,28 @@ func DefaultConfig() Config {
 	return c
 }
 
-// Validate reports the first invalid field, or nil.
+// ErrInvalidConfig is wrapped by every error a constructor returns for a
+// bad configuration; the message names the field.
+var ErrInvalidConfig = errors.New("shed: invalid config")
+
+// Validate reports the first invalid field, wrapping ErrInvalidConfig, or
+// nil.
 func (c Config) Validate() error {
 	for p := policies.Priority(0); p < policies.NumPriorities; p++ {
 		t := c.Threshold[p]
 		if !(t > 0 && t <= 1) || math.IsNaN(t) {
-			return fmt.Errorf("Threshold[%v] %v: must be in (0, 1]", p, t)
+			return fmt.Errorf("%w: Threshold[%v] %v: must be in (0, 1]", ErrInvalidConfig, p, t)
 		}
 		if p > 0 && t > c.Threshold[p-1] {
-			return fmt.Errorf("Threshold[%v] %v: must not exceed Threshold[%v] %v (shedding is bottom-up)",
-				p, t, p-1, c.Threshold[p-1])
+			return fmt.Errorf("%w: Threshold[%v] %v: must not exceed Threshold[%v] %v (shedding is bottom-up)",
+				ErrInvalidConfig, p, t, p-1, c.Threshold[p-1])
 		}
 	}
 	if c.RetryAfter <= 0 {
-		return fmt.Errorf("RetryAfter %v: must be positive", c.RetryAfter)
+		return fmt.Errorf("%w: RetryAfter %v: must be positive", ErrInvalidConfig, c.RetryAfter)
 	}
 	if c.Status != 503 && c.Status != 429 {
-		return fmt.Errorf("Status %d: must be 503 or 429", c.Status)
+		return fmt.Errorf("%w: Status %d: must be 503 or 429", ErrInvalidConfig, c.Status)
 	}
 	return nil
 }

@@ -41,7 +41,7 @@ type Shedder struct {
 // New returns a Shedder, or an error if cfg is invalid.
 func New(cfg Config) (*Shedder, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("shed: %w", err)
+		return nil, fmt.Errorf("shed.New: %w", err)
 	}
 	return &Shedder{cfg: cfg}, nil
 }

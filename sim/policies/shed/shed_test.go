@@ -1,6 +1,7 @@
 package shed
 
 import (
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -127,8 +128,8 @@ func TestConfigValidation(t *testing.T) {
 	for i, f := range bad {
 		c := DefaultConfig()
 		f(&c)
-		if _, err := New(c); err == nil {
-			t.Errorf("bad config %d accepted: %+v", i, c)
+		if _, err := New(c); !errors.Is(err, ErrInvalidConfig) {
+			t.Errorf("bad config %d (%+v): error %v, want ErrInvalidConfig", i, c, err)
 		}
 	}
 	s, err := New(DefaultConfig())

@@ -1,0 +1,84 @@
+// Command ressim runs experiments with ressim, the deterministic simulator
+// of cascading and metastable failure. An experiment is a TOML file (see
+// docs/experiment-format.md); the same file and seed always give
+// byte-identical outputs.
+//
+// Usage:
+//
+//	ressim run FILE      [-o DIR] [--seed N] [--no-plots] [--svg] [--trace N]
+//	ressim compare FILE  [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg]
+//	ressim sweep FILE    [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg]
+//	ressim validate FILE
+//	ressim version
+//	ressim completion bash|zsh|fish|powershell
+//	ressim help [COMMAND]
+//
+// # Commands
+//
+// run simulates the experiment once and writes to the output directory
+// (default out/<experiment name>): summary.json (per-service statistics
+// over the measurement window), timeseries.csv (per-interval metrics of the
+// whole run), overview.png and one timeline-<service>.png per service
+// (unless --no-plots), every figure also as SVG with --svg, and with
+// --trace N a trace.json of one user request in N (at most 200 requests)
+// for ui.perfetto.dev. It prints one line per client, service and fault (with
+// the fault's recovery verdict), then the result of each [[expect]] of the
+// base experiment.
+//
+// compare runs the base experiment and each [[variant]],
+// [experiment].replications times each (or --replications), with the same
+// seeds for every variant so that differences are paired (common random
+// numbers). It prints each headline metric's mean with its 95 % Student-t
+// interval and each variant's paired difference from the base, then the
+// result of each [[expect]], and writes compare.md, compare.csv,
+// compare.json, compare-timeline.png and bars-<metric>.png to the output
+// directory (default out/<experiment name>/compare).
+//
+// sweep runs the experiment's [sweep] grid of one or two parameters, each
+// cell [experiment].replications times (or --replications), for the base or
+// the listed variants, with the same seeds in every cell. It prints the
+// grid and writes sweep.md, sweep.csv, sweep.json and the plots
+// (phase-<variant>.png heatmaps for two axes, sweep-<metric>.png for one)
+// to the output directory (default out/<experiment name>/sweep). A file
+// without a [sweep] table is a command-line error. sweep does not check
+// [[expect]] blocks.
+//
+// validate reads the file as a run would and reports every problem with its
+// file, line, column and key, without running anything.
+//
+// version (or -v, --version) prints ressim's version; completion writes a shell
+// completion script; help describes a command.
+//
+// # Flags
+//
+// run, compare and sweep share:
+//
+//	-o, --out DIR         output directory (defaults above)
+//	--seed N              override the experiment's seed
+//	--no-plots            skip drawing the plots (data files only)
+//	--svg                 also write every figure as SVG
+//
+// compare and sweep add:
+//
+//	-j, --jobs N          runs in parallel (default: the number of CPUs);
+//	                      the results do not depend on it
+//	--replications N      override [experiment].replications
+//
+// run adds --trace N (trace one user request in N into trace.json).
+//
+// On a terminal, run shows the simulated time reached and compare and sweep
+// the runs finished, as a progress bar on standard error. Ctrl-C stops
+// compare and sweep after the runs in progress; they write the replications
+// that every variant or cell finished and exit with status 1.
+//
+// # Exit status
+//
+//	0  success (for run and compare, every [[expect]] held)
+//	1  a run failed: an I/O or internal error, or compare or sweep was
+//	   interrupted
+//	2  the experiment file is invalid or cannot be read, or the command
+//	   line is invalid (unknown command or flag, wrong number of arguments,
+//	   sweep on a file without [sweep])
+//	3  an [[expect]] failed (run and compare); the outputs are written
+//	   first
+package main
