@@ -276,6 +276,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("a = [{b = 1}, {c = [1,2]}]\n[[d.e]]\n[d]\n"))
 	f.Add([]byte(`s = """\"""" + '''x'''`))
 	f.Add([]byte(withVariants))
+	f.Add([]byte(strings.Replace(strings.Replace(good, `dist = "erlang"`, `dist = "normal"`, 1), "k = 4", `sd = "3ms"`, 1)))
 	f.Add([]byte(good + `
 [sweep]
 x = { path = "client.users.rate", values = [100, 200] }
