@@ -224,6 +224,8 @@ func writeCompareJSON(w io.Writer, c *Comparison, stats []MetricStats, locked []
 		P50LatencyS *float64         `json:"merged_p50_latency_s"`
 		P99LatencyS *float64         `json:"merged_p99_latency_s"`
 		Latency     metrics.Snapshot `json:"merged_latency_histogram_ns"`
+		// Every replication: seed, fault verdicts, headline metrics.
+		Runs []runRecordJSON `json:"replications"`
 	}
 	doc := struct {
 		Version      string       `json:"ressim_version"`
@@ -235,7 +237,7 @@ func writeCompareJSON(w io.Writer, c *Comparison, stats []MetricStats, locked []
 		LockedIn     []lockedJSON `json:"locked_in"`
 	}{Version: version.Version, Experiment: c.Name, Seed: c.Seed, Replications: c.Replications, Metrics: []metric{}, LockedIn: []lockedJSON{}}
 	for i, a := range c.Arms {
-		v := variant{Name: a.Name, Description: a.Description}
+		v := variant{Name: a.Name, Description: a.Description, Runs: recordsJSON(c.Records[i])}
 		for r := 0; r < c.Replications; r++ {
 			v.Seeds = append(v.Seeds, ReplicationSeed(c.Seed, r))
 		}
