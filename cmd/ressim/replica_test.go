@@ -165,3 +165,35 @@ func TestRunSweepCellMatchesSweep(t *testing.T) {
 		t.Errorf("--cell 2,0: exit %d, %s", code, errOut)
 	}
 }
+
+// TestCompareSeriesFlag: --series none writes no timeseries.csv, --series
+// all every replication's; a bad value exits 2 before running anything.
+func TestCompareSeriesFlag(t *testing.T) {
+	dir := t.TempDir()
+	rows := map[string]int{}
+	for _, mode := range []string{"all", "first", "none"} {
+		out := filepath.Join(dir, mode)
+		if code, _, errOut := ressim("compare", variantsFile, "-o", out, "--no-plots", "--series", mode); code != exitOK {
+			t.Fatalf("--series %s: exit %d: %s", mode, code, errOut)
+		}
+		b, err := os.ReadFile(filepath.Join(out, "timeseries.csv"))
+		if mode == "none" {
+			if err == nil {
+				t.Errorf("--series none wrote timeseries.csv")
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows[mode] = strings.Count(string(b), "\n") - 1 // less the header
+	}
+	// 3 replications of equal length: all has 3 times first's rows.
+	if rows["first"] == 0 || rows["all"] != 3*rows["first"] {
+		t.Errorf("timeseries.csv: all %d rows, first %d; want 3 times", rows["all"], rows["first"])
+	}
+	code, _, errOut := ressim("compare", variantsFile, "-o", dir, "--series", "every")
+	if code != exitInvalid || !strings.Contains(errOut, `--series must be one of all, first, none, got "every"`) {
+		t.Errorf("--series every: exit %d, %s", code, errOut)
+	}
+}

@@ -134,6 +134,7 @@ func TestErrors(t *testing.T) {
 		{"negative mean", edit(t, `mean = "10ms"`, `mean = "-10ms"`), []string{"service[0].service_time.mean: must be in [1ns"}},
 		{"erlang without k", edit(t, "k = 4", ""), []string{`service[1].service_time: missing required key "k"`}},
 		{"hyperexponential scv < 1", edit(t, `dist = "erlang"`, `dist = "hyperexponential"`), []string{`service[1].service_time: missing required key "scv"`, "service[1].service_time.k: unknown key"}},
+		{"compare_series", edit(t, `interval = "500ms"`, "interval = \"500ms\"\ncompare_series = \"frist\""), []string{`bad.toml:8:1: experiment.compare_series: unknown value "frist" (did you mean "first"?); expected one of: all, first, none`}},
 		{"normal without sd", strings.Replace(edit(t, `dist = "erlang"`, `dist = "normal"`), "k = 4", "", 1), []string{`bad.toml:23:1: service[1].service_time: missing required key "sd"`}},
 		{"normal negative sd", strings.Replace(edit(t, `dist = "erlang"`, `dist = "normal"`), "k = 4", `sd = "-1ms"`, 1), []string{`bad.toml:26:1: service[1].service_time.sd: must be in [0s,`, "got -1ms"}},
 		{"normal numeric sd", strings.Replace(edit(t, `dist = "erlang"`, `dist = "normal"`), "k = 4", `sd = 0.5`, 1), []string{`bad.toml:26:1: service[1].service_time.sd: expected a duration string`}},

@@ -23,6 +23,11 @@ type CompareOptions struct {
 	Replications int
 	// Plots draws the figures; SVG writes each as SVG too.
 	Plots, SVG bool
+	// Series says which runs' time series Compare writes to
+	// timeseries.csv: experiment.SeriesAll, SeriesFirst (replication 0 of
+	// each variant) or SeriesNone (no file). Empty means the experiment's
+	// compare_series, else DefaultSeries. Sweeps ignore it.
+	Series string
 	// Progress, if not nil, is called after each finished run with the
 	// number done and the total. It is called from one goroutine at a time.
 	Progress func(done, total int)
