@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -196,4 +197,30 @@ func TestCompareSeriesFlag(t *testing.T) {
 	if code != exitInvalid || !strings.Contains(errOut, `--series must be one of all, first, none, got "every"`) {
 		t.Errorf("--series every: exit %d, %s", code, errOut)
 	}
+}
+
+// FuzzParseCell: --cell either fails or gives one or two non-negative
+// indices that print back to an equivalent selector.
+func FuzzParseCell(f *testing.F) {
+	for _, s := range []string{"0", "2,1", " 3 , 4 ", "-1", "1,2,3", "", ",", "a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		cell, err := parseCell(s)
+		if err != nil {
+			return
+		}
+		if len(cell) < 1 || len(cell) > 2 {
+			t.Fatalf("%q: %v", s, cell)
+		}
+		for _, i := range cell {
+			if i < 0 {
+				t.Fatalf("%q: negative index %d", s, i)
+			}
+		}
+		again, err := parseCell(strings.Trim(strings.Join(strings.Fields(fmt.Sprint(cell)), ","), "[]"))
+		if err != nil || fmt.Sprint(again) != fmt.Sprint(cell) {
+			t.Fatalf("%q -> %v does not round-trip: %v, %v", s, cell, again, err)
+		}
+	})
 }
