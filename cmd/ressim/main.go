@@ -4,6 +4,9 @@
 // Usage:
 //
 //	ressim run FILE [-o DIR] [--seed N] [--no-plots]
+//	ressim run FILE --variant V --replication K [--cell X[,Y]]
+//	ressim compare FILE [-j N] [--replications N] [--series first|all|none]
+//	ressim sweep FILE [-j N]
 //	ressim validate FILE
 //	ressim version
 //	ressim completion bash|zsh|fish|powershell
