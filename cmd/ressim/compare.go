@@ -11,7 +11,10 @@ import (
 )
 
 func newCompareCmd() *cobra.Command {
-	var f batchFlags
+	var (
+		f      batchFlags
+		series string
+	)
 	c := &cobra.Command{
 		Use:   "compare FILE",
 		Short: "Run every variant of an experiment, replicated, and compare them",
@@ -24,11 +27,19 @@ It prints, per variant, the mean of each headline metric with its 95 %
 Student-t interval, and for each variant the paired difference from the base,
 marked * where its interval excludes zero; and writes to the output directory:
 
-  compare.md, compare.csv, compare.json   the same table
+  compare.md, compare.csv, compare.json   the same table; compare.json also lists
+                                          every replication (seed, fault verdicts,
+                                          headline metrics, summary.json digest)
+  timeseries.csv                          time series, tidy; --series picks whose:
+                                          first (default) replication 0 of each
+                                          variant, all every replication, none
   compare-timeline.png                    goodput and p99 over time, one line per variant
   bars-*.png                              each headline metric with interval whiskers
 
-Ctrl-C stops after the runs in progress and writes what finished.`,
+Ctrl-C stops after the runs in progress and writes what finished.
+
+'ressim run FILE --variant V --replication K' re-runs one of the runs exactly,
+with all of ressim run's outputs.`,
 		Example:           "  ressim compare experiments/metastable-retry-storm.toml -j 2",
 		Args:              exactArgs(1),
 		ValidArgsFunction: tomlFiles,
@@ -37,8 +48,12 @@ Ctrl-C stops after the runs in progress and writes what finished.`,
 			if err != nil {
 				return err
 			}
+			if err := run.CheckSeries(series); err != nil {
+				return usageError{fmt.Errorf("--%w", err)}
+			}
 			opt, ctx, stop := f.options(c)
 			defer stop()
+			opt.Series = series
 			out, err := run.Compare(ctx, exp, opt)
 			if out == nil {
 				return err
@@ -60,5 +75,6 @@ Ctrl-C stops after the runs in progress and writes what finished.`,
 		},
 	}
 	f.register(c, "out/<experiment name>/compare")
+	c.Flags().StringVar(&series, "series", "", "whose time series timeseries.csv holds: first, all or none (default [experiment].compare_series, else first)")
 	return c
 }

@@ -6,7 +6,8 @@
 // Usage:
 //
 //	ressim run FILE      [-o DIR] [--seed N] [--no-plots] [--svg] [--trace N]
-//	ressim compare FILE  [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg]
+//	ressim run FILE      --variant V --replication K [--cell X[,Y]] [--replications N]
+//	ressim compare FILE  [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [--series first|all|none]
 //	ressim sweep FILE    [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg]
 //	ressim validate FILE
 //	ressim version
@@ -21,9 +22,10 @@
 // whole run), overview.png and one timeline-<service>.png per service
 // (unless --no-plots), every figure also as SVG with --svg, and with
 // --trace N a trace.json of one user request in N (at most 200 requests)
-// for ui.perfetto.dev. It prints one line per client, service and fault (with
-// the fault's recovery verdict), then the result of each [[expect]] of the
-// base experiment.
+// for ui.perfetto.dev. It prints the headline first (the first fault's
+// verdict, the users' goodput share, the requests in flight at the end),
+// then one line per client, service and fault (with the fault's recovery
+// verdict and its reason), then the result of each [[expect]].
 //
 // compare runs the base experiment and each [[variant]],
 // [experiment].replications times each (or --replications), with the same
@@ -64,7 +66,11 @@
 //	                      the results do not depend on it
 //	--replications N      override [experiment].replications
 //
-// run adds --trace N (trace one user request in N into trace.json).
+// run adds --trace N (trace one user request in N into trace.json), and
+// --variant V --replication K (with --cell X[,Y] for a sweep cell, by the
+// axis indices of sweep.json) to re-run exactly one replication of a
+// comparison or sweep, byte-identical to what it computed; compare adds
+// --series first|all|none (which replications' time series to write).
 //
 // On a terminal, run shows the simulated time reached and compare and sweep
 // the runs finished, as a progress bar on standard error. Ctrl-C stops

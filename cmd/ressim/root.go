@@ -58,7 +58,7 @@ func execute(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "ressim:", err)
 	var ue usageError
 	switch {
-	case errors.Is(err, experiment.ErrInvalid), errors.As(err, &ue):
+	case errors.Is(err, experiment.ErrInvalid), errors.Is(err, run.ErrNoSuchRun), errors.As(err, &ue):
 		return exitInvalid
 	case errors.Is(err, errExpectation):
 		return exitExpect

@@ -19,6 +19,7 @@ func newRunCmd() *cobra.Command {
 		noPlots bool
 		svg     bool
 		trace   int
+		rf      replicaFlags
 	)
 	c := &cobra.Command{
 		Use:   "run FILE",
@@ -34,9 +35,18 @@ func newRunCmd() *cobra.Command {
                     retry backoff a slice), for ui.perfetto.dev
 
 A one-line summary per service is printed. The same file and seed always
-give byte-identical outputs.`,
+give byte-identical outputs.
+
+--variant and --replication re-run one run of 'ressim compare' exactly: that
+variant's model, replication K's seed (derived from the experiment's seed, or
+--seed, as compare derives it), so its summary.json is byte-identical to the
+one whose digest compare.json lists (summary_sha256). --cell X[,Y] picks a
+cell of 'ressim sweep' the same way (sweep.json's x_index, y_index). Outputs
+then go to out/<name>/replica/<variant>[-xXyY]-rK unless -o is given.`,
 		Example: `  ressim run experiments/mm10.toml
-  ressim run experiments/mm10.toml -o /tmp/mm10 --seed 7 --no-plots`,
+  ressim run experiments/mm10.toml -o /tmp/mm10 --seed 7 --no-plots
+  ressim run experiments/metastable-retry-storm.toml --variant retry-budget --replication 3
+  ressim run experiments/metastable-phase.toml --cell 2,1 --replication 0`,
 		Args:              exactArgs(1),
 		ValidArgsFunction: tomlFiles,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -44,7 +54,11 @@ give byte-identical outputs.`,
 			if err != nil {
 				return err
 			}
-			opt := run.Options{OutDir: outDir, Plots: !noPlots, SVG: svg, TraceEvery: trace}
+			replica, err := rf.replica(c)
+			if err != nil {
+				return err
+			}
+			opt := run.Options{OutDir: outDir, Plots: !noPlots, SVG: svg, TraceEvery: trace, Replica: replica}
 			if isTerminal(c.ErrOrStderr()) {
 				opt.Progress = simProgress(c.ErrOrStderr())
 			}
@@ -55,9 +69,11 @@ give byte-identical outputs.`,
 			if err != nil {
 				return err
 			}
+			if replica != nil {
+				fmt.Fprintf(c.OutOrStdout(), "replica %s of %s\n", replica.Label(), args[0])
+			}
 			printSummary(c.OutOrStdout(), out)
-			return reportExpectations(c.OutOrStdout(), run.CheckExpectations(exp,
-				map[string][]run.Headline{"base": {run.NewHeadline(out.Result)}}))
+			return reportExpectations(c.OutOrStdout(), run.CheckExpectations(exp, expectedOf(replica, out)))
 		},
 	}
 	c.Flags().StringVarP(&outDir, "out", "o", "", "output directory (default out/<experiment name>)")
@@ -65,8 +81,25 @@ give byte-identical outputs.`,
 	c.Flags().BoolVar(&noPlots, "no-plots", false, "skip drawing the plots (data files only)")
 	c.Flags().BoolVar(&svg, "svg", false, "also write every figure as SVG")
 	c.Flags().IntVar(&trace, "trace", 0, "trace one user request in N into trace.json (open it in ui.perfetto.dev); at most 200")
+	rf.register(c)
 	c.MarkFlagDirname("out")
 	return c
+}
+
+// expectedOf is what a run's [[expect]] blocks are checked against: the
+// base's, or the variant's when it re-runs one; nothing for a sweep cell,
+// whose settings differ from every variant's.
+func expectedOf(p *run.Replica, out *run.Output) map[string][]run.Headline {
+	name := "base"
+	if p != nil {
+		if p.Cell != nil {
+			return nil
+		}
+		if p.Variant != "" {
+			name = p.Variant
+		}
+	}
+	return map[string][]run.Headline{name: {run.NewHeadline(out.Result)}}
 }
 
 func tomlFiles(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

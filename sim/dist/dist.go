@@ -19,10 +19,12 @@ const (
 	Hyperexponential
 	Lognormal
 	Uniform
+	// Normal is a normal distribution truncated at zero by rejection.
+	Normal
 )
 
 // kindNames is indexed by Kind.
-var kindNames = [...]string{"", "constant", "exponential", "erlang", "hyperexponential", "lognormal", "uniform"}
+var kindNames = [...]string{"", "constant", "exponential", "erlang", "hyperexponential", "lognormal", "uniform", "normal"}
 
 // KindNames returns every family's name, in a fixed order, for error messages.
 func KindNames() []string { return append([]string(nil), kindNames[1:]...) }
@@ -48,7 +50,8 @@ func ParseKind(s string) (Kind, bool) {
 // Params are a distribution's parameters as written in an experiment file.
 // Which fields are used depends on Kind: Mean for all but uniform, K for
 // erlang, SCV for hyperexponential, Sigma for lognormal, Min and Max for
-// uniform.
+// uniform, SD for normal (whose Mean is that of the normal before it is
+// truncated at zero).
 type Params struct {
 	Kind  Kind
 	Mean  time.Duration
@@ -57,6 +60,7 @@ type Params struct {
 	Sigma float64
 	Min   time.Duration
 	Max   time.Duration
+	SD    time.Duration
 }
 
 // Dist is a validated distribution of durations.
@@ -69,6 +73,8 @@ type Dist struct {
 	// lognormal: underlying normal's mu and sigma (of ln ns).
 	mu, sigma float64
 	lo, span  float64 // uniform, ns
+	// normal: the untruncated normal's mean and standard deviation, ns.
+	nmu, nsd float64
 }
 
 // ErrParam reports an invalid distribution parameter.
@@ -130,6 +136,15 @@ func New(p Params) (Dist, error) {
 		}
 		d.lo, d.span = float64(p.Min), float64(p.Max-p.Min)
 		d.mean = d.lo + d.span/2
+	case Normal:
+		if err := needMean(); err != nil {
+			return Dist{}, err
+		}
+		if p.SD < 0 {
+			return Dist{}, fmt.Errorf("%w: normal needs sd >= 0, got %v", ErrParam, p.SD)
+		}
+		d.nmu, d.nsd = float64(p.Mean), float64(p.SD)
+		d.mean, _ = truncNormalMoments(d.nmu, d.nsd)
 	default:
 		return Dist{}, fmt.Errorf("%w: unknown distribution kind %d", ErrParam, p.Kind)
 	}
@@ -172,6 +187,9 @@ func (d Dist) SCV() float64 {
 			return 0
 		}
 		return d.span * d.span / 12 / (d.mean * d.mean)
+	case Normal:
+		_, v := truncNormalMoments(d.nmu, d.nsd)
+		return v / (d.mean * d.mean)
 	}
 	return 0
 }
@@ -199,6 +217,8 @@ func (d Dist) Sample(rng *rand.Rand) time.Duration {
 		x = math.Exp(d.mu + d.sigma*rng.NormFloat64())
 	case Uniform:
 		x = d.lo + d.span*rng.Float64()
+	case Normal:
+		x = d.sampleNormal(rng)
 	}
 	return toDuration(x)
 }

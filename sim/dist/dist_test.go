@@ -30,13 +30,18 @@ func TestMoments(t *testing.T) {
 		{Params{Kind: Lognormal, Mean: 10 * ms, Sigma: 0.5}, math.Expm1(0.25), 0.1},
 		{Params{Kind: Lognormal, Mean: 10 * ms, Sigma: 1}, math.Expm1(1), 0.2},
 		{Params{Kind: Uniform, Min: 5 * ms, Max: 15 * ms}, 100.0 / 12 / 100, 0.1},
+		// Normal: the exact SCV of the truncated normal, by numerical
+		// integration (sd = mean/10 is barely truncated: SCV 0.01).
+		{Params{Kind: Normal, Mean: 10 * ms, SD: ms}, scvNormal(10, 1), 0.1},
+		{Params{Kind: Normal, Mean: 10 * ms, SD: 10 * ms}, scvNormal(10, 10), 0.1},
+		{Params{Kind: Normal, Mean: 10 * ms, SD: 30 * ms}, scvNormal(10, 30), 0.1},
 	}
 	for _, tt := range tests {
 		d, err := New(tt.p)
 		if err != nil {
 			t.Fatalf("%v: %v", tt.p.Kind, err)
 		}
-		if got := d.SCV(); math.Abs(got-tt.wantSCV) > 1e-9 {
+		if got := d.SCV(); math.Abs(got-tt.wantSCV) > 1e-9*max(1, tt.wantSCV) {
 			t.Errorf("%v.SCV() = %v, want %v", tt.p.Kind, got, tt.wantSCV)
 		}
 		rng := rand.New(rand.NewPCG(1, 2))
@@ -82,6 +87,9 @@ func TestInvalid(t *testing.T) {
 		{Kind: Lognormal, Mean: ms, Sigma: math.NaN()},
 		{Kind: Uniform, Min: -1, Max: ms},
 		{Kind: Uniform, Min: 2 * ms, Max: ms},
+		{Kind: Normal, Mean: 0, SD: ms},
+		{Kind: Normal, Mean: -ms, SD: ms},
+		{Kind: Normal, Mean: ms, SD: -1},
 	}
 	for _, p := range bad {
 		if _, err := New(p); !errors.Is(err, ErrParam) {

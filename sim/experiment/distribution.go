@@ -11,7 +11,7 @@ import (
 func (r *reader) dist(t *table) (dist.Dist, bool) {
 	name, ok := t.str("dist", true)
 	if !ok {
-		t.done("dist", "mean", "k", "scv", "sigma", "min", "max")
+		t.done("dist", "mean", "k", "scv", "sigma", "min", "max", "sd")
 		return dist.Dist{}, false
 	}
 	kind, ok := dist.ParseKind(name)
@@ -53,6 +53,10 @@ func (r *reader) dist(t *table) (dist.Dist, bool) {
 		case dist.Lognormal:
 			keys = append(keys, "sigma")
 			p.Sigma, ok = t.number("sigma", true, 0, 10, true, "shape of the underlying normal")
+			good = good && ok
+		case dist.Normal:
+			keys = append(keys, "sd")
+			p.SD, ok = t.duration("sd", true, 0)
 			good = good && ok
 		}
 	}

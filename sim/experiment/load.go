@@ -17,6 +17,17 @@ const SchemaVersion = 1
 // MaxFileSize bounds the size of an experiment file (1 MiB).
 const MaxFileSize = 1 << 20
 
+// The values of [experiment].compare_series (and compare --series): every
+// replication's time series, replication 0's of each variant, or none.
+const (
+	SeriesAll   = "all"
+	SeriesFirst = "first"
+	SeriesNone  = "none"
+)
+
+// SeriesModes are the compare_series values, in documentation order.
+var SeriesModes = []string{SeriesAll, SeriesFirst, SeriesNone}
+
 // MaxReplications bounds [experiment].replications.
 const MaxReplications = 10000
 
@@ -41,6 +52,10 @@ type Experiment struct {
 	// experiment with some settings overridden, in file order. The base
 	// itself is not in the list; it is always compared as "base".
 	Variants []Variant
+	// CompareSeries is [experiment].compare_series: which replications'
+	// time series ressim compare writes to its timeseries.csv, one of
+	// SeriesModes; "" when not set (compare's default applies).
+	CompareSeries string
 	// Sweep is the [sweep] table, if any.
 	Sweep *Sweep
 	// Expects are the [[expect]] blocks, in file order.
@@ -217,8 +232,11 @@ func (r *reader) header(t *table, e *Experiment) {
 	if n, ok := t.integer("replications", false, 1, MaxReplications); ok {
 		e.Replications = int(n)
 	}
+	if i, ok := t.oneOf("compare_series", SeriesModes); ok {
+		e.CompareSeries = SeriesModes[i]
+	}
 	t.done("name", "description", "duration", "warmup", "seed", "interval",
-		"propagate_deadlines", "recovery_threshold", "recovery_window", "recovery_alpha", "replications")
+		"propagate_deadlines", "recovery_threshold", "recovery_window", "recovery_alpha", "replications", "compare_series")
 }
 
 func validName(s string) bool {

@@ -134,6 +134,11 @@ func TestErrors(t *testing.T) {
 		{"negative mean", edit(t, `mean = "10ms"`, `mean = "-10ms"`), []string{"service[0].service_time.mean: must be in [1ns"}},
 		{"erlang without k", edit(t, "k = 4", ""), []string{`service[1].service_time: missing required key "k"`}},
 		{"hyperexponential scv < 1", edit(t, `dist = "erlang"`, `dist = "hyperexponential"`), []string{`service[1].service_time: missing required key "scv"`, "service[1].service_time.k: unknown key"}},
+		{"compare_series", edit(t, `interval = "500ms"`, "interval = \"500ms\"\ncompare_series = \"frist\""), []string{`bad.toml:8:1: experiment.compare_series: unknown value "frist" (did you mean "first"?); expected one of: all, first, none`}},
+		{"normal without sd", strings.Replace(edit(t, `dist = "erlang"`, `dist = "normal"`), "k = 4", "", 1), []string{`bad.toml:23:1: service[1].service_time: missing required key "sd"`}},
+		{"normal negative sd", strings.Replace(edit(t, `dist = "erlang"`, `dist = "normal"`), "k = 4", `sd = "-1ms"`, 1), []string{`bad.toml:26:1: service[1].service_time.sd: must be in [0s,`, "got -1ms"}},
+		{"normal numeric sd", strings.Replace(edit(t, `dist = "erlang"`, `dist = "normal"`), "k = 4", `sd = 0.5`, 1), []string{`bad.toml:26:1: service[1].service_time.sd: expected a duration string`}},
+		{"normal with sigma", strings.Replace(edit(t, `dist = "erlang"`, `dist = "normal"`), "k = 4", "sd = \"1ms\"\nsigma = 1", 1), []string{`bad.toml:27:1: service[1].service_time.sigma: unknown key "sigma"`}},
 		{"missing target", edit(t, `target = "server"`, `target = "nowhere"`), []string{"bad.toml:11:1: client[0].target: no service named \"nowhere\""}},
 		{"duplicate service", edit(t, `name = "db"`, `name = "server"`), []string{"bad.toml:21:1: service[1].name: service \"server\" is declared twice"}},
 		{"bad name", edit(t, `name = "db"`, `name = "d b/.."`), []string{"service[1].name: name \"d b/..\" must be"}},
@@ -160,6 +165,22 @@ func TestErrors(t *testing.T) {
 				rest = rest[i+len(w):]
 			}
 		})
+	}
+}
+
+// TestNormalDist reads a normal distribution: mean is the untruncated
+// normal's, and the model gets the truncated one (mean 4ms + 1ms *
+// lambda(-4) = 4.0001338ms, lambda(-4) = phi(4)/Phi(4) = 1.3383e-4;
+// Mean truncates to the nanosecond).
+func TestNormalDist(t *testing.T) {
+	src := strings.Replace(edit(t, `dist = "erlang"`, `dist = "normal"`), "k = 4", `sd = "1ms"`, 1)
+	e, err := Parse("n.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := e.Model.Services[1].Steps[0].Work
+	if w.Kind() != dist.Normal || w.Mean() != 4000133*time.Nanosecond {
+		t.Errorf("normal: kind %v mean %v, want normal 4.000133ms", w.Kind(), w.Mean())
 	}
 }
 
@@ -256,6 +277,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("a = [{b = 1}, {c = [1,2]}]\n[[d.e]]\n[d]\n"))
 	f.Add([]byte(`s = """\"""" + '''x'''`))
 	f.Add([]byte(withVariants))
+	f.Add([]byte(strings.Replace(strings.Replace(good, `dist = "erlang"`, `dist = "normal"`, 1), "k = 4", `sd = "3ms"`, 1)))
 	f.Add([]byte(good + `
 [sweep]
 x = { path = "client.users.rate", values = [100, 200] }

@@ -23,6 +23,11 @@ type CompareOptions struct {
 	Replications int
 	// Plots draws the figures; SVG writes each as SVG too.
 	Plots, SVG bool
+	// Series says which runs' time series Compare writes to
+	// timeseries.csv: experiment.SeriesAll, SeriesFirst (replication 0 of
+	// each variant) or SeriesNone (no file). Empty means the experiment's
+	// compare_series, else DefaultSeries. Sweeps ignore it.
+	Series string
 	// Progress, if not nil, is called after each finished run with the
 	// number done and the total. It is called from one goroutine at a time.
 	Progress func(done, total int)
@@ -45,6 +50,8 @@ type Comparison struct {
 	Runs [][]*topology.Result
 	// Headlines[v][r] are the headline metrics of Runs[v][r].
 	Headlines [][]Headline
+	// Records[v][r] is what compare.json lists of Runs[v][r].
+	Records [][]RunRecord
 }
 
 // ReplicationSeed is the seed of replication r: the experiment's seed for
@@ -89,9 +96,11 @@ func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions)
 	n := len(c.Arms)
 	c.Runs = make([][]*topology.Result, n)
 	c.Headlines = make([][]Headline, n)
+	c.Records = make([][]RunRecord, n)
 	for i := range c.Runs {
 		c.Runs[i] = make([]*topology.Result, reps)
 		c.Headlines[i] = make([]Headline, reps)
+		c.Records[i] = make([]RunRecord, reps)
 	}
 	// Jobs in replication-major order, so that a cancelled run keeps
 	// whole replications.
@@ -102,6 +111,10 @@ func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions)
 		cfg := c.Arms[arm].Model
 		cfg.Seed = ReplicationSeed(seed, rep)
 		res, err := runModel(cfg)
+		var rec RunRecord
+		if err == nil {
+			rec, err = NewRunRecord(rep, res)
+		}
 		if err != nil {
 			mu.Lock()
 			if firstErr == nil {
@@ -111,7 +124,8 @@ func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions)
 			return
 		}
 		c.Runs[arm][rep] = res
-		c.Headlines[arm][rep] = NewHeadline(res)
+		c.Headlines[arm][rep] = rec.Headline
+		c.Records[arm][rep] = rec
 	}, opt.Progress)
 	if firstErr != nil {
 		return nil, firstErr
@@ -138,6 +152,7 @@ func (c *Comparison) truncate() {
 	for i := range c.Runs {
 		c.Runs[i] = c.Runs[i][:done]
 		c.Headlines[i] = c.Headlines[i][:done]
+		c.Records[i] = c.Records[i][:done]
 	}
 }
 

@@ -32,6 +32,9 @@ const (
 // cancellation it writes what finished and returns ctx's error with the
 // output.
 func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*CompareOutput, error) {
+	if err := CheckSeries(opt.Series); err != nil {
+		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
+	}
 	c, runErr := RunAll(ctx, exp, opt)
 	if c == nil {
 		return nil, runErr
@@ -48,12 +51,17 @@ func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions
 	}
 	stats, locked := c.Stats()
 	out.Stats, out.Locked = stats, locked
-	paths, err := writeOutputs(out.Dir, []output{
+	files := []output{
 		{CompareJSON, func(w io.Writer) error { return writeCompareJSON(w, c, stats, locked) }},
 		{CompareCSV, func(w io.Writer) error { return writeCompareCSV(w, stats, locked) }},
 		{CompareMarkdown, func(w io.Writer) error { return WriteCompareTable(w, c, stats, locked, true) }},
-		{CompareSeries, func(w io.Writer) error { return writeCompareSeries(w, c) }},
-	})
+	}
+	if reps := seriesReplications(seriesMode(exp, opt), c.Replications); reps > 0 {
+		files = append(files, output{CompareSeries, func(w io.Writer) error { return writeCompareSeries(w, c, reps) }})
+	} else if err := removeStale(filepath.Join(out.Dir, CompareSeries)); err != nil {
+		return nil, err
+	}
+	paths, err := writeOutputs(out.Dir, files)
 	if err != nil {
 		return nil, err
 	}
@@ -224,6 +232,8 @@ func writeCompareJSON(w io.Writer, c *Comparison, stats []MetricStats, locked []
 		P50LatencyS *float64         `json:"merged_p50_latency_s"`
 		P99LatencyS *float64         `json:"merged_p99_latency_s"`
 		Latency     metrics.Snapshot `json:"merged_latency_histogram_ns"`
+		// Every replication: seed, fault verdicts, headline metrics.
+		Runs []runRecordJSON `json:"replications"`
 	}
 	doc := struct {
 		Version      string       `json:"ressim_version"`
@@ -235,7 +245,7 @@ func writeCompareJSON(w io.Writer, c *Comparison, stats []MetricStats, locked []
 		LockedIn     []lockedJSON `json:"locked_in"`
 	}{Version: version.Version, Experiment: c.Name, Seed: c.Seed, Replications: c.Replications, Metrics: []metric{}, LockedIn: []lockedJSON{}}
 	for i, a := range c.Arms {
-		v := variant{Name: a.Name, Description: a.Description}
+		v := variant{Name: a.Name, Description: a.Description, Runs: recordsJSON(c.Records[i])}
 		for r := 0; r < c.Replications; r++ {
 			v.Seeds = append(v.Seeds, ReplicationSeed(c.Seed, r))
 		}
@@ -280,14 +290,15 @@ func writeCompareJSON(w io.Writer, c *Comparison, stats []MetricStats, locked []
 	return enc.Encode(doc)
 }
 
-// writeCompareSeries writes every run's time series as one tidy CSV: one
-// row per variant, replication, interval, entity and metric.
-func writeCompareSeries(w io.Writer, c *Comparison) error {
+// writeCompareSeries writes the time series of the first reps
+// replications of every variant as one tidy CSV: one row per variant,
+// replication, interval, entity and metric.
+func writeCompareSeries(w io.Writer, c *Comparison, reps int) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"variant", "replication", "seed", "t_start_s", "t_end_s", "entity", "metric", "unit", "value"})
 	sec := func(ns int64) string { return strconv.FormatFloat(float64(ns)/1e9, 'f', -1, 64) }
 	for a, arm := range c.Arms {
-		for r, res := range c.Runs[a] {
+		for r, res := range c.Runs[a][:reps] {
 			ts := res.Series
 			seed := strconv.FormatUint(res.Seed, 10)
 			rep := strconv.Itoa(r)

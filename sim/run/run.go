@@ -32,6 +32,10 @@ type Options struct {
 	// Progress, if not nil, is called as simulated time advances, with the
 	// time reached and the end.
 	Progress func(now, end time.Duration)
+	// Replica, if not nil, runs that replication of a variant (or of a
+	// sweep cell) exactly as compare or sweep ran it, Seed being the
+	// comparison's seed; the default OutDir is then DefaultReplicaDir.
+	Replica *Replica
 }
 
 // DefaultOutDir is where outputs go when Options.OutDir is empty: out/<name>.
@@ -56,9 +60,9 @@ const (
 
 // Execute runs exp and writes its outputs.
 func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
-	cfg := exp.Model
-	if opt.Seed != nil {
-		cfg.Seed = *opt.Seed
+	cfg, err := model(exp, opt)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
 	cfg.Trace = topology.TraceConfig{Every: opt.TraceEvery, Max: opt.TraceMax}
 	m, err := topology.New(cfg)
@@ -73,7 +77,11 @@ func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
 	out := &Output{Result: res, Dir: opt.OutDir}
-	if out.Dir == "" {
+	switch {
+	case out.Dir != "":
+	case opt.Replica != nil:
+		out.Dir = DefaultReplicaDir(exp.Name, *opt.Replica)
+	default:
 		out.Dir = DefaultOutDir(exp.Name)
 	}
 	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
@@ -116,6 +124,21 @@ func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
 		}
 	}
 	return out, nil
+}
+
+// model returns the configuration Execute runs: the base with its seed or
+// opt.Seed, or opt.Replica's.
+func model(exp *experiment.Experiment, opt Options) (topology.Config, error) {
+	seed := exp.Model.Seed
+	if opt.Seed != nil {
+		seed = *opt.Seed
+	}
+	if opt.Replica != nil {
+		return ReplicaModel(exp, *opt.Replica, seed)
+	}
+	cfg := exp.Model
+	cfg.Seed = seed
+	return cfg, nil
 }
 
 // figureFiles returns the file names a figure is written to: the PNG, and

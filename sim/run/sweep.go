@@ -37,11 +37,15 @@ type SweepResult struct {
 	// Cells[v][y][x] are the replications' headlines of variant v at
 	// (X.Values[x], Y.Values[y]); with one axis, y is 0.
 	Cells [][][][]Headline
+	// Records[v][y][x][r] is what sweep.json lists of replication r of
+	// that cell.
+	Records [][][][]RunRecord
 }
 
 // CellStat is the swept metric of one cell.
 type CellStat struct {
 	Variant string
+	v       int // index into SweepResult.Variants
 	X, Y    int
 	N       int
 	// Value is the metric's mean over the replications (the locked-in
@@ -93,20 +97,20 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 	}
 	var cells []cell
 	res.Cells = make([][][][]Headline, len(variants))
+	res.Records = make([][][][]RunRecord, len(variants))
 	for v, name := range variants {
 		res.Cells[v] = make([][][]Headline, ny)
+		res.Records[v] = make([][][]RunRecord, ny)
 		for y := 0; y < ny; y++ {
 			res.Cells[v][y] = make([][]Headline, nx)
+			res.Records[v][y] = make([][]RunRecord, nx)
 			for x := 0; x < nx; x++ {
-				set := map[string]any{sw.X.Path: sw.X.Values[x]}
-				if sw.Y != nil {
-					set[sw.Y.Path] = sw.Y.Values[y]
-				}
-				cfg, err := exp.VariantWith(name, set)
+				cfg, err := CellModel(exp, name, x, y)
 				if err != nil {
-					return nil, fmt.Errorf("sweep %s: variant %q cell (%v, %v): %w", exp.Name, name, sw.X.Values[x], set, err)
+					return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 				}
 				res.Cells[v][y][x] = make([]Headline, reps)
+				res.Records[v][y][x] = make([]RunRecord, reps)
 				cells = append(cells, cell{cfg, v, y, x})
 			}
 		}
@@ -119,6 +123,10 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 		cfg := c.cfg
 		cfg.Seed = ReplicationSeed(seed, rep)
 		r, err := runModel(cfg)
+		var rec RunRecord
+		if err == nil {
+			rec, err = NewRunRecord(rep, r)
+		}
 		if err != nil {
 			mu.Lock()
 			if firstErr == nil {
@@ -127,7 +135,8 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 			mu.Unlock()
 			return
 		}
-		res.Cells[c.v][c.y][c.x][rep] = NewHeadline(r)
+		res.Cells[c.v][c.y][c.x][rep] = rec.Headline
+		res.Records[c.v][c.y][c.x][rep] = rec
 	}, opt.Progress)
 	if firstErr != nil {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, firstErr)
@@ -138,6 +147,7 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 			for y := range res.Cells[v] {
 				for x := range res.Cells[v][y] {
 					res.Cells[v][y][x] = res.Cells[v][y][x][:res.Replications]
+					res.Records[v][y][x] = res.Records[v][y][x][:res.Replications]
 				}
 			}
 		}
@@ -178,7 +188,7 @@ func (r *SweepResult) stats() []CellStat {
 	for v, name := range r.Variants {
 		for y := range r.Cells[v] {
 			for x, hs := range r.Cells[v][y] {
-				cs := CellStat{Variant: name, X: x, Y: y, N: len(hs)}
+				cs := CellStat{Variant: name, v: v, X: x, Y: y, N: len(hs)}
 				if m == nil {
 					k := lockedInCount(hs)
 					cs.Value = float64(k) / float64(max(len(hs), 1))
@@ -275,10 +285,15 @@ func writeSweepJSON(w io.Writer, r *SweepResult, stats []CellStat) error {
 		Variant string   `json:"variant"`
 		X       any      `json:"x"`
 		Y       any      `json:"y,omitempty"`
+		XIndex  int      `json:"x_index"`
+		YIndex  *int     `json:"y_index,omitempty"`
 		N       int      `json:"n"`
 		Value   *float64 `json:"value"`
 		Lo      *float64 `json:"ci95_lo"`
 		Hi      *float64 `json:"ci95_hi"`
+		// Every replication of the cell; re-run one with
+		// ressim run FILE --variant V --cell X[,Y] --replication K.
+		Runs []runRecordJSON `json:"replications"`
 	}
 	doc := struct {
 		Version      string     `json:"ressim_version"`
@@ -296,9 +311,12 @@ func writeSweepJSON(w io.Writer, r *SweepResult, stats []CellStat) error {
 		doc.YPath = r.Sweep.Y.Path
 	}
 	for _, s := range stats {
-		c := cellJSON{Variant: s.Variant, X: r.Sweep.X.Values[s.X], N: s.N, Value: num(s.Value), Lo: num(s.CI95.Lo), Hi: num(s.CI95.Hi)}
+		c := cellJSON{Variant: s.Variant, X: r.Sweep.X.Values[s.X], XIndex: s.X, N: s.N, Value: num(s.Value), Lo: num(s.CI95.Lo), Hi: num(s.CI95.Hi),
+			Runs: recordsJSON(r.Records[s.v][s.Y][s.X])}
 		if r.Sweep.Y != nil {
 			c.Y = r.Sweep.Y.Values[s.Y]
+			y := s.Y
+			c.YIndex = &y
 		}
 		doc.Cells = append(doc.Cells, c)
 	}

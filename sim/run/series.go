@@ -1,0 +1,60 @@
+package run
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/ressim/ressim/sim/experiment"
+)
+
+// DefaultSeries is what a comparison writes to timeseries.csv when neither
+// CompareOptions.Series nor [experiment].compare_series says: replication
+// 0 of each variant. Every replication's series made the file tens of
+// megabytes (55-70 MB for one comparison), and any replication's series
+// can be regenerated exactly with ressim run --variant V --replication K.
+const DefaultSeries = experiment.SeriesFirst
+
+// seriesMode resolves the series option: the command line's, else the
+// file's, else DefaultSeries.
+func seriesMode(exp *experiment.Experiment, opt CompareOptions) string {
+	switch {
+	case opt.Series != "":
+		return opt.Series
+	case exp.CompareSeries != "":
+		return exp.CompareSeries
+	}
+	return DefaultSeries
+}
+
+// seriesReplications is how many replications per variant a series mode
+// writes, of the reps a comparison has.
+func seriesReplications(mode string, reps int) int {
+	switch mode {
+	case experiment.SeriesAll:
+		return reps
+	case experiment.SeriesNone:
+		return 0
+	}
+	return min(reps, 1)
+}
+
+// CheckSeries returns an error unless s is a series mode or empty.
+func CheckSeries(s string) error {
+	if s == "" || slices.Contains(experiment.SeriesModes, s) {
+		return nil
+	}
+	return fmt.Errorf("series must be one of %s, got %q", strings.Join(experiment.SeriesModes, ", "), s)
+}
+
+// removeStale removes a file an earlier run left in the output directory
+// that this one does not write, so that the directory never mixes runs.
+func removeStale(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove stale %s: %w", path, err)
+	}
+	return nil
+}
