@@ -128,3 +128,52 @@ func TestNewcombeDiff(t *testing.T) {
 		}
 	}
 }
+
+// TestBrookerSurgeVerdictCountsEveryStuckRun is the case where the old
+// verdict under-counted: backoff with full jitter, 40 requests/s and a
+// surge to 70/s for 10 s. On main before the statistical verdict, 7 of 80
+// runs were judged locked in where 13 of 80 ended stuck (zero goodput in
+// the last 30 s), because a short return after the surge was taken for
+// recovery. Now the verdict and the direct criterion must agree run by run.
+func TestBrookerSurgeVerdictCountsEveryStuckRun(t *testing.T) {
+	exp, err := experiment.Load("brooker-spike.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := exp.VariantModel("backoff-jitter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 80
+	stuck, locked, relapsed := 0, 0, 0
+	for r := 0; r < n; r++ {
+		cfg := base
+		cfg.Faults = append([]topology.FaultConfig(nil), base.Faults...)
+		cfg.Faults[0].End = cfg.Faults[0].Start + 10*time.Second
+		cfg.Faults[0].Multiply = 70.0 / 40
+		cfg.Seed = run.ReplicationSeed(exp.Model.Seed, r)
+		m, err := topology.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := m.Run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := res.Faults[0].Recovery.Verdict
+		z := mean(t, res, topology.TotalEntity, "goodput", cfg.Duration-brookerStuckWindow, cfg.Duration) == 0
+		if z {
+			stuck++
+		}
+		if topology.IsLockedIn(v) {
+			locked++
+		}
+		if v == topology.VerdictRelapsed {
+			relapsed++
+		}
+		if z != topology.IsLockedIn(v) {
+			t.Errorf("replication %d: zero goodput at the end %v, verdict %s (%s)", r, z, v, res.Faults[0].Recovery.Reason)
+		}
+	}
+	t.Logf("%d of %d runs stuck at the end; %d judged locked in (%d of them relapsed)", stuck, n, locked, relapsed)
+}
