@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compares `ressim run --no-plots` on the M/M/10 validation model (lambda
-# 900/s, mu 100/s, c 10, ~1e6 customers) with the peers in ../shared/bench:
-# a bare Go event loop on container/heap and the idiomatic SimPy 3 model.
+# 900/s, mu 100/s, c 10, ~1e6 customers) with the peers in scripts/peers:
+# a bare Go event loop on container/heap and the idiomatic SimPy 3 model
+# (both in scripts/peers, so the script runs from a fresh clone).
 # Runs alternate (ressim, bare, simpy, ressim, ...) so that machine noise
 # hits all three alike; the script prints each command's median whole-process
 # wall time and the ratios. Usage: scripts/bench-peers.sh [ROUNDS] (default 7).
@@ -9,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-7}
-peers=${PEERS:-../shared/bench}
+peers=${PEERS:-scripts/peers}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
