@@ -36,6 +36,7 @@ type Model struct {
 	hFail     failHandler
 	hFallback fallbackHandler
 	hSlotWait slotWaitHandler
+	hExpire   expireHandler
 
 	// sending > 0 while a call is being sent: a response produced then is
 	// delivered by an event, never re-entering the sender.
@@ -65,7 +66,7 @@ func New(cfg Config) (*Model, error) {
 	}
 	m.hArrive.m, m.hWork.m, m.hResponse.m, m.hTimeout.m = m, m, m, m
 	m.hRetry.m, m.hCache.m, m.hDeadline.m = m, m, m
-	m.hFail.m, m.hFallback.m, m.hSlotWait.m = m, m, m
+	m.hFail.m, m.hFallback.m, m.hSlotWait.m, m.hExpire.m = m, m, m, m
 	if cfg.Trace.Every > 0 {
 		m.trace = &tracer{cfg: cfg.Trace}
 	}
