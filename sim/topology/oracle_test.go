@@ -154,7 +154,15 @@ func TestQueueingOracles(t *testing.T) {
 // test measured (the runs are deterministic): with -update it rewrites the
 // table, otherwise a stale table fails the test.
 func syncValidationDoc(t *testing.T, table string) {
-	const begin, end = "<!-- BEGIN ORACLE TABLE -->\n", "<!-- END ORACLE TABLE -->"
+	syncDocTable(t, "ORACLE TABLE", "TestQueueingOracles", table)
+}
+
+// syncDocTable keeps the part of docs/validation.md between the markers
+// "<!-- BEGIN name -->" and "<!-- END name -->" equal to table, which the
+// test named test measured: with -update it rewrites it, otherwise a
+// stale table fails the test.
+func syncDocTable(t *testing.T, name, test, table string) {
+	begin, end := "<!-- BEGIN "+name+" -->\n", "<!-- END "+name+" -->"
 	path := filepath.Join("..", "..", "docs", "validation.md")
 	doc, err := os.ReadFile(path)
 	if err != nil {
@@ -175,5 +183,5 @@ func syncValidationDoc(t *testing.T, table string) {
 		}
 		return
 	}
-	t.Errorf("%s is out of date; run: go test ./sim/topology -run TestQueueingOracles -update\nmeasured:\n%s", path, table)
+	t.Errorf("%s is out of date; run: go test ./sim/topology -run %s -update\nmeasured:\n%s", path, test, table)
 }

@@ -76,7 +76,7 @@ func TestFIFORemoveRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var q fifo
 	var model []*attempt
-	for i := 0; i < 200000; i++ {
+	for i := 0; i < 100000; i++ {
 		// More pushes than pops: the queue grows, and removals leave holes
 		// behind its head that only compaction reclaims.
 		switch r := rng.IntN(10); {
