@@ -44,8 +44,8 @@ type ServiceResult struct {
 	InstanceArrivals []uint64
 	// Arrivals counts attempts that reached an instance; Admitted those
 	// given a worker or a queue place; Rejected those refused (queue full,
-	// or no instance up); Dropped those dropped at dequeue because their
-	// propagated deadline had passed.
+	// or no instance up); Dropped those dropped because their propagated
+	// deadline had passed: at dequeue, or while waiting (OnExpiry).
 	Arrivals, Admitted, Rejected, Dropped uint64
 	// Completed counts finished handlers: OK + Degraded + Errors +
 	// DependencyFailed.
