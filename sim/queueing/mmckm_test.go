@@ -70,7 +70,7 @@ func TestMMcKMLargeKIsErlangA(t *testing.T) {
 			t.Errorf("lambda %v: PBlock %g at K 5000", lambda, r.PBlock)
 		}
 	}
-	// The brief's Erlang A value (section 5).
+	// The Erlang A value TestBriefValues pins.
 	r, _ := MMcKM{Lambda: 1000, Mu: 100, Theta: 20, C: 10, K: 5000}.Solve()
 	near(t, "Erlang A P(abandon)", r.PAbandon, 0.077693, 1e-5)
 }

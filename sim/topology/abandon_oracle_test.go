@@ -171,17 +171,17 @@ func TestAtDequeueDeviatesFromMMcKM(t *testing.T) {
 			t.Fatal(err)
 		}
 		sd := mmckmChecks(t, mc, r, 1)[0].sd // P(block), one run
-		exp, dq := mc.run(t, OnExpiry, 1), mc.run(t, AtDequeue, 1)
+		onExp, dq := mc.run(t, OnExpiry, 1), mc.run(t, AtDequeue, 1)
 		t.Logf("%s: P(block) exact %.4g, on_expiry %.4g, at_dequeue %.4g (x%.2f); at_dequeue holds %.3g expired requests on average",
-			mc.name, r.PBlock, exp.pBlock, dq.pBlock, dq.pBlock/r.PBlock, dq.expiredQ)
-		if math.Abs(exp.pBlock-r.PBlock) > 4*sd {
-			t.Errorf("%s: on_expiry P(block) %.4g, exact %.4g: off by more than 4 SD (%.3g)", mc.name, exp.pBlock, r.PBlock, 4*sd)
+			mc.name, r.PBlock, onExp.pBlock, dq.pBlock, dq.pBlock/r.PBlock, dq.expiredQ)
+		if math.Abs(onExp.pBlock-r.PBlock) > 4*sd {
+			t.Errorf("%s: on_expiry P(block) %.4g, exact %.4g: off by more than 4 SD (%.3g)", mc.name, onExp.pBlock, r.PBlock, 4*sd)
 		}
 		if dq.pBlock < 1.5*r.PBlock || dq.pBlock < r.PBlock+8*sd {
 			t.Errorf("%s: at_dequeue P(block) %.4g, expected far above the M/M/c/K+M %.4g", mc.name, dq.pBlock, r.PBlock)
 		}
-		if !(dq.expiredQ > 0.1) || exp.expiredQ != 0 {
-			t.Errorf("%s: expired requests held on average: at_dequeue %g (expected many), on_expiry %g (expected none)", mc.name, dq.expiredQ, exp.expiredQ)
+		if !(dq.expiredQ > 0.1) || onExp.expiredQ != 0 {
+			t.Errorf("%s: expired requests held on average: at_dequeue %g (expected many), on_expiry %g (expected none)", mc.name, dq.expiredQ, onExp.expiredQ)
 		}
 	}
 }
@@ -194,7 +194,7 @@ func TestAtDequeueDeviatesFromMMcKM(t *testing.T) {
 // holding a place (before the split they were counted as waiting, 7-13 %
 // above the exact Lq).
 func TestAtDequeueLiveQueueIsErlangA(t *testing.T) {
-	// Erlang A of the brief (section 5), as M/M/c/K+M with a K beyond
+	// The Erlang A case of TestQueueingOracles, as M/M/c/K+M with a K beyond
 	// any queue it reaches.
 	mc := mmckmCase{"erlanga-live", 1000, 10, 1000, 20, 200 * time.Second, 0}
 	r, err := mc.queue().Solve()
