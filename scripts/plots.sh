@@ -13,6 +13,9 @@ for f in experiments/*.toml; do
   "$work/ressim" run "experiments/$exp.toml" -o "$work/$exp" >/dev/null
   cp "$work/$exp/overview.png" "plots/$exp.png"
 done
+# The service timeline shows what the overview cannot: expired requests
+# holding queue places.
+cp "$work/abandonment/timeline-api.png" plots/abandonment-timeline.png
 # The committed comparison and phase diagrams.
 "$work/ressim" compare experiments/metastable-retry-storm.toml -o "$work/storm-compare" >/dev/null
 cp "$work/storm-compare/compare-timeline.png" plots/metastable-retry-storm-compare.png

@@ -168,7 +168,7 @@ func (r *reader) experiment(doc *table) *Experiment {
 	}
 	services := map[string]bool{}
 	for _, st := range doc.tables("service") {
-		if sc, ok := r.service(st, services); ok {
+		if sc, ok := r.service(st, services, e.Model.PropagateDeadlines); ok {
 			e.Model.Services = append(e.Model.Services, sc)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 
 var serviceKeys = []string{"name", "instances", "balancer", "mode", "workers", "max_in_flight",
 	"queue_capacity", "contention", "service_time", "step", "operation", "cache",
-	"shed", "codel", "lifo", "limit", "outlier", "readiness", "liveness"}
+	"shed", "codel", "lifo", "limit", "outlier", "readiness", "liveness", "abandonment"}
 
 // name reads and checks an entity's name.
 func (r *reader) name(t *table, kind string, seen map[string]bool) (string, bool) {
@@ -30,9 +30,10 @@ func (r *reader) name(t *table, kind string, seen map[string]bool) (string, bool
 	return n, true
 }
 
-// service reads a [[service]] block. Calls are checked against the whole
+// service reads a [[service]] block; propagate is
+// [experiment].propagate_deadlines. Calls are checked against the whole
 // list of services later, in checkCalls.
-func (r *reader) service(t *table, seen map[string]bool) (topology.ServiceConfig, bool) {
+func (r *reader) service(t *table, seen map[string]bool, propagate bool) (topology.ServiceConfig, bool) {
 	var sc topology.ServiceConfig
 	name, ok := r.name(t, "service", seen)
 	sc.Name = name
@@ -108,6 +109,9 @@ func (r *reader) service(t *table, seen map[string]bool) (topology.ServiceConfig
 	sg, gok := r.serviceGuards(t)
 	sc.Guards = sg
 	ok = ok && aok && gok
+	ab, bok := r.abandonment(t, &sc, propagate)
+	sc.Abandonment = ab
+	ok = ok && bok
 	if ct, cok := t.sub("cache", false); cok {
 		c, good := r.cache(ct)
 		sc.Cache = c
@@ -117,6 +121,31 @@ func (r *reader) service(t *table, seen map[string]bool) (topology.ServiceConfig
 	}
 	t.done(serviceKeys...)
 	return sc, ok
+}
+
+// abandonment reads the service's abandonment semantics, default
+// at_dequeue; on_expiry needs propagated deadlines and the FIFO queue.
+func (r *reader) abandonment(t *table, sc *topology.ServiceConfig, propagate bool) (topology.Abandonment, bool) {
+	if !t.has("abandonment") {
+		return topology.AtDequeue, true
+	}
+	i, ok := t.oneOf("abandonment", topology.AbandonmentNames())
+	if !ok {
+		return topology.AtDequeue, false
+	}
+	ab := topology.Abandonment(i)
+	if ab != topology.OnExpiry {
+		return ab, true
+	}
+	switch {
+	case !propagate:
+		r.errorf(t.key("abandonment"), "on_expiry needs [experiment] propagate_deadlines = true: without it the service knows no deadline to expire")
+		return ab, false
+	case sc.Admission.LIFO != nil:
+		r.errorf(t.key("abandonment"), "on_expiry does not combine with lifo, whose queue timeouts drop expired requests themselves; use at_dequeue or remove lifo")
+		return ab, false
+	}
+	return ab, true
 }
 
 // handler reads a handler from t: service_time = {...} (one work step)

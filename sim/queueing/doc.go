@@ -17,6 +17,12 @@
 //   - Erlang A (M/M/c+M, exponential patience with rate theta): the
 //     birth-death chain with death rate min(n,c) mu + max(n-c,0) theta,
 //     truncated where its tail is negligible; P(abandon) = theta Lq / lambda.
+//   - M/M/c/K+M (Erlang A with at most K in the system): the same chain
+//     truncated at K; P(block) = pi_K, P(abandon) = theta Lq / lambda,
+//     and the mean wait of served customers from each queue position's
+//     chance of reaching a server, c mu / (c mu + j theta).
+//   - The asymptotic variance of a birth-death chain's time averages
+//     (Whitt 1992), from which simulation tests derive their tolerances.
 //
 // Every function is pure and safe for concurrent use.
 package queueing

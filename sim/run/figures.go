@@ -120,20 +120,23 @@ func figures(res *topology.Result, variant string) []NamedFigure {
 				loadLines = append(loadLines, line(n, extra[0], extra[1]))
 			}
 		}
+		occupancy := []report.Line{
+			line(n, "queue_length", "queue length"),
+			line(n, "busy_workers", "busy workers"),
+			line(n, "wasted_work", "wasted (busy for nobody)"),
+		}
+		// Expired requests still holding queue places (abandonment
+		// at_dequeue with propagated deadlines).
+		if ts.Find(n, "expired_in_queue") != nil {
+			occupancy = append(occupancy, line(n, "expired_in_queue", "queued past their deadline"))
+		}
 		figs = append(figs, NamedFigure{File: "timeline-" + n + ".png", Figure: report.Figure{
 			Title:    fmt.Sprintf("%s: service %s", res.Name, n),
 			Subtitle: fmt.Sprintf("%s, %d instance(s) x %d workers", subtitle, s.Instances, s.Workers),
 			Spans:    spans,
 			Panels: []report.Panel{
 				{Title: "Load", YLabel: "requests/s", YMin: &zero, Lines: loadLines},
-				{
-					Title: "Occupancy (time average)", YLabel: "requests", YMin: &zero,
-					Lines: []report.Line{
-						line(n, "queue_length", "queue length"),
-						line(n, "busy_workers", "busy workers"),
-						line(n, "wasted_work", "wasted (busy for nobody)"),
-					},
-				},
+				{Title: "Occupancy (time average)", YLabel: "requests", YMin: &zero, Lines: occupancy},
 				{
 					Title: "Latency at the service (arrival to response)", YLabel: "latency (ms)", LogY: true,
 					Lines: []report.Line{

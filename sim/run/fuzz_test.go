@@ -53,6 +53,40 @@ target = "b"
 start = "3s"
 duration = "1s"
 `))
+	// Both abandonment semantics, with CoDel, retries, timeouts and a
+	// crash, under propagated deadlines.
+	f.Add([]byte(`schema = 1
+[experiment]
+name = "g"
+duration = "5s"
+propagate_deadlines = true
+[[client]]
+name = "c"
+target = "a"
+rate = 400
+deadline = { dist = "exponential", mean = "30ms" }
+timeout = "40ms"
+retry = { attempts = 2, backoff = "none" }
+[[service]]
+name = "a"
+workers = 2
+queue_capacity = 5
+abandonment = "on_expiry"
+codel = {}
+  [[service.step]]
+  call = "b"
+[[service]]
+name = "b"
+workers = 1
+queue_capacity = 4
+abandonment = "at_dequeue"
+service_time = { dist = "exponential", mean = "5ms" }
+[[fault]]
+kind = "crash"
+target = "a"
+start = "1s"
+duration = "1s"
+`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		exp, err := experiment.Parse("fuzz.toml", data)
 		if err != nil {

@@ -95,8 +95,11 @@ type ServiceSummary struct {
 	P99WaitS         *float64 `json:"p99_wait_s"`
 	MeanInSystem     *float64 `json:"mean_in_system"`
 	MeanQueueLen     *float64 `json:"mean_queue_length"`
-	MeanBusy         *float64 `json:"mean_busy_workers"`
-	Utilization      *float64 `json:"utilization"`
+	// MeanExpiredInQueue: requests holding a queue place past their
+	// deadline (abandonment at_dequeue); omitted when 0.
+	MeanExpiredInQueue *float64 `json:"mean_expired_in_queue,omitempty"`
+	MeanBusy           *float64 `json:"mean_busy_workers"`
+	Utilization        *float64 `json:"utilization"`
 }
 
 // ClientSummary is one client's line of summary.json.
@@ -200,6 +203,14 @@ func num(x float64) *float64 {
 	return &x
 }
 
+// positive is num(x) for x > 0, and nil (omitted) otherwise.
+func positive(x float64) *float64 {
+	if !(x > 0) {
+		return nil
+	}
+	return num(x)
+}
+
 // secs returns a nanosecond quantity in seconds, null when count is 0.
 func secs(ns float64, count uint64) *float64 {
 	if count == 0 {
@@ -250,47 +261,48 @@ func NewSummary(res *topology.Result) *Summary {
 			hit = num(r.Cache.HitRatioAtEnd)
 		}
 		s.Services[r.Name] = ServiceSummary{
-			Instances:        r.Instances,
-			Workers:          r.Workers,
-			Mode:             mode,
-			Arrivals:         r.Arrivals,
-			InstanceArrivals: r.InstanceArrivals,
-			Admitted:         r.Admitted,
-			Completed:        r.Completed,
-			Rejected:         r.Rejected,
-			Dropped:          r.Dropped,
-			OK:               r.OK,
-			Degraded:         r.Degraded,
-			Errors:           r.Errors,
-			DependencyFailed: r.DependencyFailed,
-			Killed:           r.Killed,
-			TimedOut:         r.TimedOut,
-			Wasted:           r.Wasted,
-			Shed:             r.Shed,
-			Limited:          r.Limited,
-			QueueDropped:     r.QueueDropped,
-			Ejections:        r.Ejections,
-			Restarts:         r.Restarts,
-			WastedWorkS:      r.WastedWork.Seconds(),
-			Amplification:    amp,
-			CacheHitRatioEnd: hit,
-			InFlightAtEnd:    r.InFlightAtEnd,
-			RejectionRatio:   ratio(r.Rejected, r.Arrivals),
-			ThroughputRPS:    num(r.Throughput),
-			PWait:            ratio(r.Delayed, r.Sojourn.Count()),
-			MeanWaitS:        secs(r.Wait.Mean(), r.Wait.Count()),
-			MeanServiceS:     secs(r.Service.Mean(), r.Service.Count()),
-			MeanSojournS:     secs(r.Sojourn.Mean(), r.Sojourn.Count()),
-			P50SojournS:      quantileS(r.Sojourn, 0.50),
-			P90SojournS:      quantileS(r.Sojourn, 0.90),
-			P99SojournS:      quantileS(r.Sojourn, 0.99),
-			P999SojournS:     quantileS(r.Sojourn, 0.999),
-			MaxSojournS:      secs(float64(r.Sojourn.Max()), r.Sojourn.Count()),
-			P99WaitS:         quantileS(r.Wait, 0.99),
-			MeanInSystem:     num(r.MeanInSystem),
-			MeanQueueLen:     num(r.MeanQueue),
-			MeanBusy:         num(r.MeanBusy),
-			Utilization:      num(r.Utilization),
+			Instances:          r.Instances,
+			Workers:            r.Workers,
+			Mode:               mode,
+			Arrivals:           r.Arrivals,
+			InstanceArrivals:   r.InstanceArrivals,
+			Admitted:           r.Admitted,
+			Completed:          r.Completed,
+			Rejected:           r.Rejected,
+			Dropped:            r.Dropped,
+			OK:                 r.OK,
+			Degraded:           r.Degraded,
+			Errors:             r.Errors,
+			DependencyFailed:   r.DependencyFailed,
+			Killed:             r.Killed,
+			TimedOut:           r.TimedOut,
+			Wasted:             r.Wasted,
+			Shed:               r.Shed,
+			Limited:            r.Limited,
+			QueueDropped:       r.QueueDropped,
+			Ejections:          r.Ejections,
+			Restarts:           r.Restarts,
+			WastedWorkS:        r.WastedWork.Seconds(),
+			Amplification:      amp,
+			CacheHitRatioEnd:   hit,
+			InFlightAtEnd:      r.InFlightAtEnd,
+			RejectionRatio:     ratio(r.Rejected, r.Arrivals),
+			ThroughputRPS:      num(r.Throughput),
+			PWait:              ratio(r.Delayed, r.Sojourn.Count()),
+			MeanWaitS:          secs(r.Wait.Mean(), r.Wait.Count()),
+			MeanServiceS:       secs(r.Service.Mean(), r.Service.Count()),
+			MeanSojournS:       secs(r.Sojourn.Mean(), r.Sojourn.Count()),
+			P50SojournS:        quantileS(r.Sojourn, 0.50),
+			P90SojournS:        quantileS(r.Sojourn, 0.90),
+			P99SojournS:        quantileS(r.Sojourn, 0.99),
+			P999SojournS:       quantileS(r.Sojourn, 0.999),
+			MaxSojournS:        secs(float64(r.Sojourn.Max()), r.Sojourn.Count()),
+			P99WaitS:           quantileS(r.Wait, 0.99),
+			MeanInSystem:       num(r.MeanInSystem),
+			MeanQueueLen:       num(r.MeanQueue),
+			MeanExpiredInQueue: positive(r.MeanExpiredInQueue),
+			MeanBusy:           num(r.MeanBusy),
+			Utilization:        num(r.Utilization),
 		}
 	}
 	s.Headline = newHeadlineSummary(res)

@@ -104,12 +104,17 @@ func (in *instance) enqueue(now engine.Time, a *attempt) bool {
 		if a.hasDL {
 			dl = a.deadline
 		}
-		return q.Push(now.Duration(), a, dl.Duration())
+		if !q.Push(now.Duration(), a, dl.Duration()) {
+			return false
+		}
+		in.watchExpiry(now, a)
+		return true
 	}
 	if s.cfg.QueueCapacity >= 0 && in.queue.len() >= s.cfg.QueueCapacity {
 		return false
 	}
 	in.queue.push(a)
+	in.watchExpiry(now, a)
 	return true
 }
 
@@ -117,7 +122,6 @@ func (in *instance) enqueue(now engine.Time, a *attempt) bool {
 // queue policies reject (CoDel, adaptive LIFO's controlled delay). It
 // returns nil when the queue is empty.
 func (in *instance) dequeue(now engine.Time) *attempt {
-	s := in.svc
 	for {
 		var a *attempt
 		if q := in.adm.lifo; q != nil {
@@ -143,7 +147,7 @@ func (in *instance) dequeue(now engine.Time) *attempt {
 				continue
 			}
 		}
-		s.st.queue.Add(int64(now), -1)
+		in.leaveQueue(now, a)
 		return a
 	}
 }
@@ -151,8 +155,8 @@ func (in *instance) dequeue(now engine.Time) *attempt {
 // dropQueued answers a request a queue policy dropped with a rejection.
 func (in *instance) dropQueued(now engine.Time, a *attempt, k svcCounter) {
 	s := in.svc
-	s.st.queue.Add(int64(now), -1)
-	s.st.inSystem.Add(int64(now), -1)
+	in.leaveQueue(now, a)
+	in.leaveSystem(now, a)
 	in.outstanding--
 	s.st.inc(s.m, now, k)
 	in.releaseLimit(now, a, policies.Rejected)
@@ -188,5 +192,5 @@ func (in *instance) oldestWait(now engine.Time) time.Duration {
 	if in.queue.len() == 0 {
 		return 0
 	}
-	return now.Sub(in.queue.buf[in.queue.head].arrived)
+	return now.Sub(in.queue.front().arrived)
 }

@@ -183,7 +183,40 @@ type ServiceConfig struct {
 	Admission Admission
 	// Guards are how callers watch the service's instances.
 	Guards ServiceGuards
+	// Abandonment is what happens to a queued request whose propagated
+	// deadline passes while it waits: AtDequeue (default) or OnExpiry.
+	Abandonment Abandonment
 }
+
+// Abandonment says when a queued request whose deadline has passed
+// leaves the queue. It matters only with Config.PropagateDeadlines: the
+// service knows no deadline otherwise.
+type Abandonment uint8
+
+const (
+	// AtDequeue is a server without cancellation: an expired request
+	// keeps its queue place (and counts against QueueCapacity) until it
+	// reaches the head, where it is dropped instead of served.
+	AtDequeue Abandonment = iota
+	// OnExpiry is a deadline-aware queue: a waiting request is removed
+	// the instant its deadline passes, freeing its place. With
+	// exponential patience this is exactly M/M/c/K+M (Erlang A with a
+	// finite queue). It needs the FIFO queue (not lifo).
+	OnExpiry
+)
+
+var abandonmentNames = [...]string{"at_dequeue", "on_expiry"}
+
+// String returns the abandonment's name as written in experiment files.
+func (a Abandonment) String() string {
+	if int(a) < len(abandonmentNames) {
+		return abandonmentNames[a]
+	}
+	return "unknown"
+}
+
+// AbandonmentNames lists the abandonment semantics' names, in order.
+func AbandonmentNames() []string { return slices.Clone(abandonmentNames[:]) }
 
 // Operation is the handler of one named operation of a service.
 type Operation struct {
@@ -389,7 +422,7 @@ func (c *Config) Validate() error {
 		svcs[s.Name] = i
 	}
 	for _, s := range c.Services {
-		if err := s.validate(svcs); err != nil {
+		if err := s.validate(svcs, c.PropagateDeadlines); err != nil {
 			return err
 		}
 	}
@@ -428,7 +461,7 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-func (s *ServiceConfig) validate(svcs map[string]int) error {
+func (s *ServiceConfig) validate(svcs map[string]int, propagate bool) error {
 	if s.Instances < 0 || s.Instances > MaxInstances {
 		return bad("service %q: instances must be in [1, %d], got %d", s.Name, MaxInstances, s.Instances)
 	}
@@ -475,6 +508,25 @@ func (s *ServiceConfig) validate(svcs map[string]int) error {
 	}
 	if err := s.validatePolicies(svcs); err != nil {
 		return bad("service %q: %v", s.Name, err)
+	}
+	return s.validateAbandonment(propagate)
+}
+
+// validateAbandonment checks that OnExpiry can apply: the service must
+// know deadlines, and its queue must be the FIFO one.
+func (s *ServiceConfig) validateAbandonment(propagate bool) error {
+	switch s.Abandonment {
+	case AtDequeue:
+		return nil
+	case OnExpiry:
+	default:
+		return bad("service %q: unknown abandonment", s.Name)
+	}
+	if !propagate {
+		return bad("service %q: abandonment on_expiry needs propagate_deadlines: without it the service knows no deadline", s.Name)
+	}
+	if s.Admission.LIFO != nil {
+		return bad("service %q: abandonment on_expiry does not combine with lifo, whose queue timeouts drop expired requests themselves", s.Name)
 	}
 	return nil
 }

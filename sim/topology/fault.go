@@ -183,8 +183,8 @@ func (in *instance) crash(now engine.Time) {
 	in.down = true
 	in.epoch++
 	for _, a := range in.drainQueue() {
-		s.st.queue.Add(int64(now), -1)
-		s.st.inSystem.Add(int64(now), -1)
+		in.leaveQueue(now, a)
+		in.leaveSystem(now, a)
 		in.outstanding--
 		s.st.inc(m, now, cKilled)
 		in.releaseLimit(now, a, policies.Error)

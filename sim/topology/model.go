@@ -36,6 +36,7 @@ type Model struct {
 	hFail     failHandler
 	hFallback fallbackHandler
 	hSlotWait slotWaitHandler
+	hExpire   expireHandler
 
 	// inFlight counts the user requests sent and not yet answered, over
 	// all clients; live lists them, so that those still in flight at the
@@ -72,7 +73,7 @@ func New(cfg Config) (*Model, error) {
 	}
 	m.hArrive.m, m.hWork.m, m.hResponse.m, m.hTimeout.m = m, m, m, m
 	m.hRetry.m, m.hCache.m, m.hDeadline.m = m, m, m
-	m.hFail.m, m.hFallback.m, m.hSlotWait.m = m, m, m
+	m.hFail.m, m.hFallback.m, m.hSlotWait.m, m.hExpire.m = m, m, m, m
 	if cfg.Trace.Every > 0 {
 		m.trace = &tracer{cfg: cfg.Trace}
 	}

@@ -16,6 +16,8 @@ type oracleCase struct {
 	service  dist.Params   // service time
 	duration time.Duration // simulated time per run
 	patience time.Duration // mean exponential patience (Erlang A); 0: none
+	// abandonment: how the queue treats a request whose patience ran out.
+	abandonment Abandonment
 }
 
 const (
@@ -34,6 +36,7 @@ type measures struct {
 	wq, w, p99w, pWait, pBlock float64 // s, s, s, fraction, fraction
 	pAbandon                   float64 // fraction dropped for expired patience
 	l, lambdaEff               float64 // time-average in system; completions per second
+	lq, expiredQ               float64 // time-average live waiting; expired still queued
 	customers                  uint64
 }
 
@@ -46,9 +49,11 @@ func runOracle(t testing.TB, c oracleCase, seed uint64) measures {
 		Seed:     seed,
 		Clients:  []ClientConfig{{Name: "users", Target: "server", Rate: c.lambda}},
 		// Exponential patience with propagation is Erlang A: a request
-		// whose patience ran out while it waited is dropped at dequeue.
+		// whose patience ran out while it waited is dropped, at once
+		// (on_expiry) or when it reaches the head (at_dequeue).
 		PropagateDeadlines: c.patience > 0,
-		Services:           []ServiceConfig{{Name: "server", Workers: c.workers, QueueCapacity: c.queue, Steps: []Step{{Kind: WorkStep, Work: dist.Must(c.service)}}}},
+		Services: []ServiceConfig{{Name: "server", Workers: c.workers, QueueCapacity: c.queue,
+			Abandonment: c.abandonment, Steps: []Step{{Kind: WorkStep, Work: dist.Must(c.service)}}}},
 	}
 	if c.patience > 0 {
 		cfg.Clients[0].Deadline = dist.Must(exp(c.patience))
@@ -72,6 +77,8 @@ func runOracle(t testing.TB, c oracleCase, seed uint64) measures {
 		pAbandon:  float64(s.Dropped) / float64(s.Arrivals),
 		l:         s.MeanInSystem,
 		lambdaEff: s.Throughput,
+		lq:        s.MeanQueue,
+		expiredQ:  s.MeanExpiredInQueue,
 		customers: s.Arrivals,
 	}
 }

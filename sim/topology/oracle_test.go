@@ -54,7 +54,7 @@ func TestQueueingOracles(t *testing.T) {
 		checks []oracleCheck
 	}{
 		{
-			oracleCase{"mm1", 50, 1, -1, exp(10 * ms), 20000 * time.Second, 0},
+			oracleCase{"mm1", 50, 1, -1, exp(10 * ms), 20000 * time.Second, 0, AtDequeue},
 			"M/M/1, λ 50/s, μ 100/s",
 			[]oracleCheck{
 				{"Wq (s)", mustF(mm1.Wq()), 0.0055, wq},
@@ -63,7 +63,7 @@ func TestQueueingOracles(t *testing.T) {
 			},
 		},
 		{
-			oracleCase{"mm10", 900, 10, -1, exp(10 * ms), 1111 * time.Second, 0},
+			oracleCase{"mm10", 900, 10, -1, exp(10 * ms), 1111 * time.Second, 0, AtDequeue},
 			"M/M/10 (Erlang C), λ 900/s",
 			[]oracleCheck{
 				{"P(wait)", mustF(mm10.PWait()), 0.0074, func(m measures) float64 { return m.pWait }},
@@ -72,14 +72,14 @@ func TestQueueingOracles(t *testing.T) {
 			},
 		},
 		{
-			oracleCase{"erlangb", 900, 10, 0, exp(10 * ms), 1111 * time.Second, 0},
+			oracleCase{"erlangb", 900, 10, 0, exp(10 * ms), 1111 * time.Second, 0, AtDequeue},
 			"M/M/10/10 (Erlang B), λ 900/s",
 			[]oracleCheck{
 				{"P(block)", mustF(queueing.ErlangB(10, 9)), 0.0053, func(m measures) float64 { return m.pBlock }},
 			},
 		},
 		{
-			oracleCase{"mm10k20", 900, 10, 10, exp(10 * ms), 1111 * time.Second, 0},
+			oracleCase{"mm10k20", 900, 10, 10, exp(10 * ms), 1111 * time.Second, 0, AtDequeue},
 			"M/M/10/20, λ 900/s",
 			[]oracleCheck{
 				{"P(block)", mustF(k20.PBlock()), 0.0185, func(m measures) float64 { return m.pBlock }},
@@ -87,7 +87,7 @@ func TestQueueingOracles(t *testing.T) {
 			},
 		},
 		{
-			oracleCase{"erlanga", 1000, 10, -1, exp(10 * ms), 1000 * time.Second, 50 * ms},
+			oracleCase{"erlanga", 1000, 10, -1, exp(10 * ms), 1000 * time.Second, 50 * ms, AtDequeue},
 			"Erlang A (M/M/10+M), λ 1000/s, θ 20/s",
 			[]oracleCheck{
 				// RSD 0.88 % measured over 12 seeds of 1e6 customers.
@@ -96,7 +96,7 @@ func TestQueueingOracles(t *testing.T) {
 			},
 		},
 		{
-			oracleCase{"md1", 90, 1, -1, dist.Params{Kind: dist.Constant, Mean: 10 * ms}, 11111 * time.Second, 0},
+			oracleCase{"md1", 90, 1, -1, dist.Params{Kind: dist.Constant, Mean: 10 * ms}, 11111 * time.Second, 0, AtDequeue},
 			"M/D/1, λ 90/s, S = 10 ms",
 			[]oracleCheck{
 				{"Wq (s)", mustF(queueing.MG1Wq(90, 0.01, 0.0001)), 0.013, wq},
@@ -154,7 +154,15 @@ func TestQueueingOracles(t *testing.T) {
 // test measured (the runs are deterministic): with -update it rewrites the
 // table, otherwise a stale table fails the test.
 func syncValidationDoc(t *testing.T, table string) {
-	const begin, end = "<!-- BEGIN ORACLE TABLE -->\n", "<!-- END ORACLE TABLE -->"
+	syncDocTable(t, "ORACLE TABLE", "TestQueueingOracles", table)
+}
+
+// syncDocTable keeps the part of docs/validation.md between the markers
+// "<!-- BEGIN name -->" and "<!-- END name -->" equal to table, which the
+// test named test measured: with -update it rewrites it, otherwise a
+// stale table fails the test.
+func syncDocTable(t *testing.T, name, test, table string) {
+	begin, end := "<!-- BEGIN "+name+" -->\n", "<!-- END "+name+" -->"
 	path := filepath.Join("..", "..", "docs", "validation.md")
 	doc, err := os.ReadFile(path)
 	if err != nil {
@@ -175,5 +183,5 @@ func syncValidationDoc(t *testing.T, table string) {
 		}
 		return
 	}
-	t.Errorf("%s is out of date; run: go test ./sim/topology -run TestQueueingOracles -update\nmeasured:\n%s", path, table)
+	t.Errorf("%s is out of date; run: go test ./sim/topology -run %s -update\nmeasured:\n%s", path, test, table)
 }

@@ -1,29 +1,90 @@
 package topology
 
-// fifo is a growable ring buffer of requests.
+// fifo is a growable ring buffer of requests that also supports removal
+// from the middle, for a deadline-aware queue. A removed request leaves a
+// hole (nil) that pop skips; every request records its sequence number
+// (attempt.qseq), so finding its slot is O(1). The buffer never starts or
+// ends with a hole, and it is compacted when holes outnumber live requests
+// three to one, so its size stays within a constant factor of len() and
+// removal is amortised O(1). Nothing allocates once the buffer has grown
+// to its working size.
 type fifo struct {
-	buf  []*attempt // len is a power of two, or 0
-	head int
-	n    int
+	buf     []*attempt // len is a power of two, or 0
+	head    int
+	n       int    // slots in use from head, holes included
+	live    int    // requests in the queue
+	headSeq uint64 // sequence number of the request at buf[head]
 }
 
-func (q *fifo) len() int { return q.n }
+// len is the number of requests in the queue (holes excluded).
+func (q *fifo) len() int { return q.live }
+
+func (q *fifo) slot(i int) int { return (q.head + i) & (len(q.buf) - 1) }
 
 func (q *fifo) push(r *attempt) {
 	if q.n == len(q.buf) {
 		q.grow()
 	}
-	q.buf[(q.head+q.n)&(len(q.buf)-1)] = r
+	r.qseq = q.headSeq + uint64(q.n)
+	q.buf[q.slot(q.n)] = r
 	q.n++
+	q.live++
 }
+
+// front returns the oldest request; the queue must not be empty.
+func (q *fifo) front() *attempt { return q.buf[q.head] }
 
 // pop removes the oldest request; the queue must not be empty.
 func (q *fifo) pop() *attempt {
 	r := q.buf[q.head]
+	q.advance()
+	q.live--
+	q.trim()
+	return r
+}
+
+// remove takes r, which must be in the queue, out of it.
+func (q *fifo) remove(r *attempt) {
+	q.buf[q.slot(int(r.qseq-q.headSeq))] = nil
+	q.live--
+	q.trim()
+	if q.n > 64 && q.n > 4*q.live {
+		q.compact()
+	}
+}
+
+// advance drops the head slot.
+func (q *fifo) advance() {
 	q.buf[q.head] = nil
 	q.head = (q.head + 1) & (len(q.buf) - 1)
+	q.headSeq++
 	q.n--
-	return r
+}
+
+// trim drops holes at both ends.
+func (q *fifo) trim() {
+	for q.n > 0 && q.buf[q.head] == nil {
+		q.advance()
+	}
+	for q.n > 0 && q.buf[q.slot(q.n-1)] == nil {
+		q.n--
+	}
+}
+
+// compact closes the holes, keeping the order, and renumbers the requests.
+func (q *fifo) compact() {
+	j := 0
+	for i := 0; i < q.n; i++ {
+		r := q.buf[q.slot(i)]
+		if r == nil {
+			continue
+		}
+		q.buf[q.slot(i)] = nil
+		q.buf[q.slot(j)] = r
+		r.qseq = q.headSeq + uint64(j)
+		j++
+	}
+	q.n = j
 }
 
 func (q *fifo) grow() {
@@ -33,7 +94,7 @@ func (q *fifo) grow() {
 	}
 	buf := make([]*attempt, size)
 	for i := 0; i < q.n; i++ {
-		buf[i] = q.buf[(q.head+i)&(len(q.buf)-1)]
+		buf[i] = q.buf[q.slot(i)]
 	}
 	q.buf, q.head = buf, 0
 }

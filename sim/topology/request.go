@@ -134,7 +134,13 @@ type attempt struct {
 	retryAfter time.Duration // a shedding callee's hint
 	trace      int32
 	stepStart  engine.Time // when the current work step began
-	next       *attempt
+	// In the FIFO queue: its sequence number there (fifo.remove), the
+	// event at its deadline, and whether that deadline has passed (in an
+	// AtDequeue queue, where it stays).
+	qseq     uint64
+	expireEv engine.EventID
+	qExpired bool
+	next     *attempt
 }
 
 // pools recycle the request records so that memory is bounded by what is

@@ -48,8 +48,8 @@ type ServiceResult struct {
 	InstanceArrivals []uint64
 	// Arrivals counts attempts that reached an instance; Admitted those
 	// given a worker or a queue place; Rejected those refused (queue full,
-	// or no instance up); Dropped those dropped at dequeue because their
-	// propagated deadline had passed.
+	// or no instance up); Dropped those dropped because their propagated
+	// deadline had passed: at dequeue, or while waiting (OnExpiry).
 	Arrivals, Admitted, Rejected, Dropped uint64
 	// Completed counts finished handlers: OK + Degraded + Errors +
 	// DependencyFailed.
@@ -75,10 +75,16 @@ type ServiceResult struct {
 	// (holding a worker) over requests that arrived in the window and
 	// completed before the end.
 	Sojourn, Wait, Service *metrics.Histogram
-	// Time averages over the window of the requests in the service,
+	// Time averages over the window of the live requests in the service,
 	// waiting, and in service; Utilization is MeanBusy over the
-	// configured capacity.
+	// configured capacity. A request whose propagated deadline passed
+	// while it waited is no longer live: it counts in MeanExpiredInQueue.
 	MeanInSystem, MeanQueue, MeanBusy, Utilization float64
+	// MeanExpiredInQueue is the time average of the requests that still
+	// hold a queue place although their deadline has passed (abandonment
+	// at_dequeue: they leave only when they reach the head). Always 0
+	// with on_expiry or without propagated deadlines.
+	MeanExpiredInQueue float64
 	// WastedWork is the worker time spent on requests nobody waited for.
 	WastedWork time.Duration
 	// Amplification is Arrivals per end-user request.
@@ -176,35 +182,36 @@ func (m *Model) result() *Result {
 		}
 		c := &st.win
 		r := ServiceResult{
-			Name:             s.cfg.Name,
-			Instances:        len(s.insts),
-			Workers:          s.capacity() / len(s.insts),
-			Async:            s.cfg.Mode == Async,
-			Arrivals:         c[cOffered],
-			Admitted:         c[cAdmitted],
-			Rejected:         c[cRejected],
-			Dropped:          c[cDropped],
-			Completed:        c[cCompleted],
-			OK:               c[cOK],
-			Degraded:         c[cDegraded],
-			Errors:           c[cError],
-			DependencyFailed: c[cDepFailed],
-			Killed:           c[cKilled],
-			TimedOut:         c[cTimedOut],
-			Wasted:           c[cWasted],
-			Shed:             c[cShed],
-			Limited:          c[cLimited],
-			QueueDropped:     c[cQueueDropped],
-			Delayed:          st.delayed,
-			InFlightAtEnd:    inFlight,
-			Throughput:       float64(c[cCompleted]) / w.Seconds(),
-			Sojourn:          &st.sojourn,
-			Wait:             &st.wait,
-			Service:          &st.hold,
-			MeanInSystem:     mean(0),
-			MeanQueue:        mean(1),
-			MeanBusy:         mean(2),
-			WastedWork:       time.Duration(st.wastedNs),
+			Name:               s.cfg.Name,
+			Instances:          len(s.insts),
+			Workers:            s.capacity() / len(s.insts),
+			Async:              s.cfg.Mode == Async,
+			Arrivals:           c[cOffered],
+			Admitted:           c[cAdmitted],
+			Rejected:           c[cRejected],
+			Dropped:            c[cDropped],
+			Completed:          c[cCompleted],
+			OK:                 c[cOK],
+			Degraded:           c[cDegraded],
+			Errors:             c[cError],
+			DependencyFailed:   c[cDepFailed],
+			Killed:             c[cKilled],
+			TimedOut:           c[cTimedOut],
+			Wasted:             c[cWasted],
+			Shed:               c[cShed],
+			Limited:            c[cLimited],
+			QueueDropped:       c[cQueueDropped],
+			Delayed:            st.delayed,
+			InFlightAtEnd:      inFlight,
+			Throughput:         float64(c[cCompleted]) / w.Seconds(),
+			Sojourn:            &st.sojourn,
+			Wait:               &st.wait,
+			Service:            &st.hold,
+			MeanInSystem:       mean(aInSystem),
+			MeanQueue:          mean(aQueue),
+			MeanBusy:           mean(aBusy),
+			MeanExpiredInQueue: mean(aExpired),
+			WastedWork:         time.Duration(st.wastedNs),
 		}
 		for _, in := range s.insts {
 			r.InstanceArrivals = append(r.InstanceArrivals, in.arrivals)

@@ -29,6 +29,7 @@ type seriesRecorder struct {
 type serviceColumns struct {
 	arrivals, throughput, rejected, dropped, errors, degraded *metrics.Column
 	inSystem, queue, busy                                     *metrics.Column
+	expired                                                   *metrics.Column // AtDequeue with deadlines only
 	p50, p90, p99, p999, mean                                 *metrics.Column
 	wasted, amplification                                     *metrics.Column
 	cacheHit                                                  *metrics.Column
@@ -95,6 +96,9 @@ func newSeriesRecorder(m *Model, interval time.Duration) (*seriesRecorder, error
 			p999:          col(n, "latency_p999", "ms"),
 			wasted:        col(n, "wasted_work", "workers"),
 			amplification: col(n, "amplification", "attempts/request"),
+		}
+		if m.propagate && s.cfg.Abandonment == AtDequeue {
+			sc.expired = col(n, "expired_in_queue", "requests")
 		}
 		if s.cache != nil {
 			sc.cacheHit = col(n, "cache_hit_ratio", "ratio")
@@ -212,9 +216,12 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 		c.dropped.Set(float64(k[cDropped]) / span)
 		c.errors.Set(float64(k[cError]+k[cDepFailed]+k[cKilled]) / span)
 		c.degraded.Set(float64(k[cDegraded]) / span)
-		c.inSystem.Set((a[0] - st.ivArea[0]) / dt)
-		c.queue.Set((a[1] - st.ivArea[1]) / dt)
-		c.busy.Set((a[2] - st.ivArea[2]) / dt)
+		c.inSystem.Set((a[aInSystem] - st.ivArea[aInSystem]) / dt)
+		c.queue.Set((a[aQueue] - st.ivArea[aQueue]) / dt)
+		c.busy.Set((a[aBusy] - st.ivArea[aBusy]) / dt)
+		if c.expired != nil {
+			c.expired.Set((a[aExpired] - st.ivArea[aExpired]) / dt)
+		}
 		c.wasted.Set(float64(st.ivWastedNs) / dt)
 		if sent > 0 {
 			c.amplification.Set(float64(k[cOffered]) / float64(sent))

@@ -38,7 +38,7 @@ type stepSite struct {
 }
 
 // instance is one copy of a service: a pool of workers (or async slots)
-// and a FIFO queue.
+// and a FIFO queue (or adaptive LIFO's).
 type instance struct {
 	svc      *service
 	idx      int
@@ -144,7 +144,7 @@ func (in *instance) start(now engine.Time, a *attempt) {
 		if a.trace != 0 {
 			m.trace.add(a.trace, "queue", fmt.Sprintf("queued at %s[%d], dropped: deadline passed", s.cfg.Name, in.idx), a.arrived, now, "")
 		}
-		s.st.inSystem.Add(int64(now), -1)
+		in.leaveSystem(now, a)
 		in.outstanding--
 		s.st.inc(m, now, cDropped)
 		in.releaseLimit(now, a, policies.Rejected)

@@ -12,7 +12,7 @@ const (
 	cOffered      svcCounter = iota // attempts that reached an instance
 	cAdmitted                       // admitted to a worker or the queue
 	cRejected                       // refused: queue full or no instance up
-	cDropped                        // dropped at dequeue: deadline passed
+	cDropped                        // dropped for its deadline: at dequeue, or on expiry
 	cCompleted                      // handler finished (any status)
 	cOK                             // completed with a full answer
 	cDegraded                       // completed without a non-critical dependency
@@ -72,11 +72,23 @@ type svcStats struct {
 	win, iv               [numSvcCounters]uint64 // the window's and the current interval's counts
 	sojourn, wait, hold   metrics.Histogram      // window: arrival to response, in the queue, holding a worker
 	ivSojourn             metrics.Histogram
-	inSystem, queue, busy metrics.Count
-	wastedNs, ivWastedNs  int64 // worker-nanoseconds of wasted work
-	delayed               uint64
-	warmArea, ivArea      [3]float64
+	inSystem, queue, busy metrics.Count // live requests only
+	// expired counts requests whose deadline passed while they wait in an
+	// AtDequeue queue: they hold a place until dropped at the head.
+	expired              metrics.Count
+	wastedNs, ivWastedNs int64 // worker-nanoseconds of wasted work
+	delayed              uint64
+	warmArea, ivArea     [numAreas]float64
 }
+
+// Indexes of svcStats.areas.
+const (
+	aInSystem = iota
+	aQueue
+	aBusy
+	aExpired
+	numAreas
+)
 
 func (st *svcStats) inc(m *Model, now engine.Time, k svcCounter) {
 	st.iv[k]++
@@ -85,9 +97,9 @@ func (st *svcStats) inc(m *Model, now engine.Time, k svcCounter) {
 	}
 }
 
-func (st *svcStats) areas(now engine.Time) [3]float64 {
+func (st *svcStats) areas(now engine.Time) [numAreas]float64 {
 	t := int64(now)
-	return [3]float64{st.inSystem.Area(t), st.queue.Area(t), st.busy.Area(t)}
+	return [numAreas]float64{st.inSystem.Area(t), st.queue.Area(t), st.busy.Area(t), st.expired.Area(t)}
 }
 
 // clStats is one client's statistics.

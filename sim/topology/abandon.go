@@ -1,0 +1,75 @@
+package topology
+
+import (
+	"fmt"
+
+	"github.com/ressim/ressim/sim/engine"
+	"github.com/ressim/ressim/sim/policies"
+)
+
+// expireHandler fires when a queued request's propagated deadline passes.
+type expireHandler struct{ m *Model }
+
+func (h *expireHandler) Handle(now engine.Time, arg any) { h.m.queueExpired(now, arg.(*attempt)) }
+
+// watchExpiry schedules the event at the deadline of a, just queued, if
+// the service knows one. The event is cancelled when a leaves the queue
+// first (leaveQueue).
+func (in *instance) watchExpiry(now engine.Time, a *attempt) {
+	m := in.svc.m
+	if !m.propagate || !a.hasDL {
+		return
+	}
+	a.expireEv, _ = m.sim.At(max(a.deadline, now), &m.hExpire, a)
+}
+
+// queueExpired handles the passing of a queued request's deadline: an
+// OnExpiry queue removes it and answers it as dropped; an AtDequeue queue
+// (a server without cancellation) keeps it in its place, counted from now
+// on as expired rather than waiting.
+func (m *Model) queueExpired(now engine.Time, a *attempt) {
+	a.expireEv = 0
+	in := a.inst
+	s := in.svc
+	if s.cfg.Abandonment == AtDequeue {
+		a.qExpired = true
+		s.st.queue.Add(int64(now), -1)
+		s.st.inSystem.Add(int64(now), -1)
+		s.st.expired.Add(int64(now), 1)
+		return
+	}
+	in.queue.remove(a)
+	if a.trace != 0 {
+		m.trace.add(a.trace, "queue", fmt.Sprintf("queued at %s[%d], abandoned: deadline passed", s.cfg.Name, in.idx), a.arrived, now, "")
+	}
+	s.st.queue.Add(int64(now), -1)
+	s.st.inSystem.Add(int64(now), -1)
+	in.outstanding--
+	s.st.inc(m, now, cDropped)
+	in.releaseLimit(now, a, policies.Rejected)
+	m.respond(now, a, stDropped)
+}
+
+// leaveQueue accounts for a leaving the queue (to be served or dropped):
+// its deadline event is cancelled and it stops counting as waiting, or as
+// expired if its deadline had passed in an AtDequeue queue.
+func (in *instance) leaveQueue(now engine.Time, a *attempt) {
+	s := in.svc
+	if a.expireEv != 0 {
+		s.m.sim.Cancel(a.expireEv)
+		a.expireEv = 0
+	}
+	if a.qExpired {
+		s.st.expired.Add(int64(now), -1)
+		return
+	}
+	s.st.queue.Add(int64(now), -1)
+}
+
+// leaveSystem stops counting a as in the system, unless it already had
+// when it expired in the queue.
+func (in *instance) leaveSystem(now engine.Time, a *attempt) {
+	if !a.qExpired {
+		in.svc.st.inSystem.Add(int64(now), -1)
+	}
+}
