@@ -25,14 +25,14 @@ func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []com
 	for i := range x {
 		x[i] = float64(ts.End(i)) / 1e9
 	}
-	overlay := func(entity, metric string) []report.Line {
+	overlay := func(entity string, k topology.SeriesKey) []report.Line {
 		var lines []report.Line
 		for a, arm := range c.Arms {
 			y := make([]float64, len(x))
 			for i := range y {
 				sum, n := 0.0, 0
 				for _, res := range c.Runs[a] {
-					if col := res.Series.Find(entity, metric); col != nil && i < col.Len() && !math.IsNaN(col.Value(i)) {
+					if col := res.Series.Find(entity, k.Name); col != nil && i < col.Len() && !math.IsNaN(col.Value(i)) {
 						sum += col.Value(i)
 						n++
 					}
@@ -58,9 +58,11 @@ func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []com
 		Spans:    faultSpans(base),
 		Panels: []report.Panel{
 			{Title: "Goodput (full answers within the deadline, all clients)", YLabel: "requests/s", YMin: &zero,
-				Lines: overlay(topology.TotalEntity, "goodput")},
+				Lines: overlay(topology.TotalEntity, topology.TotalGoodput)},
+			{Title: "User requests in flight (sent, not yet answered)", YLabel: "requests", YMin: &zero,
+				Lines: overlay(topology.TotalEntity, topology.TotalInFlight)},
 			{Title: "p99 latency of answered requests (client " + firstClient + ")", YLabel: "latency (ms)", LogY: true,
-				Lines: overlay(firstClient, "latency_p99")},
+				Lines: overlay(firstClient, topology.ClientLatencyP99)},
 		},
 	}
 	figs := []compareFigure{{File: "compare-timeline.png", write: func(p string) error { return report.WriteFile(p, timeline) }}}

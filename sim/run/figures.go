@@ -28,14 +28,17 @@ func figures(res *topology.Result, variant string) []NamedFigure {
 	for i := range x {
 		x[i] = float64(ts.End(i)) / 1e9
 	}
-	line := func(entity, metric, label string) report.Line {
-		l := report.Line{Label: label, X: x}
-		if c := ts.Find(entity, metric); c != nil {
-			l.Y = c.Values()
-		} else {
-			l.Y = make([]float64, len(x))
+	has := func(entity string, k topology.SeriesKey) bool { return ts.Find(entity, k.Name) != nil }
+	// line draws a recorded series. A series the run did not record is a
+	// bug in this function, not in the run: it must not draw a flat zero
+	// line that looks like data, so it panics, and every figure test
+	// fails (optional series are asked for with has first).
+	line := func(entity string, k topology.SeriesKey, label string) report.Line {
+		c := ts.Find(entity, k.Name)
+		if c == nil {
+			panic(fmt.Sprintf("run: a figure draws %s %q of %q, which the run did not record", k.Owner, k.Name, entity))
 		}
-		return l
+		return report.Line{Label: label, X: x, Y: c.Values()}
 	}
 	spans := faultSpans(res)
 	zero := 0.0
@@ -45,38 +48,40 @@ func figures(res *topology.Result, variant string) []NamedFigure {
 	var latency []report.Line
 	for _, c := range res.Clients {
 		users.Lines = append(users.Lines,
-			line(c.Name, "sent", c.Name+" sent"),
-			line(c.Name, "goodput", c.Name+" goodput"),
-			line(c.Name, "degraded", c.Name+" degraded"),
-			line(c.Name, "failed", c.Name+" failed"))
-		latency = append(latency, line(c.Name, "latency_p50", c.Name+" p50"), line(c.Name, "latency_p99", c.Name+" p99"))
+			line(c.Name, topology.ClientSent, c.Name+" sent"),
+			line(c.Name, topology.ClientGoodput, c.Name+" goodput"),
+			line(c.Name, topology.ClientDegraded, c.Name+" degraded"),
+			line(c.Name, topology.ClientFailed, c.Name+" failed"))
+		latency = append(latency, line(c.Name, topology.ClientLatencyP50, c.Name+" p50"), line(c.Name, topology.ClientLatencyP99, c.Name+" p99"))
 	}
 	load := report.Panel{Title: "Attempts arriving at each service", YLabel: "attempts/s", YMin: &zero}
 	busy := report.Panel{Title: "Busy workers (time average)", YLabel: "workers", YMin: &zero}
 	for _, s := range res.Services {
-		load.Lines = append(load.Lines, line(s.Name, "arrivals", s.Name))
-		busy.Lines = append(busy.Lines, line(s.Name, "busy_workers", s.Name))
+		load.Lines = append(load.Lines, line(s.Name, topology.ServiceArrivals, s.Name))
+		busy.Lines = append(busy.Lines, line(s.Name, topology.ServiceBusyWorkers, s.Name))
 	}
-	panels := []report.Panel{users, load, busy}
+	inFlight := report.Panel{Title: "User requests in flight (sent, not yet answered)", YLabel: "requests", YMin: &zero,
+		Lines: []report.Line{line(topology.TotalEntity, topology.TotalInFlight, "all clients")}}
+	panels := []report.Panel{users, inFlight, load, busy}
 	// A panel per circuit breaker: its state as bands, the calls it refused
 	// and the fallbacks served.
 	for _, c := range ts.Columns() {
-		if c.Metric() != "breaker_state" {
+		if c.Metric() != topology.SiteBreakerState.Name {
 			continue
 		}
 		site := c.Entity()
 		p := report.Panel{Title: "Circuit breaker " + site, YLabel: "calls/s", YMin: &zero,
 			States: stateBands(x, ts, c.Values()), StatesLabel: "breaker"}
-		p.Lines = append(p.Lines, line(site, "short_circuited", "refused (open)"))
-		if ts.Find(site, "fallback") != nil {
-			p.Lines = append(p.Lines, line(site, "fallback", "fallback served"))
+		p.Lines = append(p.Lines, line(site, topology.SiteShortCircuited, "refused (open)"))
+		if has(site, topology.SiteFallback) {
+			p.Lines = append(p.Lines, line(site, topology.SiteFallback, "fallback served"))
 		}
 		panels = append(panels, p)
 	}
 	var limits []report.Line
 	for _, s := range res.Services {
-		if ts.Find(s.Name, "concurrency_limit") != nil {
-			limits = append(limits, line(s.Name, "concurrency_limit", s.Name+" limit"), line(s.Name, "busy_workers", s.Name+" in service"))
+		if has(s.Name, topology.ServiceLimit) {
+			limits = append(limits, line(s.Name, topology.ServiceLimit, s.Name+" limit"), line(s.Name, topology.ServiceBusyWorkers, s.Name+" in service"))
 		}
 	}
 	if len(limits) > 0 {
@@ -86,7 +91,7 @@ func figures(res *topology.Result, variant string) []NamedFigure {
 	var amp []report.Line
 	for _, s := range res.Services {
 		if s.Amplification > 1.05 {
-			amp = append(amp, line(s.Name, "amplification", s.Name))
+			amp = append(amp, line(s.Name, topology.ServiceAmplification, s.Name))
 		}
 	}
 	if len(amp) > 0 {
@@ -107,28 +112,31 @@ func figures(res *topology.Result, variant string) []NamedFigure {
 	for _, s := range res.Services {
 		n := s.Name
 		loadLines := []report.Line{
-			line(n, "arrivals", "arrivals"),
-			line(n, "throughput", "completed"),
-			line(n, "rejected", "rejected"),
-			line(n, "dropped", "dropped (deadline)"),
-			line(n, "errors", "failed"),
-			line(n, "degraded", "degraded"),
+			line(n, topology.ServiceArrivals, "arrivals"),
+			line(n, topology.ServiceThroughput, "completed"),
+			line(n, topology.ServiceRejected, "rejected"),
+			line(n, topology.ServiceDropped, "dropped (deadline)"),
+			line(n, topology.ServiceErrors, "failed"),
+			line(n, topology.ServiceDegraded, "degraded"),
 		}
 		// The admission policies' refusals, when the service has them.
-		for _, extra := range [][2]string{{"shed", "shed (priority)"}, {"limited", "refused by the limit"}, {"queue_dropped", "dropped from the queue"}} {
-			if ts.Find(n, extra[0]) != nil {
-				loadLines = append(loadLines, line(n, extra[0], extra[1]))
+		for _, extra := range []struct {
+			key   topology.SeriesKey
+			label string
+		}{{topology.ServiceShed, "shed (priority)"}, {topology.ServiceLimited, "refused by the limit"}, {topology.ServiceQueueDropped, "dropped from the queue"}} {
+			if has(n, extra.key) {
+				loadLines = append(loadLines, line(n, extra.key, extra.label))
 			}
 		}
 		occupancy := []report.Line{
-			line(n, "queue_length", "queue length"),
-			line(n, "busy_workers", "busy workers"),
-			line(n, "wasted_work", "wasted (busy for nobody)"),
+			line(n, topology.ServiceQueueLength, "queue length"),
+			line(n, topology.ServiceBusyWorkers, "busy workers"),
+			line(n, topology.ServiceWastedWork, "wasted (busy for nobody)"),
 		}
 		// Expired requests still holding queue places (abandonment
 		// at_dequeue with propagated deadlines).
-		if ts.Find(n, "expired_in_queue") != nil {
-			occupancy = append(occupancy, line(n, "expired_in_queue", "queued past their deadline"))
+		if has(n, topology.ServiceExpiredInQueue) {
+			occupancy = append(occupancy, line(n, topology.ServiceExpiredInQueue, "queued past their deadline"))
 		}
 		figs = append(figs, NamedFigure{File: "timeline-" + n + ".png", Figure: report.Figure{
 			Title:    fmt.Sprintf("%s: service %s", res.Name, n),
@@ -140,10 +148,10 @@ func figures(res *topology.Result, variant string) []NamedFigure {
 				{
 					Title: "Latency at the service (arrival to response)", YLabel: "latency (ms)", LogY: true,
 					Lines: []report.Line{
-						line(n, "latency_p50", "p50"),
-						line(n, "latency_p90", "p90"),
-						line(n, "latency_p99", "p99"),
-						line(n, "latency_p999", "p99.9"),
+						line(n, topology.ServiceLatencyP50, "p50"),
+						line(n, topology.ServiceLatencyP90, "p90"),
+						line(n, topology.ServiceLatencyP99, "p99"),
+						line(n, topology.ServiceLatencyP999, "p99.9"),
 					},
 				},
 			},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -180,10 +181,26 @@ func TestTrace(t *testing.T) {
 	}
 }
 
+// drawn summarises the values a line draws: their sum, range and last
+// value, to 6 significant digits (NaN points skipped and counted), so
+// that a line that draws the wrong series, or zeros, changes the golden.
+func drawn(y []float64) string {
+	sum, lo, hi, last, gaps := 0.0, math.Inf(1), math.Inf(-1), math.NaN(), 0
+	for _, v := range y {
+		if math.IsNaN(v) {
+			gaps++
+			continue
+		}
+		sum, lo, hi, last = sum+v, min(lo, v), max(hi, v), v
+	}
+	return fmt.Sprintf("sum %.6g, min %.6g, max %.6g, last %.6g, %d gaps", sum, lo, hi, last, gaps)
+}
+
 // TestFigureGolden pins what the default figures show for the small
 // experiment and for a comparison: titles, panels, their axes, the lines
 // and fault spans (the renderer's own pixels are pinned by sim/report's
-// golden images). Regenerate with -update.
+// golden images), and a summary of the values each line draws.
+// Regenerate with -update.
 func TestFigureGolden(t *testing.T) {
 	var b strings.Builder
 	describe := func(file string, f report.Figure) {
@@ -194,7 +211,7 @@ func TestFigureGolden(t *testing.T) {
 		for _, p := range f.Panels {
 			fmt.Fprintf(&b, "  panel %q, y %q, log %v, %d state bands\n", p.Title, p.YLabel, p.LogY, len(p.States))
 			for _, l := range p.Lines {
-				fmt.Fprintf(&b, "    line %q: %d points\n", l.Label, len(l.X))
+				fmt.Fprintf(&b, "    line %q: %d points, %s\n", l.Label, len(l.X), drawn(l.Y))
 			}
 		}
 	}

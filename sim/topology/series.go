@@ -12,17 +12,18 @@ import (
 // seriesRecorder closes one time-series interval at every interval
 // boundary (and at the end of the run).
 type seriesRecorder struct {
-	m        *Model
-	interval time.Duration
-	ts       *metrics.TimeSeries
-	last     engine.Time // start of the open interval
-	err      error       // the first error met; it stops the run
-	svcCols  []serviceColumns
-	clCols   []clientColumns
-	siteCols []siteColumns
-	total    *metrics.Column // goodput over all clients
-	good     []uint64        // full answers per interval, for the verdicts
-	inFlight []int64         // user requests in flight at each interval's end
+	m             *Model
+	interval      time.Duration
+	ts            *metrics.TimeSeries
+	last          engine.Time // start of the open interval
+	err           error       // the first error met; it stops the run
+	svcCols       []serviceColumns
+	clCols        []clientColumns
+	siteCols      []siteColumns
+	total         *metrics.Column // goodput over all clients
+	totalInFlight *metrics.Column // user requests in flight at each interval's end
+	good          []uint64        // full answers per interval, for the verdicts
+	inFlight      []int64         // user requests in flight at each interval's end
 }
 
 // serviceColumns are one service's time-series columns.
@@ -58,67 +59,68 @@ func newSeriesRecorder(m *Model, interval time.Duration) (*seriesRecorder, error
 	}
 	r := &seriesRecorder{m: m, interval: interval, ts: ts}
 	var firstErr error
-	col := func(entity, metric, unit string) *metrics.Column {
-		c, err := ts.Column(entity, metric, unit)
+	col := func(entity string, k SeriesKey) *metrics.Column {
+		c, err := ts.Column(entity, k.Name, k.Unit)
 		if err != nil && firstErr == nil {
 			firstErr = err
 		}
 		return c
 	}
-	r.total = col(TotalEntity, "goodput", "req/s")
+	r.total = col(TotalEntity, TotalGoodput)
+	r.totalInFlight = col(TotalEntity, TotalInFlight)
 	for _, c := range m.clients {
 		n := c.cfg.Name
 		r.clCols = append(r.clCols, clientColumns{
-			sent:     col(n, "sent", "req/s"),
-			goodput:  col(n, "goodput", "req/s"),
-			degraded: col(n, "degraded", "req/s"),
-			failed:   col(n, "failed", "req/s"),
-			p50:      col(n, "latency_p50", "ms"),
-			p99:      col(n, "latency_p99", "ms"),
+			sent:     col(n, ClientSent),
+			goodput:  col(n, ClientGoodput),
+			degraded: col(n, ClientDegraded),
+			failed:   col(n, ClientFailed),
+			p50:      col(n, ClientLatencyP50),
+			p99:      col(n, ClientLatencyP99),
 		})
 	}
 	for _, s := range m.services {
 		n := s.cfg.Name
 		sc := serviceColumns{
-			arrivals:      col(n, "arrivals", "req/s"),
-			throughput:    col(n, "throughput", "req/s"),
-			rejected:      col(n, "rejected", "req/s"),
-			dropped:       col(n, "dropped", "req/s"),
-			errors:        col(n, "errors", "req/s"),
-			degraded:      col(n, "degraded", "req/s"),
-			inSystem:      col(n, "in_system", "requests"),
-			queue:         col(n, "queue_length", "requests"),
-			busy:          col(n, "busy_workers", "workers"),
-			mean:          col(n, "latency_mean", "ms"),
-			p50:           col(n, "latency_p50", "ms"),
-			p90:           col(n, "latency_p90", "ms"),
-			p99:           col(n, "latency_p99", "ms"),
-			p999:          col(n, "latency_p999", "ms"),
-			wasted:        col(n, "wasted_work", "workers"),
-			amplification: col(n, "amplification", "attempts/request"),
+			arrivals:      col(n, ServiceArrivals),
+			throughput:    col(n, ServiceThroughput),
+			rejected:      col(n, ServiceRejected),
+			dropped:       col(n, ServiceDropped),
+			errors:        col(n, ServiceErrors),
+			degraded:      col(n, ServiceDegraded),
+			inSystem:      col(n, ServiceInSystem),
+			queue:         col(n, ServiceQueueLength),
+			busy:          col(n, ServiceBusyWorkers),
+			mean:          col(n, ServiceLatencyMean),
+			p50:           col(n, ServiceLatencyP50),
+			p90:           col(n, ServiceLatencyP90),
+			p99:           col(n, ServiceLatencyP99),
+			p999:          col(n, ServiceLatencyP999),
+			wasted:        col(n, ServiceWastedWork),
+			amplification: col(n, ServiceAmplification),
 		}
 		if m.propagate && s.cfg.Abandonment == AtDequeue {
-			sc.expired = col(n, "expired_in_queue", "requests")
+			sc.expired = col(n, ServiceExpiredInQueue)
 		}
 		if s.cache != nil {
-			sc.cacheHit = col(n, "cache_hit_ratio", "ratio")
+			sc.cacheHit = col(n, ServiceCacheHitRatio)
 		}
 		a := &s.cfg.Admission
 		if a.Shed != nil {
-			sc.shed = col(n, "shed", "req/s")
+			sc.shed = col(n, ServiceShed)
 		}
 		if a.Limit != nil {
-			sc.limited = col(n, "limited", "req/s")
-			sc.limit = col(n, "concurrency_limit", "requests")
+			sc.limited = col(n, ServiceLimited)
+			sc.limit = col(n, ServiceLimit)
 		}
 		if a.CoDel != nil || a.LIFO != nil {
-			sc.queueDropped = col(n, "queue_dropped", "req/s")
+			sc.queueDropped = col(n, ServiceQueueDropped)
 		}
 		if s.cfg.Guards.Outlier != nil {
-			sc.ejected = col(n, "ejected_instances", "instances")
+			sc.ejected = col(n, ServiceEjected)
 		}
 		if s.cfg.Guards.Readiness != nil {
-			sc.ready = col(n, "ready_instances", "instances")
+			sc.ready = col(n, ServiceReady)
 		}
 		r.svcCols = append(r.svcCols, sc)
 	}
@@ -130,21 +132,21 @@ func newSeriesRecorder(m *Model, interval time.Duration) (*seriesRecorder, error
 		n := site.name()
 		sc := siteColumns{site: site}
 		if g.breaker != nil {
-			sc.breaker = col(n, "breaker_state", "0 closed, 1 half-open, 2 open")
-			sc.shortCircuited = col(n, "short_circuited", "calls/s")
+			sc.breaker = col(n, SiteBreakerState)
+			sc.shortCircuited = col(n, SiteShortCircuited)
 		}
 		if g.bulkhead != nil {
-			sc.bulkheadFull = col(n, "bulkhead_full", "calls/s")
+			sc.bulkheadFull = col(n, SiteBulkheadFull)
 		}
 		if g.fallback != nil {
-			sc.fallback = col(n, "fallback", "calls/s")
+			sc.fallback = col(n, SiteFallback)
 		}
 		if site.retry != nil {
-			sc.retries = col(n, "retries", "attempts/s")
-			sc.retriesDenied = col(n, "retries_denied", "calls/s")
+			sc.retries = col(n, SiteRetries)
+			sc.retriesDenied = col(n, SiteRetriesDenied)
 		}
 		if g.budget != nil {
-			sc.tokens = col(n, "budget_tokens", "tokens")
+			sc.tokens = col(n, SiteBudgetTokens)
 		}
 		r.siteCols = append(r.siteCols, sc)
 	}
@@ -205,6 +207,7 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 	r.total.Set(good)
 	r.good = append(r.good, goodN)
 	r.inFlight = append(r.inFlight, r.m.inFlight)
+	r.totalInFlight.Set(float64(r.m.inFlight))
 	for i, s := range r.m.services {
 		st := &s.st
 		k := &st.iv
