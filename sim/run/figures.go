@@ -52,7 +52,9 @@ func figures(res *topology.Result, variant string) []NamedFigure {
 			line(c.Name, topology.ClientGoodput, c.Name+" goodput"),
 			line(c.Name, topology.ClientDegraded, c.Name+" degraded"),
 			line(c.Name, topology.ClientFailed, c.Name+" failed"))
-		latency = append(latency, line(c.Name, topology.ClientLatencyP50, c.Name+" p50"), line(c.Name, topology.ClientLatencyP99, c.Name+" p99"))
+		latency = append(latency, line(c.Name, topology.ClientLatencyP50, c.Name+" p50 (answered)"),
+			line(c.Name, topology.ClientLatencyP99, c.Name+" p99 (answered)"),
+			line(c.Name, topology.ClientOutcomeP99, c.Name+" p99 (any outcome)"))
 	}
 	load := report.Panel{Title: "Attempts arriving at each service", YLabel: "attempts/s", YMin: &zero}
 	busy := report.Panel{Title: "Busy workers (time average)", YLabel: "workers", YMin: &zero}
@@ -87,7 +89,7 @@ func figures(res *topology.Result, variant string) []NamedFigure {
 	if len(limits) > 0 {
 		panels = append(panels, report.Panel{Title: "Adaptive concurrency limit", YLabel: "requests", YMin: &zero, Lines: limits})
 	}
-	panels = append(panels, report.Panel{Title: "User-visible latency of answered requests", YLabel: "latency (ms)", LogY: true, Lines: latency})
+	panels = append(panels, report.Panel{Title: "User-visible latency: answered requests, and any outcome (failures, give-ups)", YLabel: "latency (ms)", LogY: true, Lines: latency})
 	var amp []report.Line
 	for _, s := range res.Services {
 		if s.Amplification > 1.05 {

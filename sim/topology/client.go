@@ -262,8 +262,10 @@ func (m *Model) userExpired(now engine.Time, u *userReq) {
 
 func (c *client) done(now engine.Time, u *userReq) {
 	m := c.m
+	lat := int64(now - u.sent)
+	c.st.ivOutcome.Record(lat)
 	if u.measured {
-		c.st.outcome.Record(int64(now - u.sent))
+		c.st.outcome.Record(lat)
 	}
 	c.st.inFlight--
 	m.inFlight--

@@ -46,7 +46,7 @@ type siteColumns struct {
 
 // clientColumns are one client's time-series columns.
 type clientColumns struct {
-	sent, goodput, degraded, failed, p50, p99 *metrics.Column
+	sent, goodput, degraded, failed, p50, p99, outcome *metrics.Column
 }
 
 // TotalEntity is the time-series entity that sums over all clients.
@@ -77,6 +77,7 @@ func newSeriesRecorder(m *Model, interval time.Duration) (*seriesRecorder, error
 			failed:   col(n, ClientFailed),
 			p50:      col(n, ClientLatencyP50),
 			p99:      col(n, ClientLatencyP99),
+			outcome:  col(n, ClientOutcomeP99),
 		})
 	}
 	for _, s := range m.services {
@@ -201,8 +202,12 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 			cc.p50.Set(msQ(h, 0.50))
 			cc.p99.Set(msQ(h, 0.99))
 		}
+		if h := &c.st.ivOutcome; h.Count() > 0 {
+			cc.outcome.Set(msQ(h, 0.99))
+		}
 		*k = [numClCounters]uint64{}
 		c.st.ivLatency.Reset()
+		c.st.ivOutcome.Reset()
 	}
 	r.total.Set(good)
 	r.good = append(r.good, goodN)

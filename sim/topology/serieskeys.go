@@ -46,6 +46,7 @@ var (
 	ClientFailed     = SeriesKey{"failed", "req/s", OwnerClient}
 	ClientLatencyP50 = SeriesKey{"latency_p50", "ms", OwnerClient}
 	ClientLatencyP99 = SeriesKey{"latency_p99", "ms", OwnerClient}
+	ClientOutcomeP99 = SeriesKey{"outcome_latency_p99", "ms", OwnerClient}
 
 	ServiceArrivals       = SeriesKey{"arrivals", "req/s", OwnerService}
 	ServiceThroughput     = SeriesKey{"throughput", "req/s", OwnerService}
@@ -86,7 +87,7 @@ var (
 func SeriesKeys() []SeriesKey {
 	return []SeriesKey{
 		TotalGoodput, TotalInFlight,
-		ClientSent, ClientGoodput, ClientDegraded, ClientFailed, ClientLatencyP50, ClientLatencyP99,
+		ClientSent, ClientGoodput, ClientDegraded, ClientFailed, ClientLatencyP50, ClientLatencyP99, ClientOutcomeP99,
 		ServiceArrivals, ServiceThroughput, ServiceRejected, ServiceDropped, ServiceErrors, ServiceDegraded,
 		ServiceInSystem, ServiceQueueLength, ServiceExpiredInQueue, ServiceBusyWorkers,
 		ServiceLatencyMean, ServiceLatencyP50, ServiceLatencyP90, ServiceLatencyP99, ServiceLatencyP999,

@@ -111,6 +111,9 @@ type clStats struct {
 	// request (answer, failure, or the user giving up), from the intended
 	// send time.
 	outcome metrics.Histogram
+	// ivOutcome is the same for the outcomes of the current interval,
+	// whenever the requests were sent.
+	ivOutcome metrics.Histogram
 	// inFlight is this client's requests sent and not yet answered;
 	// peak the largest inFlight after the warm-up.
 	inFlight, peak int64
