@@ -17,8 +17,10 @@ import (
 	"github.com/ressim/ressim/sim/topology"
 )
 
-// Each reader below starts from the policy package's DefaultConfig (the
-// source article's numbers), applies the keys present, and lets the
+// Each reader below starts from the policy package's DefaultConfig (mostly
+// the numbers of «Устойчивость: circuit breaker, retry, bulkhead,
+// backpressure, деградация», sections 2 to 8; see the Sources section of
+// docs/policies.md), applies the keys present, and lets the
 // package's Validate have the last word, reported at the table.
 
 // intKey, numKey, durKey and boolKey apply one optional key to *dst.

@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// benchFigure is the reference load of the brief: 3 panels, about 4 lines
-// each, 3 600 points per line, 1 200 x 900 px.
+// benchFigure is the default figure that docs/performance.md times: 3
+// panels, about 4 lines each, 3 600 points per line (an hour at 1 s
+// steps), 1 200 x 900 px (the default size, see doc.go).
 func benchFigure() Figure {
 	f := sampleFigure(3600, 1200, 900)
 	for i := range f.Panels {

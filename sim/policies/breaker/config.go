@@ -35,7 +35,8 @@ func (w WindowType) String() string {
 const BucketWidth = time.Second
 
 // Config holds a breaker's parameters. Field names follow Resilience4j's
-// CircuitBreakerConfig; DefaultConfig gives the source article's numbers.
+// CircuitBreakerConfig; DefaultConfig gives the numbers of «Устойчивость:
+// circuit breaker, retry, bulkhead, backpressure, деградация», section 4.
 type Config struct {
 	// SlidingWindowType is CountBased (default) or TimeBased.
 	SlidingWindowType WindowType
@@ -53,7 +54,7 @@ type Config struct {
 	FailureRateThreshold float64
 	// SlowCallRateThreshold is the slow-call rate, in percent, at or above
 	// which the breaker opens. Default 100 (Resilience4j's default; the
-	// article gives none). Must be in (0, 100].
+	// resilience article, section 4, gives none). Must be in (0, 100].
 	SlowCallRateThreshold float64
 	// SlowCallDurationThreshold is the latency above which a successful
 	// call counts as slow. Default 60 s (Resilience4j's). Must be > 0.
@@ -74,9 +75,9 @@ type Config struct {
 	IsFailure func(policies.Outcome) bool
 }
 
-// DefaultConfig returns the source article's breaker: the last 100 calls,
-// at least 20 before deciding, open at 50 % failures, 3 half-open probes,
-// a 15 s pause doubling up to 300 s; slow calls as in Resilience4j (a
+// DefaultConfig returns the resilience article's breaker (section 4): the
+// last 100 calls, at least 20 before deciding, open at 50 % failures, 3
+// half-open probes, a 15 s pause doubling up to 300 s; slow calls as in Resilience4j (a
 // success slower than 60 s is slow, open at 100 % slow calls).
 func DefaultConfig() Config {
 	return Config{

@@ -11,10 +11,12 @@
 // (failureRateThreshold, slowCallRateThreshold, slowCallDurationThreshold,
 // permittedNumberOfCallsInHalfOpenState, minimumNumberOfCalls,
 // slidingWindowType, slidingWindowSize, waitDurationInOpenState); the
-// defaults are the numbers of the source article summarised in ressim's
-// BRIEF.md: a window of the last 100 calls, no decision before 20 calls,
-// open at 50 % failures, 3 half-open probes, an open pause of 15 s doubled on
-// each consecutive trip and capped at 300 s. The article gives no slow-call
+// defaults are the numbers of the CircuitBreaker sketch in «Устойчивость:
+// circuit breaker, retry, bulkhead, backpressure, деградация» ("Resilience:
+// circuit breaker, retry, bulkhead, backpressure, degradation"), section 4:
+// a window of the last 100 calls, no decision before 20 calls, open at 50 %
+// failures, 3 half-open probes, an open pause of 15 s doubled on each
+// consecutive trip and capped at 300 s. The article gives no slow-call
 // numbers, so the slow-call defaults are Resilience4j's (100 %, 60 s).
 //
 // # Algorithm
@@ -42,9 +44,11 @@
 //	min(WaitDurationInOpenState * 2^(n-1), MaxWaitDurationInOpenState)
 //
 // so 15 s, 30 s, 60 s, 120 s, 240 s, 300 s, 300 s, ... with the defaults; n
-// goes back to 0 when the breaker closes. (The article's Python sketch
-// increments n before computing the first pause, which makes its first pause
-// 30 s; this package follows the article's prose, base * 2^n from n = 0.)
+// goes back to 0 when the breaker closes. (The Python sketch of the
+// resilience article, section 4, increments n before computing the first
+// pause, which makes its first pause 30 s; its prose gives no formula. This
+// package makes WaitDurationInOpenState the first pause, as Resilience4j
+// does, so the configured 15 s is the pause a first trip actually gets.)
 // NextProbeAt reports the instant the pause ends so that the caller can
 // schedule a refresh. The breaker owns no timer: the move from open to
 // half-open happens lazily, at the first call to Allow, State or Refresh at

@@ -5,8 +5,11 @@ import (
 	"time"
 )
 
-// Bucket is a retry budget as a token bucket (the source article's
-// RetryBudget class): successes deposit Ratio tokens, retries withdraw one, and a reserve refilled at MinRetriesPerSec
+// Bucket is a retry budget as a token bucket (the RetryBudget class of
+// «Устойчивость: circuit breaker, retry, bulkhead, backpressure,
+// деградация», "Resilience: ...", section 3.3): successes deposit Ratio
+// tokens, retries withdraw one, and a reserve refilled at MinRetriesPerSec
+// (Finagle's; the article's class takes min_per_sec but never uses it)
 // keeps a trickle of retries possible when the bucket is empty. See the
 // package documentation. A Bucket is not safe for concurrent use.
 type Bucket struct {

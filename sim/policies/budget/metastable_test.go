@@ -12,8 +12,8 @@ import (
 )
 
 // This file reruns Marc Brooker's retry-storm simulation (his "open system"
-// simulator; BRIEF section 6): Poisson arrivals at 40 req/s spike to 80 req/s
-// for 5 s at t = 20 s; the server takes 1 s + 0.01 s per request in progress
+// simulator, "Metastability and Distributed Systems", 2021): Poisson
+// arrivals at 40 req/s spike to 80 req/s for 5 s at t = 20 s; the server takes 1 s + 0.01 s per request in progress
 // and never abandons work; the network adds an exponential delay of mean
 // 100 ms each way; clients time out after 3 s and make at most 3 attempts.
 // At 40 req/s the server settles at about 67 requests in progress (1.67 s

@@ -231,6 +231,10 @@ func TestQueueGrowsAndWraps(t *testing.T) {
 	}
 }
 
+// TestSizeByLittlesLaw checks the examples of «Устойчивость: circuit
+// breaker, retry, bulkhead, backpressure, деградация» ("Resilience: circuit
+// breaker, retry, bulkhead, backpressure, degradation"): the sizing of
+// section 5 and the checkout scenario of section 1.
 func TestSizeByLittlesLaw(t *testing.T) {
 	tests := []struct {
 		rate     float64
@@ -238,10 +242,10 @@ func TestSizeByLittlesLaw(t *testing.T) {
 		headroom float64
 		want     int
 	}{
-		{200, 50 * ms, 2, 20}, // the article's example
-		{200, 50 * ms, 1, 10},
-		{1000, 20 * ms, 1, 20}, // checkout -> recommendations, normal
-		{1000, 5 * time.Second, 1, 5000},
+		{200, 50 * ms, 2, 20},            // section 5, with the twofold headroom
+		{200, 50 * ms, 1, 10},            // section 5, without it
+		{1000, 20 * ms, 1, 20},           // section 1: checkout -> recommendations, normal
+		{1000, 5 * time.Second, 1, 5000}, // section 1: recommendations at 5 s
 		{0.1, ms, 1, 1},
 		{3, 100 * ms, 1.5, 1}, // 0.45 rounds up
 		{7, 100 * ms, 1, 1},

@@ -20,12 +20,13 @@ const maxSlots = 1 << 24
 // SemaphoreConfig configures a Semaphore. Field names follow Resilience4j's
 // BulkheadConfig.
 type SemaphoreConfig struct {
-	// MaxConcurrentCalls is the number of slots. Default 20 (the article's
-	// 200 req/s x 50 ms x 2). Must be in [1, 1<<24].
+	// MaxConcurrentCalls is the number of slots. Default 20 (200 req/s x
+	// 50 ms x 2, the sizing of «Устойчивость: circuit breaker, retry,
+	// bulkhead, backpressure, деградация», section 5). Must be in [1, 1<<24].
 	MaxConcurrentCalls int
 	// MaxWaitDuration bounds how long a caller waits for a slot; 0 means
 	// fail at once when every slot is taken. Default 0 (Resilience4j's; the
-	// article gives no number). Must be >= 0.
+	// resilience article, section 5, gives no number). Must be >= 0.
 	MaxWaitDuration time.Duration
 }
 
@@ -53,7 +54,8 @@ type PoolConfig struct {
 	MaxThreadPoolSize int
 	// QueueCapacity bounds the number of calls waiting for a worker; 0
 	// means no queue (Hystrix's SynchronousQueue). Default 50 (the
-	// max_pending_requests of the article's Envoy example). Must be in
+	// max_pending_requests of the resilience article's Envoy example,
+	// section 8). Must be in
 	// [0, 1<<24].
 	QueueCapacity int
 }
@@ -76,8 +78,8 @@ func (c PoolConfig) Validate() error {
 
 // SizeByLittlesLaw returns the number of slots a bulkhead needs by Little's
 // law, L = lambda * W, times a safety factor: ceil(ratePerSecond * latency
-// in seconds * headroom). The article's example, 200 req/s at 50 ms with a
-// headroom of 2, gives 20. It returns an error for a non-positive or
+// in seconds * headroom). The resilience article's example (section 5),
+// 200 req/s at 50 ms with a headroom of 2, gives 20. It returns an error for a non-positive or
 // non-finite argument, or a result above 1<<24.
 func SizeByLittlesLaw(ratePerSecond float64, latency time.Duration, headroom float64) (int, error) {
 	if !(ratePerSecond > 0) || math.IsInf(ratePerSecond, 0) || latency <= 0 || !(headroom > 0) || math.IsInf(headroom, 0) {

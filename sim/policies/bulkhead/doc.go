@@ -17,14 +17,16 @@
 //     queue bounded in length by QueueCapacity; the caller hands the call
 //     over and does not hold a worker of its own.
 //
-// The source article sizes a bulkhead by Little's law: slots = target rate
+// «Устойчивость: circuit breaker, retry, bulkhead, backpressure, деградация»
+// ("Resilience: circuit breaker, retry, bulkhead, backpressure,
+// degradation"), section 5, sizes a bulkhead by Little's law: slots = target rate
 // x normal latency x headroom, 200 req/s x 50 ms x 2 = 20 (SizeByLittlesLaw).
 // Its Go sketch waits at most maxWait for a slot and then rechecks the
 // context's deadline. DefaultSemaphoreConfig and DefaultPoolConfig use 20
 // slots; the article gives no wait bound, so the semaphore's default
 // MaxWaitDuration is Resilience4j's 0 (fail at once when full), and the
 // pool's default QueueCapacity is 50, the max_pending_requests of the
-// article's Envoy example.
+// resilience article's Envoy example (section 8).
 //
 // # Waiting without timers
 //
@@ -42,9 +44,9 @@
 //
 // WaitUntil is min(now + MaxWaitDuration, deadline) for a Semaphore and the
 // caller's deadline for a Pool: a waiter is never granted at or after its
-// deadline, which is the article's deadline recheck after the wait; Expire
-// says whether the wait ended by the bulkhead's bound (BulkheadFull) or by
-// the deadline (DeadlineExceeded).
+// deadline, which is the resilience article's deadline recheck after the
+// wait (section 5); Expire says whether the wait ended by the bulkhead's
+// bound (BulkheadFull) or by the deadline (DeadlineExceeded).
 //
 // The queue is a ring buffer indexed by ticket number: O(1) per operation
 // (amortised), and allocation-free once it has grown to the largest backlog

@@ -4,7 +4,9 @@
 //
 // # Why
 //
-// The source article's rule for overloaded queues is to drop by age, not by
+// The rule for overloaded queues in «Устойчивость: circuit breaker, retry,
+// bulkhead, backpressure, деградация» ("Resilience: circuit breaker, retry,
+// bulkhead, backpressure, degradation"), section 6, is to drop by age, not by
 // length: a request that has waited longer than its client will wait must
 // be thrown away, never served. Queue length depends on the service rate;
 // time in queue (sojourn time) does not, which is why CoDel needs no tuning

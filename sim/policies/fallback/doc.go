@@ -1,12 +1,14 @@
-// Package fallback implements the degradation hierarchy of the source
-// article: what to show while something is broken, level by level, with a
+// Package fallback implements the degradation hierarchy of «Устойчивость:
+// circuit breaker, retry, bulkhead, backpressure, деградация» ("Resilience:
+// circuit breaker, retry, bulkhead, backpressure, degradation"), section 7:
+// what to show while something is broken, level by level, with a
 // kill switch and an alert for living on fallback too long.
 //
 // # Why
 //
 // Every other pattern answers "how not to break"; degradation answers
-// "what to show while broken", the only part the business sees. The source
-// article orders the answers from best to worst:
+// "what to show while broken", the only part the business sees. The
+// resilience article, section 7, orders the answers from best to worst:
 //
 //  1. Fresh: the normal answer.
 //  2. Stale: data from a cache past its freshness lifetime, served because
@@ -51,9 +53,9 @@
 //
 // # Alert
 //
-// The article: if a dependency has been down for three weeks and nobody
-// complains because the cache answers, that is not resilience but a silent
-// failure; alert when a fallback has been in use for longer than N minutes.
+// The resilience article, section 9: if a dependency has been down for
+// three weeks and nobody complains because the cache answers, that is not
+// resilience but a silent failure; alert when a fallback has been in use for longer than N minutes.
 // The Tracker counts answers in tumbling windows of Window (default 1 min).
 // A window is degraded when at least DegradedRatio (default 0.5) of its
 // answers were not Fresh; a window without answers leaves the state as it
@@ -67,8 +69,8 @@
 // # Defaults
 //
 // MaxAge 600 s and MaxStale 1200 s are the example of RFC 5861 section 4
-// ("Cache-Control: max-age=600, stale-if-error=1200"). The article gives no
-// number for N; AlertAfter 5 min, Window 1 min and DegradedRatio 0.5 are
+// ("Cache-Control: max-age=600, stale-if-error=1200"). The resilience
+// article gives no number for N; AlertAfter 5 min, Window 1 min and DegradedRatio 0.5 are
 // this package's choices.
 //
 // # Concurrency

@@ -7,7 +7,8 @@ import (
 
 // Checks is a probe's check defined as the conjunction of named checks:
 // the probe passes only if every check passes. Defining a readiness probe
-// as Checks{"self", "recommendations"} models the trap the source article
+// as Checks{"self", "recommendations"} models the trap that «Устойчивость:
+// circuit breaker, retry, bulkhead, backpressure, деградация», section 11,
 // warns about; Checks{"self"} is the correct probe. Create it with
 // NewChecks; every check starts passing. It is not safe for concurrent use.
 type Checks struct {

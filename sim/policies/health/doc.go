@@ -40,7 +40,9 @@
 //
 // # The trap
 //
-// The source article: a health check that checks the availability of
+// «Устойчивость: circuit breaker, retry, bulkhead, backpressure, деградация»
+// ("Resilience: circuit breaker, retry, bulkhead, backpressure,
+// degradation"), section 11: a health check that checks the availability of
 // dependencies turns a partial failure into a total one. If service A
 // reports "not ready" because B is down, the balancer removes every instance
 // of A at once (they all probe the same B), and instead of degrading A

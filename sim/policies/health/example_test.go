@@ -7,7 +7,8 @@ import (
 	"github.com/ressim/ressim/sim/policies/health"
 )
 
-// The trap from the source article: a readiness probe that includes the
+// The trap from «Устойчивость: circuit breaker, retry, bulkhead,
+// backpressure, деградация», section 11: a readiness probe that includes the
 // non-critical dependency "recommendations". When recommendations goes down
 // at 25 s, the instance turns unready after three failed probes, and so
 // does every other instance probing the same dependency.

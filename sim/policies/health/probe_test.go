@@ -199,7 +199,8 @@ func TestChecks(t *testing.T) {
 	}
 }
 
-// TestReadinessTrap models the source article's trap: three instances of
+// TestReadinessTrap models the trap of «Устойчивость: circuit breaker,
+// retry, bulkhead, backpressure, деградация», section 11: three instances of
 // A whose readiness includes the non-critical dependency B. When B goes
 // down, every instance becomes unready within one failure window and the
 // balancer has nothing left; with the correct probe, all stay ready.

@@ -8,10 +8,11 @@
 // Under overload the oldest requests in a FIFO queue have usually been
 // abandoned by their clients already: serving them first is work finished
 // for nobody, while the fresh requests behind them time out in turn, and
-// goodput collapses although the server is busy. The source article
-// (after Fail at Scale) recommends FIFO in normal operation, which is fair,
-// and LIFO when a queue starts to form, which serves the requests that can
-// still be saved. Fail at Scale combines it with its controlled-delay rule:
+// goodput collapses although the server is busy. «Устойчивость: circuit
+// breaker, retry, bulkhead, backpressure, деградация» ("Resilience: circuit
+// breaker, retry, bulkhead, backpressure, degradation"), section 6, after
+// Fail at Scale, recommends FIFO in normal operation, which is fair, and
+// LIFO under overload, which serves the requests that can still be saved. Fail at Scale combines it with its controlled-delay rule:
 // if the queue has not been empty in the last N = 100 ms, a newly queued
 // request gets a short queue timeout M = 5 ms, otherwise N; so a standing
 // queue cannot build, and expired requests are dropped instead of served.

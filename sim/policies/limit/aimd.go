@@ -5,8 +5,10 @@ import (
 	"time"
 )
 
-// AIMDConfig configures an AIMD limit. The defaults are those of the source
-// article's AIMDLimiter (limit=20, min_limit=4, max_limit=400,
+// AIMDConfig configures an AIMD limit. The defaults are those of the
+// AIMDLimiter in «Устойчивость: circuit breaker, retry, bulkhead,
+// backpressure, деградация» ("Resilience: circuit breaker, retry, bulkhead,
+// backpressure, degradation"), section 6 (limit=20, min_limit=4, max_limit=400,
 // rtt_threshold=0.25 s, backoff=0.9, growth when in_flight >= 0.9 x limit).
 // Netflix's AIMDLimit differs: min 20, max 200, timeout 5 s, and it adds 1
 // (not 1/limit) when in-flight >= limit/2.
@@ -18,7 +20,7 @@ type AIMDConfig struct {
 	// MaxLimit is the ceiling of the limit. Default 400.
 	MaxLimit int
 	// Timeout is the RTT above which a sample counts as a drop (the
-	// article's rtt_threshold, Netflix's timeout). Default 250 ms.
+	// resilience article's rtt_threshold, section 6; Netflix's timeout). Default 250 ms.
 	Timeout time.Duration
 	// BackoffRatio multiplies the limit on a drop; in (0, 1). Default 0.9.
 	BackoffRatio float64
@@ -27,7 +29,7 @@ type AIMDConfig struct {
 	Utilization float64
 }
 
-// DefaultAIMDConfig returns the source article's parameters.
+// DefaultAIMDConfig returns the resilience article's parameters (section 6).
 func DefaultAIMDConfig() AIMDConfig {
 	return AIMDConfig{
 		InitialLimit: 20,
@@ -78,9 +80,9 @@ func NewAIMD(cfg AIMDConfig) (*AIMD, error) {
 // not used.
 //
 // The growth test compares with the enforced integer limit, not the
-// fractional one as the article's code does: a Limiter never admits more
-// than floor(limit) calls, so with the fractional test a limit such as 4.49
-// (0.9 x 4.49 > 4) could never grow again. For large limits the two tests
+// fractional one as the resilience article's code (section 6) does: a
+// Limiter never admits more than floor(limit) calls, so with the fractional
+// test a limit such as 4.49 (0.9 x 4.49 > 4) could never grow again. For large limits the two tests
 // differ by less than one call.
 func (a *AIMD) OnSample(now, rtt time.Duration, inflight int, dropped bool) {
 	switch {

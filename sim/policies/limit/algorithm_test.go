@@ -39,7 +39,8 @@ func runSteps(t *testing.T, alg estimator, steps []sampleStep) {
 	}
 }
 
-// The source article's AIMD: limit 20, min 4, max 400, x0.9 on a drop or
+// The AIMD of «Устойчивость: circuit breaker, retry, bulkhead,
+// backpressure, деградация», section 6: limit 20, min 4, max 400, x0.9 on a drop or
 // rtt > 250 ms, +1/limit when in-flight >= 0.9 x limit.
 func TestAIMDSteps(t *testing.T) {
 	a, err := NewAIMD(DefaultAIMDConfig())
@@ -76,8 +77,8 @@ func TestAIMDBounds(t *testing.T) {
 	if a.Estimate() != 400 {
 		t.Errorf("growth at the ceiling: estimate %v, want 400", a.Estimate())
 	}
-	// A limit between 4.44 and 5 would never grow with the article's
-	// fractional test (0.9 x 4.49 > 4 calls admitted); the integer test lets it.
+	// A limit between 4.44 and 5 would never grow with the resilience
+	// article's fractional test (section 6) (0.9 x 4.49 > 4 calls admitted); the integer test lets it.
 	a, _ = NewAIMD(DefaultAIMDConfig())
 	a.limit = 4.49
 	a.OnSample(0, ms, 4, false)

@@ -23,7 +23,9 @@
 // reports Limit(). Three algorithms are provided:
 //
 //   - AIMD: additive increase, multiplicative decrease, with the parameters
-//     of the source article's AIMDLimiter: initial limit 20, min 4, max 400;
+//     of the AIMDLimiter in «Устойчивость: circuit breaker, retry,
+//     bulkhead, backpressure, деградация» ("Resilience: circuit breaker,
+//     retry, bulkhead, backpressure, degradation"), section 6: initial limit 20, min 4, max 400;
 //     on a drop or rtt > 250 ms the limit is multiplied by 0.9; when
 //     in-flight >= 0.9 x limit it grows by 1/limit (about +1 per full
 //     round of the limit). The limit is kept as a float64 internally.
@@ -40,7 +42,8 @@
 // sampling window (mean RTT, largest in-flight count, any drop), as
 // Netflix's WindowedLimit does. Vegas and Gradient2 are meant to run
 // windowed: per call, they react to one congestion event once per call in
-// flight and overshoot. AIMD, as the article writes it, runs per call.
+// flight and overshoot. AIMD, as section 6 of the resilience article writes
+// it, runs per call.
 //
 // A Limiter enforces an Algorithm's limit: Acquire(now) admits a call
 // unless in-flight >= limit, and Release(now, token, outcome) ends it, feeds

@@ -8,7 +8,8 @@ import (
 	"github.com/ressim/ressim/sim/policies/limit"
 )
 
-// An AIMD limit with the source article's numbers behind a Limiter: a slow
+// An AIMD limit with the numbers of «Устойчивость: circuit breaker, retry,
+// bulkhead, backpressure, деградация», section 6, behind a Limiter: a slow
 // call (300 ms > 250 ms) cuts the limit from 20 to 18.
 func Example() {
 	alg, err := limit.NewAIMD(limit.DefaultAIMDConfig())

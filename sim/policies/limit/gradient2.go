@@ -11,7 +11,8 @@ import (
 // samples) are the defaults of Netflix's Gradient2Limit.Builder;
 // Tolerance 1.5 is the rttTolerance of Netflix's earlier Gradient2Limit
 // (the current Netflix code has none, which is Tolerance 1). The bounds
-// (20, 4, 400) are the source article's, so that all three algorithms
+// (20, 4, 400) are those of the AIMDLimiter in «Устойчивость: circuit
+// breaker, retry, bulkhead, backpressure, деградация», section 6, so that all three algorithms
 // share them; Netflix's Gradient2 defaults are minLimit 20, maxConcurrency
 // 200.
 type Gradient2Config struct {
@@ -45,7 +46,7 @@ type Gradient2Config struct {
 }
 
 // DefaultGradient2Config returns Netflix's Gradient2 parameters with the
-// source article's bounds.
+// resilience article's bounds (section 6).
 func DefaultGradient2Config() Gradient2Config {
 	return Gradient2Config{
 		InitialLimit: 20,

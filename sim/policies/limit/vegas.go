@@ -10,8 +10,9 @@ import (
 // VegasConfig configures a Vegas limit. The defaults are those of Netflix's
 // VegasLimit.Builder (alpha = 3 x log10(limit), beta = 6 x log10(limit),
 // threshold = log10(limit), increase and decrease by log10(limit),
-// smoothing 1, probeMultiplier 30), with the source article's bounds
-// (20, 4, 400); Netflix's Vegas defaults are maxConcurrency 1000 and a floor
+// smoothing 1, probeMultiplier 30), with the bounds (20, 4, 400) of the
+// AIMDLimiter in «Устойчивость: circuit breaker, retry, bulkhead,
+// backpressure, деградация», section 6; Netflix's Vegas defaults are maxConcurrency 1000 and a floor
 // of 1. Here log10(limit) means max(1, floor(log10(limit))), Netflix's
 // Log10RootFunction (which switches to sqrt above 1000; this package does
 // not).
@@ -44,8 +45,8 @@ type VegasConfig struct {
 	Rand *rand.Rand
 }
 
-// DefaultVegasConfig returns Netflix's Vegas parameters with the source
-// article's bounds and no random jitter.
+// DefaultVegasConfig returns Netflix's Vegas parameters with the resilience
+// article's bounds (section 6) and no random jitter.
 func DefaultVegasConfig() VegasConfig {
 	return VegasConfig{
 		InitialLimit:    20,

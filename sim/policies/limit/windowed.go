@@ -57,7 +57,8 @@ func (c WindowedConfig) Validate() error {
 // largest in-flight count, and whether any call dropped. Per-call updates
 // react to the same congestion once per call in flight, which makes Vegas
 // and Gradient2 overshoot; Netflix wraps them in a WindowedLimit for this
-// reason. AIMD, as written in the source article, runs per call. The zero
+// reason. AIMD, as written in «Устойчивость: circuit breaker, retry,
+// bulkhead, backpressure, деградация», section 6, runs per call. The zero
 // value is not usable; call NewWindowed.
 type Windowed struct {
 	cfg      WindowedConfig

@@ -8,7 +8,8 @@ import (
 )
 
 // Config holds a detector's parameters, named after Envoy's
-// OutlierDetection fields. DefaultConfig gives the source article's numbers.
+// OutlierDetection fields. DefaultConfig gives the numbers of «Устойчивость:
+// circuit breaker, retry, bulkhead, backpressure, деградация», section 8.
 type Config struct {
 	// Consecutive5xx is the number of consecutive failed calls that ejects
 	// a host (consecutive_5xx). Default 5. Must be >= 1.
@@ -25,7 +26,8 @@ type Config struct {
 	MaxEjectionTime time.Duration
 	// MaxEjectionPercent is the largest share of the cluster's hosts, in
 	// percent, that may be ejected at once (max_ejection_percent). Default
-	// 50 (the article's; Envoy's default is 10). Must be in [0, 100].
+	// 50 (the resilience article's, section 8; Envoy's default is 10). Must
+	// be in [0, 100].
 	MaxEjectionPercent int
 	// AlwaysEjectOneHost allows one ejection even when MaxEjectionPercent
 	// would refuse it (always_eject_one_host). Default false.
@@ -55,9 +57,9 @@ type Config struct {
 	Rand *rand.Rand
 }
 
-// DefaultConfig returns the article's outlier detection (consecutive_5xx 5,
-// interval 10 s, base_ejection_time 30 s, max_ejection_percent 50) with
-// Envoy's defaults for the other fields.
+// DefaultConfig returns the resilience article's outlier detection
+// (section 8: consecutive_5xx 5, interval 10 s, base_ejection_time 30 s,
+// max_ejection_percent 50) with Envoy's defaults for the other fields.
 func DefaultConfig() Config {
 	return Config{
 		Consecutive5xx:           5,

@@ -10,13 +10,16 @@
 // interval, base_ejection_time, max_ejection_time, max_ejection_percent,
 // always_eject_one_host, enforcing_consecutive_5xx, enforcing_success_rate,
 // success_rate_minimum_hosts, success_rate_request_volume,
-// success_rate_stdev_factor. DefaultConfig uses the source article's numbers
-// (consecutive_5xx 5, interval 10 s, base_ejection_time 30 s,
+// success_rate_stdev_factor. DefaultConfig uses the numbers of the Envoy
+// example in «Устойчивость: circuit breaker, retry, bulkhead, backpressure,
+// деградация» ("Resilience: circuit breaker, retry, bulkhead, backpressure,
+// degradation"), section 8 (consecutive_5xx 5, interval 10 s, base_ejection_time 30 s,
 // max_ejection_percent 50) and Envoy's defaults for the rest
 // (max_ejection_time 300 s, enforcing 100 %, success rate over at least 5
 // hosts with 100 requests each in the interval, stdev factor 1900).
 //
-// The article calls outlier detection "the real circuit breaker": it removes
+// The resilience article calls outlier detection "the real circuit breaker"
+// (section 8; section 4 compares it with a breaker): it removes
 // one bad host from the balancing set instead of opening the circuit for a
 // whole upstream, and max_ejection_percent keeps it from killing the
 // cluster: if every host looks sick, the problem is probably not the hosts.

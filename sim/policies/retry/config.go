@@ -8,8 +8,11 @@ import (
 	"github.com/ressim/ressim/sim/policies"
 )
 
-// Defaults, from the source text and Brooker's "Exponential Backoff and
-// Jitter".
+// Defaults, from «Устойчивость: circuit breaker, retry, bulkhead,
+// backpressure, деградация» ("Resilience: circuit breaker, retry, bulkhead,
+// backpressure, degradation"), section 3.2 (3 attempts, base 50 ms, cap 2 s,
+// full jitter), and Marc Brooker's "Exponential Backoff and Jitter" (AWS
+// Architecture Blog, 2015).
 const (
 	// DefaultMaxAttempts is the default number of attempts in total, the
 	// first one included: 3, that is at most 2 retries.

@@ -26,10 +26,12 @@ type Config struct {
 	Status int
 }
 
-// DefaultConfig returns the thresholds of the issue and the source text's
-// explicit-rejection defaults: shed Background above 50 % utilisation,
-// Normal above 80 %, Critical only when full; answer 503 with Retry-After
-// 1 s.
+// DefaultConfig returns ressim's thresholds («Устойчивость: circuit
+// breaker, retry, bulkhead, backpressure, деградация», section 6, names the
+// classes and the bottom-up order but gives no numbers) and its explicit rejection (section 6: 429/503 with
+// Retry-After): shed Background above 50 % utilisation, Normal above 80 %,
+// Critical only when full; answer 503 with Retry-After 1 s (ressim's
+// choice of value).
 func DefaultConfig() Config {
 	var c Config
 	c.Threshold[policies.Critical] = 1

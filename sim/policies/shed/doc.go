@@ -5,7 +5,9 @@
 //
 // # Why
 //
-// The source article's principle of backpressure is that it is better to
+// The principle of backpressure in «Устойчивость: circuit breaker, retry,
+// bulkhead, backpressure, деградация» ("Resilience: circuit breaker, retry,
+// bulkhead, backpressure, degradation"), section 6, is that it is better to
 // refuse a request explicitly (HTTP 429 or 503 with Retry-After) than to
 // accept work that cannot finish: an accepted request that is never
 // completed holds memory and a connection and its result is thrown away at

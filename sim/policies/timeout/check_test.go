@@ -6,7 +6,10 @@ import (
 	"time"
 )
 
-// TestCheckChain covers the article's examples as chains, outermost first.
+// TestCheckChain checks chains, outermost first: the first case is rule 2
+// of «Устойчивость: circuit breaker, retry, bulkhead, backpressure,
+// деградация» ("Resilience: ..."), section 2 (a gateway waiting 1 s in front
+// of a service that waits 3 s for its database); the others are ressim's.
 func TestCheckChain(t *testing.T) {
 	tests := []struct {
 		name string

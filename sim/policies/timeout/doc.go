@@ -1,10 +1,12 @@
 // Package timeout configures per-attempt timeouts and checks them against
 // each other and against the dependency's latency.
 //
-// No pattern in the source article means anything without timeouts: a
+// No pattern in «Устойчивость: circuit breaker, retry, bulkhead,
+// backpressure, деградация» ("Resilience: circuit breaker, retry, bulkhead,
+// backpressure, degradation") means anything without timeouts (section 2): a
 // breaker cannot see a failure if the call hangs forever, a bulkhead never
 // frees its slot, a retry never starts. A call without a timeout is not a
-// call but a resource leak. The package covers the article's three rules
+// call but a resource leak. The package covers the three rules of section 2
 // and its advice on choosing the value.
 //
 // # Per-attempt timeout (Policy)
@@ -60,8 +62,8 @@
 // Sizing.Recommend returns min(Patience, p99.9 x (1 + Headroom)) and
 // Sizing.Assess flags a timeout at or below p99.9 or above MaxFactor x p99.9;
 // DeadSlots gives the slots a dead dependency holds. Headroom (0.5) and
-// MaxFactor (3) are ressim's defaults, not the article's; the article gives
-// the rule, not the numbers.
+// MaxFactor (3) are ressim's defaults, not the article's; its section 2
+// gives the rule, not the numbers.
 //
 // # Concurrency
 //

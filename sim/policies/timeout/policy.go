@@ -11,8 +11,9 @@ import (
 // timeout.
 const Forever = time.Duration(math.MaxInt64)
 
-// DefaultAttempt is the default per-attempt timeout, 1 s (the article's
-// gateway example). It is a placeholder: size the real value from the
+// DefaultAttempt is the default per-attempt timeout, 1 s (the gateway of
+// «Устойчивость: circuit breaker, retry, bulkhead, backpressure,
+// деградация», section 2, rule 2). It is a placeholder: size the real value from the
 // dependency's p99.9 with Sizing.Recommend.
 const DefaultAttempt = time.Second
 

@@ -7,8 +7,9 @@ import (
 	"time"
 )
 
-// Defaults for Sizing. They are ressim's choices: the article gives the rule
-// (p99.9 plus a margin, no more than the user will wait) but no numbers.
+// Defaults for Sizing. They are ressim's choices: «Устойчивость: circuit
+// breaker, retry, bulkhead, backpressure, деградация», section 2, gives the
+// rule (p99.9 plus a margin, no more than the user will wait) but no numbers.
 const (
 	// DefaultHeadroom is the default margin above p99.9, as a fraction of
 	// it: 0.5, so the recommended timeout is 1.5 x p99.9.

@@ -37,12 +37,14 @@ func TestRecommend(t *testing.T) {
 func TestAssess(t *testing.T) {
 	s := DefaultSizing()
 	s.Patience = 800 * ms
+	// The 10 s case is the example of «Устойчивость: circuit breaker,
+	// retry, bulkhead, backpressure, деградация», section 2.
 	tests := []struct {
 		timeout, p999 time.Duration
 		ok            bool
 	}{
 		{450 * ms, 300 * ms, true},
-		{10 * time.Second, 300 * ms, false}, // the article's example: holds dead slots for 10 s
+		{10 * time.Second, 300 * ms, false}, // section 2's example: holds dead slots for 10 s
 		{900 * ms, 300 * ms, false},         // 3 x p99.9 allowed, but above the 800 ms patience
 		{300 * ms, 300 * ms, false},         // cuts healthy calls
 		{0, 300 * ms, false},
