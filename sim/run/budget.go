@@ -91,7 +91,7 @@ func (b Budget) Check(runs []PlannedRun) error {
 			}
 		}
 	}
-	hint := "the cost grows with experiment.duration"
+	hint := "the cost grows with [experiment] duration"
 	if len(keys) > 0 {
 		hint += " and " + strings.Join(keys, ", ")
 	}
@@ -103,7 +103,7 @@ func (b Budget) Check(runs []PlannedRun) error {
 	}
 	if b.MaxMemory > 0 && mem > float64(b.MaxMemory) {
 		return &BudgetError{Resource: "memory", Estimated: true, Used: mem, Limit: float64(b.MaxMemory), Flag: "--max-memory",
-			Hint: "the memory grows with users, workers and duration / interval x (clients + services)"}
+			Hint: "the memory grows with users, workers and [experiment] duration / interval x (clients + services)"}
 	}
 	return nil
 }

@@ -77,7 +77,7 @@ func Estimate(cfg topology.Config) Cost {
 		ev := float64(s.Instances) * d * periodicRate(s)
 		c.Events += ev
 		if ev > 0 {
-			drivers["services."+s.Name+" probe/ejection periods"] += ev
+			drivers[fmt.Sprintf("service %q probe periods and outlier interval", s.Name)] += ev
 		}
 		c.Entities += float64(s.Instances) * float64(1+s.Workers)
 	}
@@ -89,7 +89,7 @@ func Estimate(cfg topology.Config) Cost {
 	cols := 1 + 6*float64(len(cfg.Clients)) + 20*float64(len(cfg.Services))
 	c.SeriesPoints = intervals * cols
 	c.Events += intervals * (1 + float64(len(cfg.Services)+len(cfg.Clients)))
-	drivers["experiment.interval"] += intervals * (1 + float64(len(cfg.Services)+len(cfg.Clients)))
+	drivers["[experiment] interval"] += intervals * (1 + float64(len(cfg.Services)+len(cfg.Clients)))
 	c.Memory = c.SeriesPoints*bytesPerPoint + inFlight*bytesPerUser + c.Entities*bytesPerWorker +
 		bytesPerPending*math.Min(c.Events, 1e4)
 	c.Drivers = topDrivers(drivers, c.Events)
@@ -102,12 +102,12 @@ func clientRequests(cfg topology.Config, cl topology.ClientConfig, work float64)
 	d := cfg.Duration.Seconds()
 	if cl.Users > 0 {
 		cycle := max(cl.ThinkTime.Mean().Seconds()+work, 1e-6)
-		return float64(cl.Users) * d / cycle, "clients." + cl.Name + ".users"
+		return float64(cl.Users) * d / cycle, fmt.Sprintf("client %q users", cl.Name)
 	}
-	rate, key := cl.Rate, "clients."+cl.Name+".rate"
+	rate, key := cl.Rate, fmt.Sprintf("client %q rate", cl.Name)
 	for _, p := range cl.Schedule {
 		if p.Rate > rate {
-			rate, key = p.Rate, "clients."+cl.Name+".schedule"
+			rate, key = p.Rate, fmt.Sprintf("client %q schedule", cl.Name)
 		}
 	}
 	mult := 1.0
@@ -117,7 +117,7 @@ func clientRequests(cfg topology.Config, cl topology.ClientConfig, work float64)
 		}
 	}
 	if mult > 1 {
-		key += " x load fault multiply"
+		key += " x fault multiply"
 	}
 	return rate * mult * d, key
 }
