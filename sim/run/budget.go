@@ -142,7 +142,7 @@ func newMeter(ctx context.Context, b Budget, cfgs ...topology.Config) *meter {
 	var unbounded []string
 	for _, cfg := range cfgs {
 		for _, s := range cfg.Services {
-			if s.QueueCapacity == 0 && !contains(unbounded, s.Name) {
+			if s.QueueCapacity < 0 && !contains(unbounded, s.Name) {
 				unbounded = append(unbounded, s.Name)
 			}
 		}
