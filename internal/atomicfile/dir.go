@@ -27,6 +27,7 @@ const stageMark = ".ressim-tmp-"
 // concurrent use.
 type Dir struct {
 	target, stage string
+	committed     bool
 }
 
 // Stage cleans stale staging folders in target's parent, creates the
@@ -74,10 +75,14 @@ func (d *Dir) Target() string { return d.target }
 // Commit moves the staged set into place: the target then holds exactly
 // the staged files plus the old target's subfolders.
 func (d *Dir) Commit() error {
+	if d.committed {
+		return fmt.Errorf("commit %s: already committed", d.target)
+	}
 	if _, err := os.Lstat(d.target); errors.Is(err, fs.ErrNotExist) {
 		if err := os.Rename(d.stage, d.target); err != nil {
 			return fmt.Errorf("commit %s: %w", d.target, err)
 		}
+		d.committed = true
 		return nil
 	}
 	if err := carrySubdirs(d.target, d.stage); err != nil {
@@ -86,12 +91,18 @@ func (d *Dir) Commit() error {
 	if err := swap(d.stage, d.target); err != nil {
 		return fmt.Errorf("commit %s: %w", d.target, err)
 	}
+	d.committed = true
 	os.RemoveAll(d.stage) // now the old set
 	return nil
 }
 
-// Abort removes the staging folder; the target is untouched.
-func (d *Dir) Abort() { os.RemoveAll(d.stage) }
+// Abort removes the staging folder; the target is untouched. After Commit
+// it does nothing, so that it can be deferred.
+func (d *Dir) Abort() {
+	if !d.committed {
+		os.RemoveAll(d.stage)
+	}
+}
 
 // carrySubdirs moves from's subfolders into to, where the new set has no
 // entry of that name.

@@ -101,12 +101,17 @@ func (b Budget) Check(runs []PlannedRun) error {
 	if b.MaxEvents > 0 && events > b.MaxEvents {
 		return &BudgetError{Resource: "events", Estimated: true, Used: events, Limit: b.MaxEvents, Flag: "--max-events", Hint: hint}
 	}
+	mem += float64(runsOf(runs)) * bytesPerRecord
 	if b.MaxMemory > 0 && mem > float64(b.MaxMemory) {
 		return &BudgetError{Resource: "memory", Estimated: true, Used: mem, Limit: float64(b.MaxMemory), Flag: "--max-memory",
 			Hint: "the memory grows with users, workers and [experiment] duration / interval x (clients + services)"}
 	}
 	return nil
 }
+
+// bytesPerRecord is what compare and sweep keep of each run: its headline
+// metrics, fault verdicts and summary digest (RunRecord), with slack.
+const bytesPerRecord = 1024
 
 // PlannedRun is a model and how many times a command runs it.
 type PlannedRun struct {

@@ -65,7 +65,9 @@ type Comparison struct {
 	Records [][]RunRecord
 
 	done    [][]bool            // done[v][r]: the run finished
-	latency []metrics.Histogram // each arm's answered latencies, every replication
+	// latency holds each arm's answered latencies over every finished
+	// replication (after a stop, also those past the replications kept).
+	latency []metrics.Histogram
 	overlay []overlayMean       // each arm's overlay series, mean over replications
 }
 
