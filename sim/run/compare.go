@@ -64,11 +64,11 @@ type Comparison struct {
 	// Records[v][r] is what compare.json lists of Runs[v][r].
 	Records [][]RunRecord
 
-	done    [][]bool            // done[v][r]: the run finished
+	done [][]bool // done[v][r]: the run finished
 	// latency holds each arm's answered latencies over every finished
 	// replication (after a stop, also those past the replications kept).
 	latency []metrics.Histogram
-	overlay []overlayMean       // each arm's overlay series, mean over replications
+	overlay []overlayMean // each arm's overlay series, mean over replications
 }
 
 // ReplicationSeed is the seed of replication r: the experiment's seed for
