@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -85,6 +87,9 @@ are kept. SIGINT or SIGTERM stops the run the same way (status 1).`,
 				opt.Seed = &seed
 			}
 			out, err := run.Execute(exp, opt)
+			if errors.Is(err, context.Canceled) {
+				return fmt.Errorf("interrupted: nothing written, the output folder keeps its previous set")
+			}
 			if err != nil {
 				return err
 			}
