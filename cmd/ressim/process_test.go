@@ -206,3 +206,50 @@ func TestSigtermKeepsFinishedReplications(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondSignalStopsAtOnce: two SIGTERMs in a row end ressim compare
+// with status 1 whatever it was doing; the output folder is then absent
+// (nothing was committed) or a complete set, and no staging folder
+// outlives the next run.
+func TestSecondSignalStopsAtOnce(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "cmp")
+	args := []string{"compare", "../../sim/run/testdata/variants.toml", "-j", "2", "--series", "all", "--no-plots", "-o", out}
+	cmd := command(t, append(args, "--replications", "500")...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(20 * time.Second)
+	for {
+		m, _ := filepath.Glob(filepath.Join(parent, ".cmp.ressim-tmp-*", ".series-spool", "*.csv"))
+		if len(m) > 0 {
+			break
+		}
+		select {
+		case <-tick.C:
+		case <-deadline:
+			cmd.Process.Kill()
+			t.Fatal("no run finished in 20 s")
+		}
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitFailure {
+		t.Fatalf("exit %v, want %d; stderr %s", err, exitFailure, stderr.String())
+	}
+	if _, err := os.Stat(out); err == nil {
+		if _, err := os.ReadFile(filepath.Join(out, "compare.json")); err != nil {
+			t.Fatalf("a committed set without compare.json: %v", err)
+		}
+	}
+	reference(t, out, args[:len(args)-2]...)
+	ents, _ := os.ReadDir(parent)
+	if len(ents) != 1 {
+		t.Fatalf("%d entries beside the output folder after a complete run", len(ents)-1)
+	}
+}
