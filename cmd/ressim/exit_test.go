@@ -64,3 +64,14 @@ func TestEveryExitStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestValidatePrintsTheCost: validate prints the cost estimate, the
+// comparison's and sweep's totals and the default budget.
+func TestValidatePrintsTheCost(t *testing.T) {
+	code, out, _ := ressim("validate", "../../experiments/metastable-phase.toml")
+	for _, want := range []string{"estimated cost per run:", "driven by client \"users\" rate", "compare: 8 run(s)", "sweep: 432 run(s)", "default budget: 10.0G events"} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("exit %d, stdout lacks %q:\n%s", code, want, out)
+		}
+	}
+}

@@ -140,3 +140,30 @@ func TestMeterStops(t *testing.T) {
 		t.Fatalf("cancel: %v", err)
 	}
 }
+
+// TestCompareKeepsRecordsNotResults: a comparison keeps every
+// replication's record but only replication 0's whole result, so its
+// memory does not grow with replications x series length.
+func TestCompareKeepsRecordsNotResults(t *testing.T) {
+	exp, err := experiment.Load("testdata/variants.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := RunAll(context.Background(), exp, CompareOptions{Jobs: 2, Replications: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for a := range c.Arms {
+		if c.Runs[a][0] == nil || len(c.Records[a]) != 6 || c.Records[a][5].SummarySHA256 == "" {
+			t.Fatalf("arm %d: replication 0 or a record missing", a)
+		}
+		for r := 1; r < 6; r++ {
+			if c.Runs[a][r] != nil {
+				t.Errorf("arm %d keeps replication %d's whole result", a, r)
+			}
+		}
+		if c.overlay[a].next != 6 || len(c.overlay[a].pending) != 0 {
+			t.Errorf("arm %d: overlay folded %d of 6, %d pending", a, c.overlay[a].next, len(c.overlay[a].pending))
+		}
+	}
+}
