@@ -47,7 +47,7 @@ func TestBrookerSpike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := run.RunAll(context.Background(), exp, run.CompareOptions{Jobs: 2, Replications: brookerSpikeReps})
+	c, err := run.RunAll(context.Background(), exp, run.CompareOptions{Jobs: 2, Replications: brookerSpikeReps, KeepRuns: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
-	"os/signal"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,6 +23,7 @@ type batchFlags struct {
 	seed    uint64
 	noPlots bool
 	svg     bool
+	budget  budgetFlags
 }
 
 func (f *batchFlags) register(c *cobra.Command, defaultOut string) {
@@ -30,21 +33,58 @@ func (f *batchFlags) register(c *cobra.Command, defaultOut string) {
 	c.Flags().Uint64Var(&f.seed, "seed", 0, "override the experiment's seed")
 	c.Flags().BoolVar(&f.noPlots, "no-plots", false, "skip drawing the plots")
 	c.Flags().BoolVar(&f.svg, "svg", false, "also write every figure as SVG")
+	f.budget.register(c)
 	c.MarkFlagDirname("out")
 }
 
 // options turns the flags into run options, with a progress bar on a
-// terminal, and returns a context that Ctrl-C cancels.
-func (f *batchFlags) options(c *cobra.Command) (run.CompareOptions, context.Context, context.CancelFunc) {
-	opt := run.CompareOptions{OutDir: f.outDir, Jobs: f.jobs, Replications: f.reps, Plots: !f.noPlots, SVG: f.svg}
+// terminal, and returns a context that the first SIGINT or SIGTERM
+// cancels (signalContext). Out-of-range counts are usage errors.
+func (f *batchFlags) options(c *cobra.Command) (run.CompareOptions, context.Context, context.CancelFunc, error) {
+	if err := checkCounts(c, f.jobs, f.reps, f.seed); err != nil {
+		return run.CompareOptions{}, nil, nil, err
+	}
+	b, err := f.budget.budget()
+	if err != nil {
+		return run.CompareOptions{}, nil, nil, err
+	}
+	applyMemoryLimit(b)
+	opt := run.CompareOptions{OutDir: f.outDir, Jobs: f.jobs, Replications: f.reps, Plots: !f.noPlots, SVG: f.svg, Budget: b}
 	if c.Flags().Changed("seed") {
 		opt.Seed = &f.seed
 	}
 	if isTerminal(c.ErrOrStderr()) {
 		opt.Progress = progressBar(c.ErrOrStderr(), "runs")
 	}
-	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
-	return opt, ctx, stop
+	ctx, stop := signalContext(c.Context(), c.ErrOrStderr())
+	return opt, ctx, stop, nil
+}
+
+// applyMemoryLimit makes the garbage collector work harder near the
+// memory budget, so that the heap it measures is mostly live data.
+func applyMemoryLimit(b run.Budget) {
+	if b.MaxMemory > 0 && b.MaxMemory < math.MaxInt64 {
+		debug.SetMemoryLimit(int64(b.MaxMemory))
+	}
+}
+
+// stopped explains why a batch ended early, keeping the error's class:
+// a budget exits exitBudget, an interruption exitFailure.
+func stopped(err error, kept int, what string) error {
+	switch {
+	case errors.Is(err, run.ErrBudget):
+		return fmt.Errorf("%w (kept the %d replication(s) every %s finished)", err, kept, what)
+	case errors.Is(err, context.Canceled):
+		return fmt.Errorf("interrupted: kept the %d replication(s) every %s finished", kept, what)
+	}
+	return err
+}
+
+// warn prints the figures that could not be drawn.
+func warn(w io.Writer, warnings []string) {
+	for _, s := range warnings {
+		fmt.Fprintln(w, "ressim: warning:", s)
+	}
 }
 
 // isTerminal reports whether w is a terminal (a character device).

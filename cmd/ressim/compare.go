@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -36,7 +34,9 @@ marked * where its interval excludes zero; and writes to the output directory:
   compare-timeline.png                    goodput and p99 over time, one line per variant
   bars-*.png                              each headline metric with interval whiskers
 
-Ctrl-C stops after the runs in progress and writes what finished.
+Ctrl-C or SIGTERM stops the runs in progress and writes the replications
+that every variant finished; a second signal stops at once. The budget
+flags bound the whole comparison (see 'ressim help run').
 
 'ressim run FILE --variant V --replication K' re-runs one of the runs exactly,
 with all of ressim run's outputs.`,
@@ -51,7 +51,10 @@ with all of ressim run's outputs.`,
 			if err := run.CheckSeries(series); err != nil {
 				return usageError{fmt.Errorf("--%w", err)}
 			}
-			opt, ctx, stop := f.options(c)
+			opt, ctx, stop, err := f.options(c)
+			if err != nil {
+				return err
+			}
 			defer stop()
 			opt.Series = series
 			out, err := run.Compare(ctx, exp, opt)
@@ -59,17 +62,15 @@ with all of ressim run's outputs.`,
 				return err
 			}
 			w := c.OutOrStdout()
+			warn(c.ErrOrStderr(), out.Warnings)
 			fmt.Fprintf(w, "%s: %d variant(s) x %d replication(s), seed %d\n\n", exp.Name,
 				len(out.Comparison.Arms), out.Comparison.Replications, out.Comparison.Seed)
 			if out.Comparison.Replications > 0 {
 				run.WriteCompareTable(w, out.Comparison, out.Stats, out.Locked, false)
 				fmt.Fprintf(w, "\nΔ: paired difference from base, * where its 95 %% interval excludes zero\noutputs in %s/\n", out.Dir)
 			}
-			if errors.Is(err, context.Canceled) {
-				return fmt.Errorf("interrupted: kept the %d replication(s) every variant finished", out.Comparison.Replications)
-			}
 			if err != nil {
-				return err
+				return stopped(err, out.Comparison.Replications, "variant")
 			}
 			return reportExpectations(w, run.CheckExpectations(exp, out.Comparison.ByVariant()))
 		},

@@ -5,10 +5,10 @@
 //
 // Usage:
 //
-//	ressim run FILE      [-o DIR] [--seed N] [--no-plots] [--svg] [--trace N]
+//	ressim run FILE      [-o DIR] [--seed N] [--no-plots] [--svg] [--trace N] [budget flags]
 //	ressim run FILE      --variant V --replication K [--cell X[,Y]] [--replications N]
-//	ressim compare FILE  [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [--series first|all|none]
-//	ressim sweep FILE    [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg]
+//	ressim compare FILE  [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [--series first|all|none] [budget flags]
+//	ressim sweep FILE    [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [budget flags]
 //	ressim validate FILE
 //	ressim version
 //	ressim completion bash|zsh|fish|powershell
@@ -46,7 +46,9 @@
 // [[expect]] blocks.
 //
 // validate reads the file as a run would and reports every problem with its
-// file, line, column and key, without running anything.
+// file, line, column and key, without running anything; for a valid file it
+// prints the estimated cost of one run, of the comparison and of the sweep
+// (events, series points, memory, and the keys that drive them).
 //
 // version (or -v, --version) prints ressim's version; completion writes a shell
 // completion script; help describes a command.
@@ -56,15 +58,20 @@
 // run, compare and sweep share:
 //
 //	-o, --out DIR         output directory (defaults above)
-//	--seed N              override the experiment's seed
+//	--seed N              override the experiment's seed, 0 to 2^62
 //	--no-plots            skip drawing the plots (data files only)
 //	--svg                 also write every figure as SVG
+//	--max-events N        refuse or stop beyond N simulated events, all runs
+//	                      together (default 1e10; 0: no limit)
+//	--max-memory SIZE     stop when the heap exceeds SIZE (default 4GiB)
+//	--timeout D           stop after D of wall time (default 1h); finished
+//	                      runs are kept
 //
 // compare and sweep add:
 //
-//	-j, --jobs N          runs in parallel (default: the number of CPUs);
-//	                      the results do not depend on it
-//	--replications N      override [experiment].replications
+//	-j, --jobs N          runs in parallel, 1 to 256 (default: the number of
+//	                      CPUs); the results do not depend on it
+//	--replications N      override [experiment].replications, 1 to 10000
 //
 // run adds --trace N (trace one user request in N into trace.json), and
 // --variant V --replication K (with --cell X[,Y] for a sweep cell, by the
@@ -73,18 +80,32 @@
 // --series first|all|none (which replications' time series to write).
 //
 // On a terminal, run shows the simulated time reached and compare and sweep
-// the runs finished, as a progress bar on standard error. Ctrl-C stops
-// compare and sweep after the runs in progress; they write the replications
-// that every variant or cell finished and exit with status 1.
+// the runs finished, as a progress bar on standard error. Ctrl-C or SIGTERM
+// stops the runs in progress: compare and sweep write the replications that
+// every variant or cell finished, run writes nothing, and all exit with
+// status 1; a second signal stops at once.
+//
+// Outputs are written all-or-nothing: into a hidden staging folder beside the
+// output folder, swapped into place at the end, so that the output folder
+// holds the complete previous set or the complete new one, never a mix; the
+// output folder is checked before anything runs. A figure that cannot be
+// drawn is a warning, never a failure. See docs/security.md.
 //
 // # Exit status
 //
 //	0  success (for run and compare, every [[expect]] held)
-//	1  a run failed: an I/O or internal error, or compare or sweep was
-//	   interrupted
+//	1  a run failed (an I/O error, an unusable output folder) or the
+//	   command was interrupted (SIGINT, SIGTERM)
 //	2  the experiment file is invalid or cannot be read, or the command
-//	   line is invalid (unknown command or flag, wrong number of arguments,
-//	   sweep on a file without [sweep])
+//	   line is invalid (unknown command, flag or shell, wrong number of
+//	   arguments, a count or seed out of range, sweep on a file without
+//	   [sweep])
 //	3  an [[expect]] failed (run and compare); the outputs are written
 //	   first
+//	4  a budget refused the command before it ran (the estimate) or stopped
+//	   it (events, memory, wall time); the message names the budget, the
+//	   keys that drive the cost and the flag that raises it; compare and
+//	   sweep write the replications that finished
+//	5  an internal error: a bug, reported as one line with a request to
+//	   file it (RESSIM_DEBUG=1 prints the stack)
 package main

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
 )
 
@@ -34,6 +35,9 @@ func (f *replicaFlags) replica(c *cobra.Command) (*run.Replica, error) {
 	}
 	if !changed {
 		return nil, nil
+	}
+	if c.Flags().Changed("replications") && (f.reps < 1 || f.reps > experiment.MaxReplications) {
+		return nil, usageError{fmt.Errorf("--replications must be in [1, %d], got %d", experiment.MaxReplications, f.reps)}
 	}
 	p := &run.Replica{Variant: f.variant, Index: f.replication, Replications: f.reps}
 	if c.Flags().Changed("cell") {

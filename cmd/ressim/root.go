@@ -12,12 +12,14 @@ import (
 	"github.com/ressim/ressim/sim/run"
 )
 
-// Exit codes.
+// Exit codes (documented in doc.go, README.md and docs/security.md).
 const (
-	exitOK      = 0
-	exitFailure = 1 // the run failed (I/O, an internal error)
-	exitInvalid = 2 // bad experiment file or command line
-	exitExpect  = 3 // an [[expect]] failed
+	exitOK       = 0
+	exitFailure  = 1 // a run failed (I/O, an unusable output folder) or was interrupted
+	exitInvalid  = 2 // bad experiment file or command line
+	exitExpect   = 3 // an [[expect]] failed
+	exitBudget   = 4 // a budget refused or stopped the command
+	exitInternal = 5 // a bug: a recovered panic
 )
 
 // errExpectation marks a failed [[expect]], which exits with exitExpect.
@@ -44,11 +46,19 @@ give the same results.`,
 		return usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
 	})
 	root.AddCommand(newRunCmd(), newCompareCmd(), newSweepCmd(), newValidateCmd(), newVersionCmd())
+	strictCompletion(root)
 	return root
 }
 
-// execute runs the command line args and returns the exit status.
-func execute(args []string, stdout, stderr io.Writer) int {
+// execute runs the command line args and returns the exit status. A
+// panic anywhere below is a bug: it is reported as one line asking for a
+// bug report (the stack too with RESSIM_DEBUG=1) and exits exitInternal.
+func execute(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			code = internalError(stderr, r)
+		}
+	}()
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()
@@ -56,8 +66,15 @@ func execute(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	fmt.Fprintln(stderr, "ressim:", err)
+	return exitCode(err)
+}
+
+// exitCode classifies a command's error.
+func exitCode(err error) int {
 	var ue usageError
 	switch {
+	case errors.Is(err, run.ErrBudget):
+		return exitBudget
 	case errors.Is(err, experiment.ErrInvalid), errors.Is(err, run.ErrNoSuchRun), errors.As(err, &ue):
 		return exitInvalid
 	case errors.Is(err, errExpectation):

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -20,6 +22,7 @@ func newRunCmd() *cobra.Command {
 		svg     bool
 		trace   int
 		rf      replicaFlags
+		bf      budgetFlags
 	)
 	c := &cobra.Command{
 		Use:   "run FILE",
@@ -42,7 +45,15 @@ variant's model, replication K's seed (derived from the experiment's seed, or
 --seed, as compare derives it), so its summary.json is byte-identical to the
 one whose digest compare.json lists (summary_sha256). --cell X[,Y] picks a
 cell of 'ressim sweep' the same way (sweep.json's x_index, y_index). Outputs
-then go to out/<name>/replica/<variant>[-xXyY]-rK unless -o is given.`,
+then go to out/<name>/replica/<variant>[-xXyY]-rK unless -o is given.
+
+The outputs are committed as a whole: the output folder holds either the
+previous complete set or the new one, never a mix (docs/security.md).
+
+Budgets: a run estimated (see 'ressim validate') or found while running to
+exceed --max-events, --max-memory or --timeout stops and exits with status
+4, naming the budget and the keys that drive the cost; the previous outputs
+are kept. SIGINT or SIGTERM stops the run the same way (status 1).`,
 		Example: `  ressim run experiments/mm10.toml
   ressim run experiments/mm10.toml -o /tmp/mm10 --seed 7 --no-plots
   ressim run experiments/metastable-retry-storm.toml --variant retry-budget --replication 3
@@ -58,7 +69,17 @@ then go to out/<name>/replica/<variant>[-xXyY]-rK unless -o is given.`,
 			if err != nil {
 				return err
 			}
-			opt := run.Options{OutDir: outDir, Plots: !noPlots, SVG: svg, TraceEvery: trace, Replica: replica}
+			if err := checkRunFlags(c, trace, seed); err != nil {
+				return err
+			}
+			b, err := bf.budget()
+			if err != nil {
+				return err
+			}
+			applyMemoryLimit(b)
+			ctx, stop := signalContext(c.Context(), c.ErrOrStderr())
+			defer stop()
+			opt := run.Options{OutDir: outDir, Plots: !noPlots, SVG: svg, TraceEvery: trace, Replica: replica, Budget: b, Context: ctx}
 			if isTerminal(c.ErrOrStderr()) {
 				opt.Progress = simProgress(c.ErrOrStderr())
 			}
@@ -66,9 +87,13 @@ then go to out/<name>/replica/<variant>[-xXyY]-rK unless -o is given.`,
 				opt.Seed = &seed
 			}
 			out, err := run.Execute(exp, opt)
+			if errors.Is(err, context.Canceled) {
+				return fmt.Errorf("interrupted: nothing written, the output folder keeps its previous set")
+			}
 			if err != nil {
 				return err
 			}
+			warn(c.ErrOrStderr(), out.Warnings)
 			if replica != nil {
 				fmt.Fprintf(c.OutOrStdout(), "replica %s of %s\n", replica.Label(), args[0])
 			}
@@ -82,6 +107,7 @@ then go to out/<name>/replica/<variant>[-xXyY]-rK unless -o is given.`,
 	c.Flags().BoolVar(&svg, "svg", false, "also write every figure as SVG")
 	c.Flags().IntVar(&trace, "trace", 0, "trace one user request in N into trace.json (open it in ui.perfetto.dev); at most 200")
 	rf.register(c)
+	bf.register(c)
 	c.MarkFlagDirname("out")
 	return c
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -37,20 +35,21 @@ fault: the phase diagrams in which metastable regions show.`,
 			if exp.Sweep == nil {
 				return usageError{fmt.Errorf("%s has no [sweep] table", args[0])}
 			}
-			opt, ctx, stop := f.options(c)
+			opt, ctx, stop, err := f.options(c)
+			if err != nil {
+				return err
+			}
 			defer stop()
 			out, err := run.RunSweep(ctx, exp, opt)
 			if out == nil {
 				return err
 			}
+			warn(c.ErrOrStderr(), out.Warnings)
 			if out.Result.Replications > 0 {
 				run.WriteSweepTable(c.OutOrStdout(), out.Result, out.Stats)
 				fmt.Fprintf(c.OutOrStdout(), "\noutputs in %s/\n", out.Dir)
 			}
-			if errors.Is(err, context.Canceled) {
-				return fmt.Errorf("interrupted: kept the %d replication(s) every cell finished", out.Result.Replications)
-			}
-			return err
+			return stopped(err, out.Result.Replications, "cell")
 		},
 	}
 	f.register(c, "out/<experiment name>/sweep")

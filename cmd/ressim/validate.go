@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ressim/ressim/sim/run"
 )
 
 func newValidateCmd() *cobra.Command {
@@ -23,6 +25,7 @@ is invalid, 0 when it is valid.`,
 			}
 			fmt.Fprintf(c.OutOrStdout(), "%s: valid (experiment %q: %d services, %d clients, %v simulated)\n",
 				args[0], exp.Name, len(exp.Model.Services), len(exp.Model.Clients), exp.Model.Duration)
+			fmt.Fprintln(c.OutOrStdout(), run.CostReport(exp)) // the cost model, docs/security.md "Budgets"
 			return nil
 		},
 	}

@@ -53,6 +53,13 @@ type Sim struct {
 	pending int
 	fired   uint64
 	stopped bool
+
+	// The checkpoint hook (see Every): onCheck runs when fired reaches
+	// nextCheck; nextCheck is 0 without a hook, which fired never equals
+	// after an increment (short of wrapping 2^64).
+	nextCheck uint64
+	every     uint64
+	onCheck   func()
 }
 
 // New returns a simulation at time 0 whose random streams derive from seed.
@@ -120,6 +127,20 @@ func (s *Sim) Cancel(id EventID) bool {
 // handled. Later calls to Run, RunUntil or Step resume.
 func (s *Sim) Stop() { s.stopped = true }
 
+// Every makes the simulation call f after every n events fired (before
+// the n-th event's handler runs), so that a caller can bound a run's work,
+// memory or wall time without a check per event: f may call Stop, which
+// ends Run or RunUntil after that event. n = 0 or f = nil removes the hook.
+// The hook costs one comparison per event.
+func (s *Sim) Every(n uint64, f func()) {
+	if n == 0 || f == nil {
+		s.nextCheck, s.every, s.onCheck = 0, 0, nil
+		return
+	}
+	s.every, s.onCheck = n, f
+	s.nextCheck = s.fired + n
+}
+
 // Step fires the earliest pending event. It reports false if there was none.
 func (s *Sim) Step() bool {
 	return s.fireNext(MaxTime)
@@ -161,6 +182,10 @@ func (s *Sim) fireNext(limit Time) bool {
 		s.release(e.idx)
 		s.now = e.at
 		s.fired++
+		if s.fired == s.nextCheck {
+			s.nextCheck += s.every
+			s.onCheck()
+		}
 		h.Handle(e.at, arg)
 		return true
 	}

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -31,6 +32,15 @@ type CompareOptions struct {
 	// Progress, if not nil, is called after each finished run with the
 	// number done and the total. It is called from one goroutine at a time.
 	Progress func(done, total int)
+	// Budget bounds the whole comparison (every run together); the zero
+	// Budget is unbounded.
+	Budget Budget
+	// KeepRuns keeps every run's whole result in Comparison.Runs (tests
+	// and tools that inspect each run); memory then grows with
+	// replications x series length.
+	KeepRuns bool
+
+	spool string // folder for every run's series rows (Series "all"); set by Compare
 }
 
 // Arm is one variant of a comparison: the base experiment or a
@@ -46,12 +56,19 @@ type Comparison struct {
 	Seed         uint64
 	Replications int
 	Arms         []Arm
-	// Runs[v][r] is variant v's replication r.
+	// Runs[v][r] is variant v's replication r: kept for r = 0 only (nil
+	// otherwise) unless CompareOptions.KeepRuns.
 	Runs [][]*topology.Result
 	// Headlines[v][r] are the headline metrics of Runs[v][r].
 	Headlines [][]Headline
 	// Records[v][r] is what compare.json lists of Runs[v][r].
 	Records [][]RunRecord
+
+	done [][]bool // done[v][r]: the run finished
+	// latency holds each arm's answered latencies over every finished
+	// replication (after a stop, also those past the replications kept).
+	latency []metrics.Histogram
+	overlay []overlayMean // each arm's overlay series, mean over replications
 }
 
 // ReplicationSeed is the seed of replication r: the experiment's seed for
@@ -79,9 +96,16 @@ func Arms(exp *experiment.Experiment) []Arm {
 }
 
 // RunAll runs every arm's replications, opt.Jobs at a time, and returns
-// them in (arm, replication) order. It stops early, returning the runs
-// finished so far and ctx's error, when ctx is cancelled; runs are never
-// interrupted midway.
+// them in (arm, replication) order. It stops early, returning the whole
+// replications finished so far and the reason, when ctx is cancelled or
+// opt.Budget stops a run (an error wrapping ErrBudget); the runs in
+// progress are then abandoned.
+//
+// Memory grows with the arms and replications' small records, not with
+// their results: only replication 0 of each arm is kept whole (unless
+// opt.KeepRuns), the overlay figure's two series are folded into a mean
+// in replication order as runs finish, and every run's time series goes,
+// with opt.Series "all", to a spool file in Compare's staging folder.
 func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*Comparison, error) {
 	seed := exp.Model.Seed
 	if opt.Seed != nil {
@@ -93,56 +117,112 @@ func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions)
 	}
 	reps = max(reps, 1)
 	c := &Comparison{Name: exp.Name, Seed: seed, Replications: reps, Arms: Arms(exp)}
-	n := len(c.Arms)
-	c.Runs = make([][]*topology.Result, n)
-	c.Headlines = make([][]Headline, n)
-	c.Records = make([][]RunRecord, n)
-	for i := range c.Runs {
-		c.Runs[i] = make([]*topology.Result, reps)
-		c.Headlines[i] = make([]Headline, reps)
-		c.Records[i] = make([]RunRecord, reps)
+	if err := opt.Budget.Check(c.plan()); err != nil {
+		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 	}
-	// Jobs in replication-major order, so that a cancelled run keeps
-	// whole replications.
+	n := len(c.Arms)
+	c.alloc(reps)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	g := newMeter(ctx, opt.Budget, c.models()...)
 	var mu sync.Mutex
-	var firstErr error
+	var firstErr, stopErr error
+	// Jobs in replication-major order, so that a stopped comparison keeps
+	// whole replications.
 	_, cancelled := parallel(ctx, n*reps, opt.Jobs, func(i int) {
 		arm, rep := i%n, i/n
 		cfg := c.Arms[arm].Model
 		cfg.Seed = ReplicationSeed(seed, rep)
-		res, err := runModel(cfg)
-		var rec RunRecord
-		if err == nil {
-			rec, err = NewRunRecord(rep, res)
-		}
-		if err != nil {
-			mu.Lock()
-			if firstErr == nil {
-				firstErr = fmt.Errorf("variant %q replication %d: %w", c.Arms[arm].Name, rep, err)
+		res, rec, err := runRecorded(cfg, rep, g, opt.spool, arm, c.Arms[arm].Name)
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case err == nil:
+			c.keep(arm, rep, res, rec, opt.KeepRuns)
+		case isStop(err):
+			if stopErr == nil {
+				stopErr = err
 			}
-			mu.Unlock()
-			return
+			cancel()
+		case firstErr == nil:
+			firstErr = fmt.Errorf("variant %q replication %d: %w", c.Arms[arm].Name, rep, err)
+			cancel()
 		}
-		c.Runs[arm][rep] = res
-		c.Headlines[arm][rep] = rec.Headline
-		c.Records[arm][rep] = rec
 	}, opt.Progress)
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	if cancelled != nil {
+	if stopErr == nil {
+		stopErr = cancelled
+	}
+	if stopErr != nil {
 		c.truncate()
-		return c, cancelled
+		return c, stopErr
 	}
 	return c, nil
+}
+
+// plan is every model the comparison runs, with its count.
+func (c *Comparison) plan() []PlannedRun {
+	var p []PlannedRun
+	for _, a := range c.Arms {
+		p = append(p, PlannedRun{Model: a.Model, Times: c.Replications})
+	}
+	return p
+}
+
+func (c *Comparison) models() []topology.Config {
+	var cfgs []topology.Config
+	for _, a := range c.Arms {
+		cfgs = append(cfgs, a.Model)
+	}
+	return cfgs
+}
+
+func (c *Comparison) alloc(reps int) {
+	n := len(c.Arms)
+	c.Runs = make([][]*topology.Result, n)
+	c.Headlines = make([][]Headline, n)
+	c.Records = make([][]RunRecord, n)
+	c.done = make([][]bool, n)
+	c.latency = make([]metrics.Histogram, n)
+	c.overlay = make([]overlayMean, n)
+	for i := range c.Runs {
+		c.Runs[i] = make([]*topology.Result, reps)
+		c.Headlines[i] = make([]Headline, reps)
+		c.Records[i] = make([]RunRecord, reps)
+		c.done[i] = make([]bool, reps)
+	}
+}
+
+// keep records a finished run: its record always, its result only for
+// replication 0 (or with keepAll), its latencies in the arm's histogram
+// and its overlay series in the arm's mean. Called under RunAll's lock.
+func (c *Comparison) keep(arm, rep int, res *topology.Result, rec RunRecord, keepAll bool) {
+	if rep == 0 || keepAll {
+		c.Runs[arm][rep] = res
+	}
+	c.Headlines[arm][rep] = rec.Headline
+	c.Records[arm][rep] = rec
+	c.done[arm][rep] = true
+	for _, cl := range res.Clients {
+		c.latency[arm].Merge(cl.Latency)
+	}
+	c.overlay[arm].add(rep, overlayColumns(res))
+}
+
+// isStop reports whether err stopped a run from outside: a budget or a
+// cancellation, which keep what finished, rather than a failure.
+func isStop(err error) bool {
+	return errors.Is(err, ErrBudget) || errors.Is(err, context.Canceled)
 }
 
 // truncate keeps only the replications that every arm finished.
 func (c *Comparison) truncate() {
 	done := c.Replications
-	for _, runs := range c.Runs {
-		for r, res := range runs {
-			if res == nil {
+	for _, d := range c.done {
+		for r, ok := range d {
+			if !ok {
 				done = min(done, r)
 				break
 			}
@@ -153,15 +233,39 @@ func (c *Comparison) truncate() {
 		c.Runs[i] = c.Runs[i][:done]
 		c.Headlines[i] = c.Headlines[i][:done]
 		c.Records[i] = c.Records[i][:done]
+		c.done[i] = c.done[i][:done]
 	}
 }
 
-func runModel(cfg topology.Config) (*topology.Result, error) {
+// runModel runs one model under the guard g (nil: unbounded).
+func runModel(cfg topology.Config, g topology.Guard) (*topology.Result, error) {
 	m, err := topology.New(cfg)
 	if err != nil {
 		return nil, err
 	}
+	if g != nil {
+		m.SetGuard(g)
+	}
 	return m.Run()
+}
+
+// runRecorded runs a replication and records it; with spool set, it also
+// writes the run's time-series rows to its spool file.
+func runRecorded(cfg topology.Config, rep int, g topology.Guard, spool string, arm int, name string) (*topology.Result, RunRecord, error) {
+	res, err := runModel(cfg, g)
+	if err != nil {
+		return nil, RunRecord{}, err
+	}
+	rec, err := NewRunRecord(rep, res)
+	if err != nil {
+		return nil, RunRecord{}, err
+	}
+	if spool != "" {
+		if err := spoolSeries(spool, arm, rep, res, name); err != nil {
+			return nil, RunRecord{}, err
+		}
+	}
+	return res, rec, nil
 }
 
 // Headline holds the metrics a comparison reports for one run.

@@ -56,7 +56,7 @@ func TestCompareIndependentOfJobs(t *testing.T) {
 
 func TestCompareStatistics(t *testing.T) {
 	exp := loadVariants(t)
-	c, err := RunAll(context.Background(), exp, CompareOptions{Jobs: 2})
+	c, err := RunAll(context.Background(), exp, CompareOptions{Jobs: 2, KeepRuns: true})
 	if err != nil {
 		t.Fatal(err)
 	}

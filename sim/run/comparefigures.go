@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/ressim/ressim/sim/report"
-	"github.com/ressim/ressim/sim/topology"
 )
 
 // compareFigure is a figure of a comparison and its file name.
@@ -25,24 +24,12 @@ func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []com
 	for i := range x {
 		x[i] = float64(ts.End(i)) / 1e9
 	}
-	overlay := func(entity string, k topology.SeriesKey) []report.Line {
+	// The mean over replications, interval by interval, folded as the
+	// runs finished (Comparison.overlay).
+	overlay := func(k int) []report.Line {
 		var lines []report.Line
 		for a, arm := range c.Arms {
-			y := make([]float64, len(x))
-			for i := range y {
-				sum, n := 0.0, 0
-				for _, res := range c.Runs[a] {
-					if col := res.Series.Find(entity, k.Name); col != nil && i < col.Len() && !math.IsNaN(col.Value(i)) {
-						sum += col.Value(i)
-						n++
-					}
-				}
-				y[i] = math.NaN()
-				if n > 0 {
-					y[i] = sum / float64(n)
-				}
-			}
-			lines = append(lines, report.Line{Label: arm.Name, X: x, Y: y})
+			lines = append(lines, report.Line{Label: arm.Name, X: x, Y: c.overlay[a].mean(k, len(x))})
 		}
 		return lines
 	}
@@ -58,20 +45,20 @@ func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []com
 		Spans:    faultSpans(base),
 		Panels: []report.Panel{
 			{Title: "Goodput (full answers within the deadline, all clients)", YLabel: "requests/s", YMin: &zero,
-				Lines: overlay(topology.TotalEntity, topology.TotalGoodput)},
+				Lines: overlay(overlayGoodput)},
 			{Title: "User requests in flight (sent, not yet answered)", YLabel: "requests", YMin: &zero,
-				Lines: overlay(topology.TotalEntity, topology.TotalInFlight)},
+				Lines: overlay(overlayInFlight)},
 			{Title: "p99 latency of answered requests (client " + firstClient + ")", YLabel: "latency (ms)", LogY: true,
-				Lines: overlay(firstClient, topology.ClientLatencyP99)},
+				Lines: overlay(overlayP99)},
 		},
 	}
-	figs := []compareFigure{{File: "compare-timeline.png", write: func(p string) error { return report.WriteFile(p, timeline) }}}
+	figs := []compareFigure{{File: "compare-timeline.png", write: func(p string) error { return writeGrowing(p, timeline) }}}
 	// Each variant's own overview, replication 0.
 	for a, arm := range c.Arms {
 		for _, nf := range figures(c.Runs[a][0], arm.Name) {
 			if nf.File == "overview.png" {
 				f := nf.Figure
-				figs = append(figs, compareFigure{File: "overview-" + arm.Name + ".png", write: func(p string) error { return report.WriteFile(p, f) }})
+				figs = append(figs, compareFigure{File: "overview-" + arm.Name + ".png", write: func(p string) error { return writeGrowing(p, f) }})
 			}
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/metrics"
+	"github.com/ressim/ressim/sim/topology"
 )
 
 // Comparison output files.
@@ -28,27 +29,54 @@ const (
 )
 
 // Compare runs every variant of exp and writes the comparison: tables
-// (JSON, CSV, Markdown) and, with opt.Plots, overlay and bar charts. On
-// cancellation it writes what finished and returns ctx's error with the
-// output.
+// (JSON, CSV, Markdown) and, with opt.Plots, overlay and bar charts. The
+// output folder is checked and staged before any run (an unwritable one
+// fails with ErrOutput), and the set is committed whole at the end
+// (atomicfile.Dir). When ctx is cancelled or the budget stops a run, it
+// writes the whole replications that finished and returns the reason with
+// the output. A figure that cannot be drawn is a warning (Warnings), not
+// an error: the data files are written regardless.
 func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*CompareOutput, error) {
 	if err := CheckSeries(opt.Series); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
+	}
+	out := &CompareOutput{Dir: opt.OutDir}
+	if out.Dir == "" {
+		out.Dir = filepath.Join(DefaultOutDir(exp.Name), "compare")
+	}
+	stage, err := stageOutput(out.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
+	}
+	defer stage.Abort()
+	mode := seriesMode(exp, opt)
+	if mode == experiment.SeriesAll {
+		opt.spool = filepath.Join(stage.Path(), spoolDir)
+		if err := os.Mkdir(opt.spool, 0o755); err != nil {
+			return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
+		}
 	}
 	c, runErr := RunAll(ctx, exp, opt)
 	if c == nil {
 		return nil, runErr
 	}
-	out := &CompareOutput{Comparison: c, Dir: opt.OutDir}
-	if out.Dir == "" {
-		out.Dir = filepath.Join(DefaultOutDir(exp.Name), "compare")
-	}
+	out.Comparison = c
 	if c.Replications == 0 {
 		return out, runErr
 	}
-	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
+	if err := out.write(stage.Path(), exp, opt, mode); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 	}
+	if err := stage.Commit(); err != nil {
+		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
+	}
+	out.Files = underDir(out.Files, stage.Path(), out.Dir)
+	return out, runErr
+}
+
+// write writes the comparison's files into dir (the staging folder).
+func (out *CompareOutput) write(dir string, exp *experiment.Experiment, opt CompareOptions, mode string) error {
+	c := out.Comparison
 	stats, locked := c.Stats()
 	out.Stats, out.Locked = stats, locked
 	files := []output{
@@ -56,24 +84,23 @@ func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions
 		{CompareCSV, func(w io.Writer) error { return writeCompareCSV(w, stats, locked) }},
 		{CompareMarkdown, func(w io.Writer) error { return WriteCompareTable(w, c, stats, locked, true) }},
 	}
-	if reps := seriesReplications(seriesMode(exp, opt), c.Replications); reps > 0 {
-		files = append(files, output{CompareSeries, func(w io.Writer) error { return writeCompareSeries(w, c, reps) }})
-	} else if err := removeStale(filepath.Join(out.Dir, CompareSeries)); err != nil {
-		return nil, err
+	if reps := seriesReplications(mode, c.Replications); reps > 0 {
+		files = append(files, output{CompareSeries, func(w io.Writer) error { return writeCompareSeries(w, c, reps, opt.spool) }})
 	}
-	paths, err := writeOutputs(out.Dir, files)
+	paths, err := writeOutputs(dir, files)
 	if err != nil {
-		return nil, err
+		return err
+	}
+	if opt.spool != "" {
+		os.RemoveAll(opt.spool)
 	}
 	out.Files = paths
 	if opt.Plots {
-		figs, err := writeFigures(out.Dir, CompareFigures(c, stats, locked), opt.SVG)
-		if err != nil {
-			return nil, err
-		}
+		figs, warn := writeFigures(dir, CompareFigures(c, stats, locked), opt.SVG)
 		out.Files = append(out.Files, figs...)
+		out.Warnings = append(out.Warnings, warn...)
 	}
-	return out, runErr
+	return nil
 }
 
 // CompareOutput is what Compare produced.
@@ -83,6 +110,9 @@ type CompareOutput struct {
 	Locked     []LockedIn
 	Dir        string
 	Files      []string
+	// Warnings are the figures that could not be drawn (the data files
+	// were written).
+	Warnings []string
 }
 
 // fmtNum formats a number with 4 significant digits ("-" for NaN).
@@ -249,13 +279,8 @@ func writeCompareJSON(w io.Writer, c *Comparison, stats []MetricStats, locked []
 		for r := 0; r < c.Replications; r++ {
 			v.Seeds = append(v.Seeds, ReplicationSeed(c.Seed, r))
 		}
-		var h metrics.Histogram
-		for _, res := range c.Runs[i] {
-			for _, cl := range res.Clients {
-				h.Merge(cl.Latency)
-			}
-		}
-		v.P50LatencyS, v.P99LatencyS = quantileS(&h, 0.5), quantileS(&h, 0.99)
+		h := &c.latency[i]
+		v.P50LatencyS, v.P99LatencyS = quantileS(h, 0.5), quantileS(h, 0.99)
 		v.Latency = h.Snapshot()
 		doc.Variants = append(doc.Variants, v)
 	}
@@ -290,26 +315,44 @@ func writeCompareJSON(w io.Writer, c *Comparison, stats []MetricStats, locked []
 	return enc.Encode(doc)
 }
 
+// seriesHeader is the header of a comparison's timeseries.csv.
+var seriesHeader = []string{"variant", "replication", "seed", "t_start_s", "t_end_s", "entity", "metric", "unit", "value"}
+
 // writeCompareSeries writes the time series of the first reps
 // replications of every variant as one tidy CSV: one row per variant,
-// replication, interval, entity and metric.
-func writeCompareSeries(w io.Writer, c *Comparison, reps int) error {
+// replication, interval, entity and metric. Replication 0 comes from the
+// kept result; with a spool folder every replication comes from its
+// spool file, in (variant, replication) order.
+func writeCompareSeries(w io.Writer, c *Comparison, reps int, spool string) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"variant", "replication", "seed", "t_start_s", "t_end_s", "entity", "metric", "unit", "value"})
-	sec := func(ns int64) string { return strconv.FormatFloat(float64(ns)/1e9, 'f', -1, 64) }
+	cw.Write(seriesHeader)
+	cw.Flush()
 	for a, arm := range c.Arms {
-		for r, res := range c.Runs[a][:reps] {
-			ts := res.Series
-			seed := strconv.FormatUint(res.Seed, 10)
-			rep := strconv.Itoa(r)
-			for i := 0; i < ts.Len(); i++ {
-				t0, t1 := sec(ts.Start(i)), sec(ts.End(i))
-				for _, col := range ts.Columns() {
-					cw.Write([]string{arm.Name, rep, seed, t0, t1, col.Entity(), col.Metric(), col.Unit(), csvNum(col.Value(i))})
-				}
+		for r := 0; r < reps; r++ {
+			if spool == "" {
+				writeSeriesRows(cw, arm.Name, r, c.Runs[a][r])
+				continue
+			}
+			if err := copySpool(w, spool, a, r); err != nil {
+				return err
 			}
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// writeSeriesRows writes one run's rows of a comparison's timeseries.csv.
+func writeSeriesRows(cw *csv.Writer, arm string, r int, res *topology.Result) {
+	sec := func(ns int64) string { return strconv.FormatFloat(float64(ns)/1e9, 'f', -1, 64) }
+	ts := res.Series
+	seed := strconv.FormatUint(res.Seed, 10)
+	rep := strconv.Itoa(r)
+	for i := 0; i < ts.Len(); i++ {
+		t0, t1 := sec(ts.Start(i)), sec(ts.End(i))
+		for _, col := range ts.Columns() {
+			cw.Write([]string{arm, rep, seed, t0, t1, col.Entity(), col.Metric(), col.Unit(), csvNum(col.Value(i))})
+		}
+	}
+	cw.Flush()
 }

@@ -43,7 +43,7 @@ func digest(b []byte) string {
 func TestReplicaReproducesCompare(t *testing.T) {
 	exp := loadVariants(t)
 	seed := uint64(11)
-	out, err := Compare(context.Background(), exp, CompareOptions{OutDir: t.TempDir(), Jobs: 2, Seed: &seed})
+	out, err := Compare(context.Background(), exp, CompareOptions{OutDir: t.TempDir(), Jobs: 2, Seed: &seed, KeepRuns: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,17 +1,15 @@
 package run
 
 import (
+	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/metrics"
-	"github.com/ressim/ressim/sim/report"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -32,6 +30,12 @@ type Options struct {
 	// Progress, if not nil, is called as simulated time advances, with the
 	// time reached and the end.
 	Progress func(now, end time.Duration)
+	// Budget bounds the run (DefaultBudget is what ressim uses); the zero
+	// Budget is unbounded.
+	Budget Budget
+	// Context, if not nil, stops the run when cancelled (the run then
+	// fails and writes nothing).
+	Context context.Context
 	// Replica, if not nil, runs that replication of a variant (or of a
 	// sweep cell) exactly as compare or sweep ran it, Seed being the
 	// comparison's seed; the default OutDir is then DefaultReplicaDir.
@@ -48,6 +52,8 @@ type Output struct {
 	Dir string
 	// Files are the paths written, in the order written.
 	Files []string
+	// Warnings are the figures that could not be drawn.
+	Warnings []string
 }
 
 // Output file names inside the output directory.
@@ -58,25 +64,21 @@ const (
 	TraceFile = "trace.json"
 )
 
-// Execute runs exp and writes its outputs.
+// Execute runs exp and writes its outputs. Before simulating it refuses a
+// run over opt.Budget (ErrBudget) and checks and stages the output folder
+// (ErrOutput); the outputs are committed as one set (atomicfile.Dir), so
+// a failed or stopped run leaves the previous set untouched. A figure
+// that cannot be drawn is a warning (Output.Warnings), not an error.
 func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
 	cfg, err := model(exp, opt)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
 	cfg.Trace = topology.TraceConfig{Every: opt.TraceEvery, Max: opt.TraceMax}
-	m, err := topology.New(cfg)
-	if err != nil {
+	if err := opt.Budget.Check([]PlannedRun{{Model: cfg, Times: 1}}); err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
-	if opt.Progress != nil {
-		m.OnProgress(opt.Progress)
-	}
-	res, err := m.Run()
-	if err != nil {
-		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
-	}
-	out := &Output{Result: res, Dir: opt.OutDir}
+	out := &Output{Dir: opt.OutDir}
 	switch {
 	case out.Dir != "":
 	case opt.Replica != nil:
@@ -84,46 +86,68 @@ func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
 	default:
 		out.Dir = DefaultOutDir(exp.Name)
 	}
-	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
+	stage, err := stageOutput(out.Dir)
+	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
-	write := func(name string, fill func(path string) error) error {
-		p := filepath.Join(out.Dir, name)
-		if err := fill(p); err != nil {
-			return err
-		}
-		out.Files = append(out.Files, p)
-		return nil
+	defer stage.Abort()
+	m, err := topology.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
-	if err := write(SummaryFile, func(p string) error {
-		b, err := SummaryJSON(res)
-		if err != nil {
-			return err
-		}
-		return atomicfile.WriteBytes(p, b)
-	}); err != nil {
-		return nil, err
+	if opt.Progress != nil {
+		m.OnProgress(opt.Progress)
 	}
-	if err := write(TimeSeriesFile, func(p string) error {
-		return atomicfile.Write(p, func(w io.Writer) error { return metrics.WriteCSV(w, res.Series) })
-	}); err != nil {
-		return nil, err
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	m.SetGuard(newMeter(ctx, opt.Budget, cfg))
+	if out.Result, err = m.Run(); err != nil {
+		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
+	}
+	if err := out.write(stage.Path(), opt); err != nil {
+		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
+	}
+	if err := stage.Commit(); err != nil {
+		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
+	}
+	out.Files = underDir(out.Files, stage.Path(), out.Dir)
+	return out, nil
+}
+
+// write writes a run's files into dir (the staging folder).
+func (out *Output) write(dir string, opt Options) error {
+	res := out.Result
+	files := []output{
+		{SummaryFile, func(w io.Writer) error {
+			b, err := SummaryJSON(res)
+			if err != nil {
+				return err
+			}
+			_, err = w.Write(b)
+			return err
+		}},
+		{TimeSeriesFile, func(w io.Writer) error { return metrics.WriteCSV(w, res.Series) }},
 	}
 	if opt.TraceEvery > 0 {
-		if err := write(TraceFile, func(p string) error { return atomicfile.Write(p, res.WriteTrace) }); err != nil {
-			return nil, err
-		}
+		files = append(files, output{TraceFile, res.WriteTrace})
 	}
+	paths, err := writeOutputs(dir, files)
+	if err != nil {
+		return err
+	}
+	out.Files = paths
 	if opt.Plots {
+		var figs []compareFigure
 		for _, f := range Figures(res) {
-			for _, name := range figureFiles(f.File, opt.SVG) {
-				if err := write(name, func(p string) error { return report.WriteFile(p, f.Figure) }); err != nil {
-					return nil, err
-				}
-			}
+			figs = append(figs, compareFigure{File: f.File, write: func(p string) error { return writeGrowing(p, f.Figure) }})
 		}
+		paths, warn := writeFigures(dir, figs, opt.SVG)
+		out.Files = append(out.Files, paths...)
+		out.Warnings = append(out.Warnings, warn...)
 	}
-	return out, nil
+	return nil
 }
 
 // model returns the configuration Execute runs: the base with its seed or

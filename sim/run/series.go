@@ -1,10 +1,7 @@
 package run
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"slices"
 	"strings"
 
@@ -48,13 +45,4 @@ func CheckSeries(s string) error {
 		return nil
 	}
 	return fmt.Errorf("series must be one of %s, got %q", strings.Join(experiment.SeriesModes, ", "), s)
-}
-
-// removeStale removes a file an earlier run left in the output directory
-// that this one does not write, so that the directory never mixes runs.
-func removeStale(path string) error {
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove stale %s: %w", path, err)
-	}
-	return nil
 }

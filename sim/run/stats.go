@@ -1,6 +1,7 @@
 package run
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"path/filepath"
@@ -171,17 +172,43 @@ type output struct {
 }
 
 // writeFigures draws each figure into dir (as SVG too with svg),
-// returning the paths in order.
-func writeFigures(dir string, figs []compareFigure, svg bool) ([]string, error) {
-	var paths []string
+// returning the paths written in order and a warning per figure that
+// could not be drawn: a figure never fails the run whose data it shows.
+func writeFigures(dir string, figs []compareFigure, svg bool) ([]string, []string) {
+	var paths, warnings []string
 	for _, f := range figs {
 		for _, name := range figureFiles(f.File, svg) {
 			p := filepath.Join(dir, name)
-			if err := f.write(p); err != nil {
-				return nil, err
+			if err := drawSafely(func() error { return f.write(p) }); err != nil {
+				warnings = append(warnings, fmt.Sprintf("figure %s not drawn: %v", name, err))
+				continue
 			}
 			paths = append(paths, p)
 		}
 	}
-	return paths, nil
+	return paths, warnings
+}
+
+// drawSafely runs draw, turning a panic in the plotting library into an
+// error.
+func drawSafely(draw func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("plotting failed: %v", r)
+		}
+	}()
+	return draw()
+}
+
+// underDir maps paths under from to the same names under to.
+func underDir(paths []string, from, to string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		rel, err := filepath.Rel(from, p)
+		if err != nil {
+			rel = filepath.Base(p)
+		}
+		out[i] = filepath.Join(to, rel)
+	}
+	return out
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -61,6 +60,8 @@ type SweepOutput struct {
 	Stats  []CellStat
 	Dir    string
 	Files  []string
+	// Warnings are the figures that could not be drawn.
+	Warnings []string
 }
 
 // RunSweep runs the experiment's [sweep] grid and writes its table and
@@ -89,97 +90,160 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 		ny = len(sw.Y.Values)
 	}
 	res := &SweepResult{Name: exp.Name, Seed: seed, Replications: reps, Sweep: sw, Variants: variants}
-	// Build every cell's configuration up front: errors surface before any
-	// run, and the runs only read them.
-	type cell struct {
-		cfg     topology.Config
-		v, y, x int
+	cells, err := sweepCells(exp, variants, nx, ny)
+	if err != nil {
+		return nil, err
 	}
-	var cells []cell
-	res.Cells = make([][][][]Headline, len(variants))
-	res.Records = make([][][][]RunRecord, len(variants))
-	for v, name := range variants {
-		res.Cells[v] = make([][][]Headline, ny)
-		res.Records[v] = make([][][]RunRecord, ny)
-		for y := 0; y < ny; y++ {
-			res.Cells[v][y] = make([][]Headline, nx)
-			res.Records[v][y] = make([][]RunRecord, nx)
-			for x := 0; x < nx; x++ {
-				cfg, err := CellModel(exp, name, x, y)
-				if err != nil {
-					return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
-				}
-				res.Cells[v][y][x] = make([]Headline, reps)
-				res.Records[v][y][x] = make([]RunRecord, reps)
-				cells = append(cells, cell{cfg, v, y, x})
-			}
-		}
+	plan := make([]PlannedRun, len(cells))
+	cfgs := make([]topology.Config, len(cells))
+	for i, c := range cells {
+		plan[i], cfgs[i] = PlannedRun{Model: c.cfg, Times: reps}, c.cfg
 	}
-	var mu sync.Mutex
-	var firstErr error
-	total := len(cells) * reps
-	started, cancelled := parallel(ctx, total, opt.Jobs, func(i int) {
-		rep, c := i/len(cells), cells[i%len(cells)]
-		cfg := c.cfg
-		cfg.Seed = ReplicationSeed(seed, rep)
-		r, err := runModel(cfg)
-		var rec RunRecord
-		if err == nil {
-			rec, err = NewRunRecord(rep, r)
-		}
-		if err != nil {
-			mu.Lock()
-			if firstErr == nil {
-				firstErr = err
-			}
-			mu.Unlock()
-			return
-		}
-		res.Cells[c.v][c.y][c.x][rep] = rec.Headline
-		res.Records[c.v][c.y][c.x][rep] = rec
-	}, opt.Progress)
-	if firstErr != nil {
-		return nil, fmt.Errorf("sweep %s: %w", exp.Name, firstErr)
-	}
-	if cancelled != nil {
-		res.Replications = started / len(cells)
-		for v := range res.Cells {
-			for y := range res.Cells[v] {
-				for x := range res.Cells[v][y] {
-					res.Cells[v][y][x] = res.Cells[v][y][x][:res.Replications]
-					res.Records[v][y][x] = res.Records[v][y][x][:res.Replications]
-				}
-			}
-		}
+	if err := opt.Budget.Check(plan); err != nil {
+		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 	}
 	out := &SweepOutput{Result: res, Dir: opt.OutDir}
 	if out.Dir == "" {
 		out.Dir = filepath.Join(DefaultOutDir(exp.Name), "sweep")
 	}
+	stage, err := stageOutput(out.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
+	}
+	defer stage.Abort()
+	res.alloc(len(variants), nx, ny, reps)
+	runErr := res.runCells(ctx, cells, opt, newMeter(ctx, opt.Budget, cfgs...))
+	var stop error
+	if runErr != nil && !isStop(runErr) {
+		return nil, fmt.Errorf("sweep %s: %w", exp.Name, runErr)
+	}
+	stop = runErr
 	if res.Replications == 0 {
-		return out, cancelled
+		return out, stop
 	}
+	if err := out.write(stage.Path(), opt); err != nil {
+		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
+	}
+	if err := stage.Commit(); err != nil {
+		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
+	}
+	out.Files = underDir(out.Files, stage.Path(), out.Dir)
+	return out, stop
+}
+
+// sweepCell is one cell of the grid for one variant, and its model.
+type sweepCell struct {
+	cfg     topology.Config
+	v, y, x int
+}
+
+// sweepCells builds every cell's configuration up front: errors surface
+// before any run, and the runs only read them.
+func sweepCells(exp *experiment.Experiment, variants []string, nx, ny int) ([]sweepCell, error) {
+	var cells []sweepCell
+	for v, name := range variants {
+		for y := 0; y < ny; y++ {
+			for x := 0; x < nx; x++ {
+				cfg, err := CellModel(exp, name, x, y)
+				if err != nil {
+					return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
+				}
+				cells = append(cells, sweepCell{cfg, v, y, x})
+			}
+		}
+	}
+	return cells, nil
+}
+
+func (r *SweepResult) alloc(nv, nx, ny, reps int) {
+	r.Cells = make([][][][]Headline, nv)
+	r.Records = make([][][][]RunRecord, nv)
+	for v := range r.Cells {
+		r.Cells[v] = make([][][]Headline, ny)
+		r.Records[v] = make([][][]RunRecord, ny)
+		for y := 0; y < ny; y++ {
+			r.Cells[v][y] = make([][]Headline, nx)
+			r.Records[v][y] = make([][]RunRecord, nx)
+			for x := 0; x < nx; x++ {
+				r.Cells[v][y][x] = make([]Headline, reps)
+				r.Records[v][y][x] = make([]RunRecord, reps)
+			}
+		}
+	}
+}
+
+// runCells runs every cell's replications, keeping each run's record
+// only. On a stop (cancellation, budget) it keeps the replications that
+// every cell finished and returns the reason.
+func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt CompareOptions, g *meter) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	g.ctx = ctx
+	var mu sync.Mutex
+	var firstErr error
+	done := make([]int, r.Replications) // cells finished per replication
+	_, cancelled := parallel(ctx, len(cells)*r.Replications, opt.Jobs, func(i int) {
+		rep, c := i/len(cells), cells[i%len(cells)]
+		cfg := c.cfg
+		cfg.Seed = ReplicationSeed(r.Seed, rep)
+		_, rec, err := runRecorded(cfg, rep, g, "", 0, "")
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			if firstErr == nil || (isStop(firstErr) && !isStop(err)) {
+				firstErr = err
+			}
+			cancel()
+			return
+		}
+		r.Cells[c.v][c.y][c.x][rep] = rec.Headline
+		r.Records[c.v][c.y][c.x][rep] = rec
+		done[rep]++
+	}, opt.Progress)
+	if firstErr == nil {
+		firstErr = cancelled
+	}
+	if firstErr != nil {
+		whole := 0
+		for whole < len(done) && done[whole] == len(cells) {
+			whole++
+		}
+		r.truncate(whole)
+	}
+	return firstErr
+}
+
+func (r *SweepResult) truncate(reps int) {
+	r.Replications = reps
+	for v := range r.Cells {
+		for y := range r.Cells[v] {
+			for x := range r.Cells[v][y] {
+				r.Cells[v][y][x] = r.Cells[v][y][x][:reps]
+				r.Records[v][y][x] = r.Records[v][y][x][:reps]
+			}
+		}
+	}
+}
+
+// write writes the sweep's files into dir (the staging folder).
+func (out *SweepOutput) write(dir string, opt CompareOptions) error {
+	res := out.Result
 	out.Stats = res.stats()
-	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
-		return nil, err
-	}
-	paths, err := writeOutputs(out.Dir, []output{
+	paths, err := writeOutputs(dir, []output{
 		{SweepCSV, func(w io.Writer) error { return writeSweepCSV(w, res, out.Stats) }},
 		{SweepJSON, func(w io.Writer) error { return writeSweepJSON(w, res, out.Stats) }},
 		{SweepMarkdown, func(w io.Writer) error { return WriteSweepTable(w, res, out.Stats) }},
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	out.Files = paths
 	if opt.Plots {
-		figs, err := writeFigures(out.Dir, res.figures(out.Stats), opt.SVG)
-		if err != nil {
-			return nil, err
-		}
+		figs, warn := writeFigures(dir, res.figures(out.Stats), opt.SVG)
 		out.Files = append(out.Files, figs...)
+		out.Warnings = append(out.Warnings, warn...)
 	}
-	return out, cancelled
+	return nil
 }
 
 func (r *SweepResult) stats() []CellStat {
@@ -339,17 +403,23 @@ func (r *SweepResult) figures(stats []CellStat) []compareFigure {
 		}
 		zero := 0.0
 		f.Panels[0].YMin = &zero
+		xs, categorical := axisPositions(sw.X.Numbers, len(sw.X.Values))
+		if categorical {
+			f.XLabel += " (values in the order of the file; see sweep.md)"
+		}
 		for _, v := range r.Variants {
 			l := report.Line{Label: v}
-			for _, s := range stats {
-				if s.Variant == v {
-					l.X = append(l.X, sw.X.Numbers[s.X])
-					l.Y = append(l.Y, s.Value)
+			for _, x := range sortedIndices(xs) {
+				for _, s := range stats {
+					if s.Variant == v && s.X == x {
+						l.X = append(l.X, xs[x])
+						l.Y = append(l.Y, s.Value)
+					}
 				}
 			}
 			f.Panels[0].Lines = append(f.Panels[0].Lines, l)
 		}
-		return []compareFigure{{File: "sweep-" + sw.Metric + ".png", write: func(p string) error { return report.WriteFile(p, f) }}}
+		return []compareFigure{{File: "sweep-" + sw.Metric + ".png", write: func(p string) error { return writeGrowing(p, f) }}}
 	}
 	var figs []compareFigure
 	for _, v := range r.Variants {

@@ -50,6 +50,9 @@ type Model struct {
 	sending int
 
 	progress func(now, end time.Duration) // see OnProgress
+
+	guard    Guard // see SetGuard; nil: unbounded
+	guardErr error // what the guard stopped the run with
 }
 
 // OnProgress makes the run call f after every time-series interval, with
@@ -156,7 +159,11 @@ func (m *Model) Run() (*Result, error) {
 		m.sim.At(m.warmup, engine.HandlerFunc(m.endWarmup), nil)
 	}
 	m.series.start()
+	m.installGuard()
 	m.sim.RunUntil(m.end)
+	if m.guardErr != nil {
+		return nil, fmt.Errorf("topology: %s stopped at %v of %v simulated: %w", m.cfg.Name, m.sim.Now(), m.cfg.Duration, m.guardErr)
+	}
 	if m.series.err != nil {
 		return nil, fmt.Errorf("topology: time series: %w", m.series.err)
 	}

@@ -1,0 +1,3 @@
+package atomicfile
+
+const sysRenameat2 = 316 // renameat2 on linux/amd64

@@ -1,0 +1,3 @@
+package atomicfile
+
+const sysRenameat2 = 276 // renameat2 on linux/arm64

@@ -1,0 +1,78 @@
+package run
+
+import "github.com/ressim/ressim/sim/topology"
+
+// eventsPerAttempt is what one attempt costs the engine besides its
+// handler's steps: its arrival, its response, its timeout and the
+// delivery of the outcome to the caller.
+const eventsPerAttempt = 4
+
+// estimator computes the events one call costs, recursively down the call
+// graph (acyclic: topology.Config.Validate rejects cycles), memoised per
+// (service, operation).
+type estimator struct {
+	svc  map[string]*topology.ServiceConfig
+	memo map[string]float64
+}
+
+// call is the events of one call with policy p to service's operation op.
+func (e *estimator) call(p topology.CallPolicy, service, op string) float64 {
+	attempts := float64(max(p.Retry.MaxAttempts, 1))
+	return attempts * (eventsPerAttempt + e.handler(service, op))
+}
+
+// handler is the events of one execution of service's op handler.
+func (e *estimator) handler(service, op string) float64 {
+	key := service + "\x00" + op
+	if v, ok := e.memo[key]; ok {
+		return v
+	}
+	e.memo[key] = 0 // a cycle (rejected by Validate) costs nothing more
+	s := e.svc[service]
+	if s == nil {
+		return 0
+	}
+	steps, _ := handlerSteps(s, op)
+	var ev float64
+	for _, st := range steps {
+		ev++ // the step itself
+		for _, cc := range st.Calls {
+			p := cc.Probability
+			if p <= 0 || p > 1 {
+				p = 1
+			}
+			ev += p * e.call(cc.Policy, cc.Service, cc.Operation)
+		}
+	}
+	e.memo[key] = ev
+	return ev
+}
+
+// work is the mean local work, seconds, of one execution of service's op
+// handler, downstream calls not counted: the shortest a closed-loop
+// user's cycle can be.
+func (e *estimator) workOf(service, op string) float64 {
+	s := e.svc[service]
+	if s == nil {
+		return 0
+	}
+	steps, _ := handlerSteps(s, op)
+	var w float64
+	for _, st := range steps {
+		if st.Kind == topology.WorkStep {
+			w += st.Work.Mean().Seconds()
+		}
+	}
+	return w
+}
+
+// handlerSteps is the steps serving op at s: the operation's, else the
+// default handler's.
+func handlerSteps(s *topology.ServiceConfig, op string) ([]topology.Step, bool) {
+	for _, o := range s.Operations {
+		if o.Name == op {
+			return o.Steps, true
+		}
+	}
+	return s.Steps, len(s.Steps) > 0
+}
