@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"time"
 
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/breaker"
@@ -27,6 +28,8 @@ type Caller struct {
 	classify func(error) policies.Outcome
 	onTrans  func(breaker.Transition)
 	onAlert  func(fallback.AlertChange)
+	hooks    Hooks
+	inside   bool // breaker inside the retry loop
 
 	// Immutable policies, safe without the mutex.
 	retry    *retry.Policy
@@ -40,10 +43,11 @@ type Caller struct {
 	shedder  *shed.Shedder
 	shedCap  int
 	inFlight int
-	bulk     *bulkhead.Semaphore
+	bulk     slots
 	waiters  map[bulkhead.Ticket]chan struct{}
 	breaker  *breaker.Breaker
 	budget   *budget.Bucket
+	conc     *budget.Concurrency
 	feature  *fallback.Feature
 }
 
@@ -62,6 +66,8 @@ func New(cfg Config) (*Caller, error) {
 		fb:       cfg.Fallback,
 		rng:      cfg.Rand,
 		shedCap:  cfg.ShedCapacity,
+		hooks:    cfg.Hooks,
+		inside:   cfg.Placement == InsideRetry,
 	}
 	if c.clock == nil {
 		c.clock = NewMonotonicClock()
@@ -85,6 +91,12 @@ func New(cfg Config) (*Caller, error) {
 	if cfg.Bulkhead != nil {
 		if c.bulk, err = bulkhead.NewSemaphore(*cfg.Bulkhead); err != nil {
 			return nil, fmt.Errorf("wall: bulkhead: %w", err)
+		}
+		c.waiters = make(map[bulkhead.Ticket]chan struct{})
+	}
+	if cfg.BulkheadPool != nil {
+		if c.bulk, err = bulkhead.NewPool(*cfg.BulkheadPool); err != nil {
+			return nil, fmt.Errorf("wall: bulkhead pool: %w", err)
 		}
 		c.waiters = make(map[bulkhead.Ticket]chan struct{})
 	}
@@ -112,6 +124,11 @@ func New(cfg Config) (*Caller, error) {
 	if cfg.Budget != nil {
 		if c.budget, err = budget.New(*cfg.Budget); err != nil {
 			return nil, fmt.Errorf("wall: budget: %w", err)
+		}
+	}
+	if cfg.RetryConcurrency != nil {
+		if c.conc, err = budget.NewConcurrency(*cfg.RetryConcurrency); err != nil {
+			return nil, fmt.Errorf("wall: retry concurrency: %w", err)
 		}
 	}
 	if cfg.Deadline != nil {
@@ -203,7 +220,24 @@ func (c *Caller) FallbackStats() (s fallback.Stats, ok bool) {
 }
 
 func (c *Caller) notifyTransition(tr breaker.Transition, ok bool) {
-	if ok && c.onTrans != nil {
+	if !ok {
+		return
+	}
+	if c.onTrans != nil {
 		c.onTrans(tr)
 	}
+	if c.hooks.BreakerTransition != nil {
+		c.hooks.BreakerTransition(tr)
+	}
+}
+
+// slots is what the call path needs of a bulkhead: both flavours (Semaphore
+// and Pool) have these methods.
+type slots interface {
+	Acquire(now, deadline time.Duration) bulkhead.Acquisition
+	Release(now time.Duration) (bulkhead.Grant, bool)
+	Cancel(t bulkhead.Ticket) bool
+	Expire(now time.Duration, t bulkhead.Ticket) (policies.Outcome, bool)
+	InUse() int
+	Waiting() int
 }
