@@ -10,8 +10,8 @@ import (
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/bulkhead"
 	"github.com/ressim/ressim/sim/policies/codel"
-	"github.com/ressim/ressim/sim/policies/limit"
 	"github.com/ressim/ressim/sim/policies/lifo"
+	"github.com/ressim/ressim/sim/policies/limit"
 	"github.com/ressim/ressim/sim/policies/shed"
 )
 
@@ -33,9 +33,9 @@ import (
 // A Server is safe for concurrent use: one mutex guards the policy state
 // machines and the queue; it is never held while the handler or a hook runs.
 type Server struct {
-	clock    Clock
-	hooks    Hooks
-	cfg      ServerConfig
+	clock Clock
+	hooks Hooks
+	cfg   ServerConfig
 
 	mu      sync.Mutex
 	lim     *limit.Limiter

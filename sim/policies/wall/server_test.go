@@ -12,8 +12,8 @@ import (
 
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/codel"
-	"github.com/ressim/ressim/sim/policies/limit"
 	"github.com/ressim/ressim/sim/policies/lifo"
+	"github.com/ressim/ressim/sim/policies/limit"
 )
 
 // The server tests run in synctest bubbles only for synctest.Wait, which

@@ -7,8 +7,8 @@ import (
 
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/codel"
-	"github.com/ressim/ressim/sim/policies/limit"
 	"github.com/ressim/ressim/sim/policies/lifo"
+	"github.com/ressim/ressim/sim/policies/limit"
 	"github.com/ressim/ressim/sim/policies/shed"
 )
 
@@ -141,4 +141,4 @@ func (c *ServerConfig) validate() error {
 type fixedLimit int
 
 func (f fixedLimit) OnSample(time.Duration, time.Duration, int, bool) {}
-func (f fixedLimit) Limit() int                                      { return int(f) }
+func (f fixedLimit) Limit() int                                       { return int(f) }
