@@ -176,7 +176,7 @@ func (e *RejectedError) Unwrap() error {
 // Classify is the default classifier of the errors a fn returns:
 //
 //	nil                                    Success
-//	a *RejectedError                       Rejected
+//	a *RejectedError, ErrNoHost            Rejected
 //	context.DeadlineExceeded, or an error
 //	with a Timeout() bool method that
 //	reports true (net.Error)               Timeout
@@ -191,7 +191,7 @@ func Classify(err error) policies.Outcome {
 	if err == nil {
 		return policies.Success
 	}
-	if _, ok := errors.AsType[*RejectedError](err); ok {
+	if _, ok := errors.AsType[*RejectedError](err); ok || errors.Is(err, ErrNoHost) {
 		return policies.Rejected
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
