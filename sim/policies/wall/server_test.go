@@ -305,3 +305,29 @@ func TestNewServerRejectsBadConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestServerLimitAlgorithms builds each algorithm, plain and windowed, and
+// checks that the Server enforces its initial limit.
+func TestServerLimitAlgorithms(t *testing.T) {
+	aimd, vegas, grad := limit.DefaultAIMDConfig(), limit.DefaultVegasConfig(), limit.DefaultGradient2Config()
+	win := limit.DefaultWindowedConfig()
+	for name, lc := range map[string]LimitConfig{
+		"aimd":               {AIMD: &aimd},
+		"vegas":              {Vegas: &vegas},
+		"gradient2":          {Gradient2: &grad},
+		"windowed vegas":     {Vegas: &vegas, Window: &win},
+		"windowed gradient2": {Gradient2: &grad, Window: &win},
+	} {
+		s, _ := newTestServer(t, ServerConfig{Limit: &lc})
+		var dones []func(policies.Outcome)
+		for range 20 { // every default starts at 20
+			dones = append(dones, mustAcquire(t, s))
+		}
+		if _, err := s.Acquire(context.Background(), policies.Normal); !errors.Is(err, ErrLimited) {
+			t.Errorf("%s: 21st request %v, want ErrLimited", name, err)
+		}
+		for _, d := range dones {
+			d(policies.Success)
+		}
+	}
+}
