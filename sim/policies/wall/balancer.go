@@ -63,7 +63,7 @@ func NewBalancer(cfg BalancerConfig) (*Balancer, error) {
 	if cfg.Outlier != nil {
 		det, err := outlier.New(*cfg.Outlier, len(b.hosts), b.clock.Now())
 		if err != nil {
-			return nil, fmt.Errorf("wall: outlier: %w", err)
+			return nil, fmt.Errorf("wall: %w", err)
 		}
 		b.det = det
 		b.mu.Lock()

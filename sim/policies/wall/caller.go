@@ -85,30 +85,30 @@ func New(cfg Config) (*Caller, error) {
 	var err error
 	if cfg.Shed != nil {
 		if c.shedder, err = shed.New(*cfg.Shed); err != nil {
-			return nil, fmt.Errorf("wall: shed: %w", err)
+			return nil, fmt.Errorf("wall: %w", err)
 		}
 	}
 	if cfg.Bulkhead != nil {
 		if c.bulk, err = bulkhead.NewSemaphore(*cfg.Bulkhead); err != nil {
-			return nil, fmt.Errorf("wall: bulkhead: %w", err)
+			return nil, fmt.Errorf("wall: %w", err)
 		}
 		c.waiters = make(map[bulkhead.Ticket]chan struct{})
 	}
 	if cfg.BulkheadPool != nil {
 		if c.bulk, err = bulkhead.NewPool(*cfg.BulkheadPool); err != nil {
-			return nil, fmt.Errorf("wall: bulkhead pool: %w", err)
+			return nil, fmt.Errorf("wall: %w", err)
 		}
 		c.waiters = make(map[bulkhead.Ticket]chan struct{})
 	}
 	if cfg.Breaker != nil {
 		if c.breaker, err = breaker.New(*cfg.Breaker); err != nil {
-			return nil, fmt.Errorf("wall: breaker: %w", err)
+			return nil, fmt.Errorf("wall: %w", err)
 		}
 	}
 	if cfg.Timeout != nil {
 		p, err := timeout.New(*cfg.Timeout)
 		if err != nil {
-			return nil, fmt.Errorf("wall: timeout: %w", err)
+			return nil, fmt.Errorf("wall: %w", err)
 		}
 		c.timeout = &p
 	}
@@ -118,29 +118,29 @@ func New(cfg Config) (*Caller, error) {
 			rc.AttemptTimeout = c.timeout.Attempt()
 		}
 		if c.retry, err = retry.New(rc); err != nil {
-			return nil, fmt.Errorf("wall: retry: %w", err)
+			return nil, fmt.Errorf("wall: %w", err)
 		}
 	}
 	if cfg.Budget != nil {
 		if c.budget, err = budget.New(*cfg.Budget); err != nil {
-			return nil, fmt.Errorf("wall: budget: %w", err)
+			return nil, fmt.Errorf("wall: %w", err)
 		}
 	}
 	if cfg.RetryConcurrency != nil {
 		if c.conc, err = budget.NewConcurrency(*cfg.RetryConcurrency); err != nil {
-			return nil, fmt.Errorf("wall: retry concurrency: %w", err)
+			return nil, fmt.Errorf("wall: %w", err)
 		}
 	}
 	if cfg.Deadline != nil {
 		p, err := deadline.New(*cfg.Deadline)
 		if err != nil {
-			return nil, fmt.Errorf("wall: deadline: %w", err)
+			return nil, fmt.Errorf("wall: %w", err)
 		}
 		c.deadline = &p
 	}
 	if cfg.Fallback != nil {
 		if c.feature, err = fallback.New(cfg.Fallback.Feature); err != nil {
-			return nil, fmt.Errorf("wall: fallback: %w", err)
+			return nil, fmt.Errorf("wall: %w", err)
 		}
 	}
 	return c, nil

@@ -76,21 +76,21 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		}
 	}
 	if s.lim, err = limit.NewLimiter(alg); err != nil {
-		return nil, fmt.Errorf("wall: limit: %w", err)
+		return nil, fmt.Errorf("wall: %w", err)
 	}
 	if cfg.Shed != nil {
 		if s.shedder, err = shed.New(*cfg.Shed); err != nil {
-			return nil, fmt.Errorf("wall: shed: %w", err)
+			return nil, fmt.Errorf("wall: %w", err)
 		}
 	}
 	if cfg.CoDel != nil {
 		if s.codel, err = codel.New(*cfg.CoDel); err != nil {
-			return nil, fmt.Errorf("wall: codel: %w", err)
+			return nil, fmt.Errorf("wall: %w", err)
 		}
 	}
 	if cfg.LIFO != nil {
 		if s.lifo, err = lifo.NewPolicy(*cfg.LIFO); err != nil {
-			return nil, fmt.Errorf("wall: lifo: %w", err)
+			return nil, fmt.Errorf("wall: %w", err)
 		}
 		s.lifoTO = cfg.LIFO.ControlledDelay
 		s.lifo.Observe(s.clock.Now(), 0)

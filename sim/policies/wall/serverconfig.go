@@ -105,11 +105,11 @@ func (c *LimitConfig) algorithm() (limit.Algorithm, error) {
 		alg, err = limit.NewGradient2(*c.Gradient2)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("wall: limit: %w", err)
+		return nil, fmt.Errorf("wall: %w", err)
 	}
 	if c.Window != nil {
 		if alg, err = limit.NewWindowed(*c.Window, alg); err != nil {
-			return nil, fmt.Errorf("wall: limit window: %w", err)
+			return nil, fmt.Errorf("wall: %w", err)
 		}
 	}
 	return alg, nil
