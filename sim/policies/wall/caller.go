@@ -82,66 +82,11 @@ func New(cfg Config) (*Caller, error) {
 		}
 		c.rng = rand.New(rand.NewChaCha8(seed))
 	}
-	var err error
-	if cfg.Shed != nil {
-		if c.shedder, err = shed.New(*cfg.Shed); err != nil {
-			return nil, fmt.Errorf("wall: %w", err)
-		}
+	if err := c.buildGuards(&cfg); err != nil {
+		return nil, fmt.Errorf("wall: %w", err)
 	}
-	if cfg.Bulkhead != nil {
-		if c.bulk, err = bulkhead.NewSemaphore(*cfg.Bulkhead); err != nil {
-			return nil, fmt.Errorf("wall: %w", err)
-		}
-		c.waiters = make(map[bulkhead.Ticket]chan struct{})
-	}
-	if cfg.BulkheadPool != nil {
-		if c.bulk, err = bulkhead.NewPool(*cfg.BulkheadPool); err != nil {
-			return nil, fmt.Errorf("wall: %w", err)
-		}
-		c.waiters = make(map[bulkhead.Ticket]chan struct{})
-	}
-	if cfg.Breaker != nil {
-		if c.breaker, err = breaker.New(*cfg.Breaker); err != nil {
-			return nil, fmt.Errorf("wall: %w", err)
-		}
-	}
-	if cfg.Timeout != nil {
-		p, err := timeout.New(*cfg.Timeout)
-		if err != nil {
-			return nil, fmt.Errorf("wall: %w", err)
-		}
-		c.timeout = &p
-	}
-	if cfg.Retry != nil {
-		rc := *cfg.Retry
-		if c.timeout != nil && rc.AttemptTimeout == 0 {
-			rc.AttemptTimeout = c.timeout.Attempt()
-		}
-		if c.retry, err = retry.New(rc); err != nil {
-			return nil, fmt.Errorf("wall: %w", err)
-		}
-	}
-	if cfg.Budget != nil {
-		if c.budget, err = budget.New(*cfg.Budget); err != nil {
-			return nil, fmt.Errorf("wall: %w", err)
-		}
-	}
-	if cfg.RetryConcurrency != nil {
-		if c.conc, err = budget.NewConcurrency(*cfg.RetryConcurrency); err != nil {
-			return nil, fmt.Errorf("wall: %w", err)
-		}
-	}
-	if cfg.Deadline != nil {
-		p, err := deadline.New(*cfg.Deadline)
-		if err != nil {
-			return nil, fmt.Errorf("wall: %w", err)
-		}
-		c.deadline = &p
-	}
-	if cfg.Fallback != nil {
-		if c.feature, err = fallback.New(cfg.Fallback.Feature); err != nil {
-			return nil, fmt.Errorf("wall: %w", err)
-		}
+	if err := c.buildAttempts(&cfg); err != nil {
+		return nil, fmt.Errorf("wall: %w", err)
 	}
 	return c, nil
 }

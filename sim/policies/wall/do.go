@@ -297,18 +297,16 @@ func (c *Caller) loop(ctx context.Context, dl deadline.Deadline, fn func(context
 		n       int
 		lastErr error
 		permit  breaker.Permit
-		pending bool // permit taken and not yet recorded
 		held    bool // a place in the concurrency retry budget
 	)
 	perAttempt := c.breaker != nil && c.inside
-	defer func() {
-		if pending { // fn panicked: give the permit back
-			c.recordAttempt(c.clock.Now(), permit, policies.Cancelled, 0)
-		}
-		if held {
-			c.releaseRetrySlot()
-		}
-	}()
+	if c.conc != nil {
+		defer func() {
+			if held {
+				c.releaseRetrySlot()
+			}
+		}()
+	}
 	for {
 		now := c.clock.Now()
 		if perAttempt {
@@ -324,35 +322,18 @@ func (c *Caller) loop(ctx context.Context, dl deadline.Deadline, fn func(context
 			}
 			return &Error{Outcome: policies.DeadlineExceeded, Attempts: n, Reason: retry.ReasonDeadline, Err: err, Last: lastErr}
 		}
-
-		// The call.
 		n++
-		c.hooks.attemptStart(now, n)
-		pending = perAttempt
-		keep := false
-		if fn != nil {
-			err = fn(actx)
-		} else {
-			err, keep = afn(actx, n, cancel)
-		}
-		end := c.clock.Now()
-		o := c.outcome(ctx, actx, err)
-		if !(keep && o == policies.Success) {
-			cancel()
-		}
-		pending = false
-		c.recordAttempt(end, permit, o, end-now)
-		c.hooks.attemptEnd(AttemptEnd{At: end, N: n, Outcome: o, Latency: end - now, Err: err})
+		o, end, err := c.attempt(ctx, actx, cancel, n, fn, afn, permit, now)
 		if o == policies.Success {
 			return nil
 		}
 		lastErr = err
 
 		// Retry.
-		if c.retry == nil {
+		switch {
+		case c.retry == nil:
 			return &Error{Outcome: o, Attempts: n, Reason: retry.ReasonExhausted, Err: err}
-		}
-		if noRetry != nil {
+		case noRetry != nil:
 			return &Error{Outcome: o, Attempts: n, Reason: retry.ReasonNotIdempotent, Err: err, Last: noRetry}
 		}
 		d := c.decide(end, call, o, dl, err, &held)
@@ -364,6 +345,36 @@ func (c *Caller) loop(ctx context.Context, dl deadline.Deadline, fn func(context
 			return &Error{Outcome: ctxOutcome(ctx), Attempts: n, Reason: retry.ReasonDeadline, Err: err, Last: lastErr}
 		}
 	}
+}
+
+// attempt makes attempt n, started at now under actx, and records its
+// outcome (in the retry budget; in the breaker when it is inside the retry
+// loop, with permit). It returns the outcome, the instant the attempt ended
+// and fn's error.
+func (c *Caller) attempt(ctx, actx context.Context, cancel context.CancelFunc, n int, fn func(context.Context) error, afn attemptFunc, permit breaker.Permit, now time.Duration) (policies.Outcome, time.Duration, error) {
+	c.hooks.attemptStart(now, n)
+	pending := c.breaker != nil && c.inside // permit taken and not yet recorded
+	defer func() {
+		if pending { // fn panicked: give the permit back
+			c.recordAttempt(c.clock.Now(), permit, policies.Cancelled, 0)
+		}
+	}()
+	var err error
+	keep := false
+	if fn != nil {
+		err = fn(actx)
+	} else {
+		err, keep = afn(actx, n, cancel)
+	}
+	end := c.clock.Now()
+	o := c.outcome(ctx, actx, err)
+	if !(keep && o == policies.Success) {
+		cancel()
+	}
+	pending = false
+	c.recordAttempt(end, permit, o, end-now)
+	c.hooks.attemptEnd(AttemptEnd{At: end, N: n, Outcome: o, Latency: end - now, Err: err})
+	return o, end, err
 }
 
 // attemptContext returns the context of an attempt starting at now: its

@@ -106,17 +106,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 			r.Body = body
 		}
-		host := -1
-		if t.hosts != nil {
-			i, addr, err := t.hosts.Pick()
-			if err != nil {
-				return err, false
-			}
-			host = i
-			r.URL.Host = addr
-			if req.Host == "" || req.Host == req.URL.Host {
-				r.Host = ""
-			}
+		host, err := t.route(r, req)
+		if err != nil {
+			return err, false
 		}
 		sent = true
 		res, err := t.base.RoundTrip(r)
@@ -154,6 +146,23 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return last, nil
 	}
 	return nil, err
+}
+
+// route points r, the attempt's copy of req, at the host the Balancer
+// picks, and returns the host's index (-1 without a Balancer).
+func (t *Transport) route(r, req *http.Request) (int, error) {
+	if t.hosts == nil {
+		return -1, nil
+	}
+	i, addr, err := t.hosts.Pick()
+	if err != nil {
+		return -1, err
+	}
+	r.URL.Host = addr
+	if req.Host == "" || req.Host == req.URL.Host {
+		r.Host = "" // the Host header follows the URL
+	}
+	return i, nil
 }
 
 // hostErr is what an attempt's answer says about the host it went to: nil
