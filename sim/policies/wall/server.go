@@ -183,6 +183,9 @@ func (s *Server) wait(ctx context.Context, w *waiter) (func(policies.Outcome), e
 		s.mu.Lock()
 		if w.elem != nil { // still queued: leave
 			s.remove(w)
+			if s.lifo != nil {
+				s.lifo.Observe(s.clock.Now(), s.queue.Len())
+			}
 			s.mu.Unlock()
 			return nil, &Error{Outcome: ctxOutcome(ctx), Err: ctx.Err()}
 		}

@@ -331,3 +331,21 @@ func TestServerLimitAlgorithms(t *testing.T) {
 		}
 	}
 }
+
+// TestServerHandlerKeepsFlusher: the status recorder in front of the
+// handler still lets it stream.
+func TestServerHandlerKeepsFlusher(t *testing.T) {
+	s, _ := newTestServer(t, ServerConfig{MaxConcurrent: 1})
+	rec := httptest.NewRecorder()
+	s.Handler(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		f, ok := w.(http.Flusher)
+		if !ok {
+			t.Fatal("the handler's writer is not an http.Flusher")
+		}
+		w.Write([]byte("chunk"))
+		f.Flush()
+	})).ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	if !rec.Flushed || rec.Body.String() != "chunk" {
+		t.Fatalf("flushed %v, body %q", rec.Flushed, rec.Body.String())
+	}
+}
