@@ -156,7 +156,7 @@ func (c *Caller) path(ctx context.Context, fn func(context.Context) error, afn a
 		}
 		defer c.release()
 	}
-	return c.attempts(ctx, dl, fn, afn, noRetry)
+	return c.attempts(ctx, start, dl, fn, afn, noRetry)
 }
 
 // admit applies load shedding at instant now and counts the call in flight.
@@ -264,13 +264,13 @@ func bulkheadRefusal(o policies.Outcome, _ bool) error {
 
 // attempts runs the breaker, retry and timeout layers around the call. With
 // the breaker outside the retry loop (the default) it takes one permit for
-// the whole loop and records the call's outcome once.
-func (c *Caller) attempts(ctx context.Context, dl deadline.Deadline, fn func(context.Context) error, afn attemptFunc, noRetry error) error {
+// the whole loop and records the call's outcome once, with its latency from
+// start, the call's start (a bulkhead wait included, as in the simulator).
+func (c *Caller) attempts(ctx context.Context, start time.Duration, dl deadline.Deadline, fn func(context.Context) error, afn attemptFunc, noRetry error) error {
 	if c.breaker == nil || c.inside {
 		return c.loop(ctx, dl, fn, afn, noRetry)
 	}
-	start := c.clock.Now()
-	permit, ok := c.allow(start)
+	permit, ok := c.allow(c.clock.Now())
 	if !ok {
 		return &Error{Outcome: policies.CircuitOpen, Err: ErrCircuitOpen}
 	}

@@ -12,7 +12,8 @@ const (
 	// OutsideRetry, the default, puts the breaker around the whole retry
 	// loop: one Allow per logical call, before the first attempt, and one
 	// Record per call, with the call's final outcome and its latency from
-	// the breaker's permit to the end of the last attempt. Retries that
+	// the call's start (a bulkhead wait included, as in the simulator) to
+	// the end of the last attempt. Retries that
 	// end in success count as one success. This is the simulator's default
 	// (sim/topology: one breaker decision per call).
 	OutsideRetry Placement = iota

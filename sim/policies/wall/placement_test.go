@@ -98,3 +98,33 @@ func TestParsePlacement(t *testing.T) {
 		t.Error("ParsePlacement accepted an unknown placement")
 	}
 }
+
+// TestBreakerOutsideLatencyIncludesBulkheadWait: outside the retry loop the
+// call's latency runs from its start, as the simulator's does, so 400 ms
+// waiting for a bulkhead slot plus a 200 ms attempt is a 600 ms call, slow
+// for a 500 ms threshold (one call in the window, 100 % slow opens it).
+func TestBreakerOutsideLatencyIncludesBulkheadWait(t *testing.T) {
+	ms := time.Millisecond
+	bc := testBreaker()
+	bc.SlidingWindowSize, bc.MinimumNumberOfCalls = 1, 1
+	bc.FailureRateThreshold = 100
+	bc.SlowCallDurationThreshold, bc.SlowCallRateThreshold = 500*ms, 100
+	c, clock := newTestCaller(t, Config{Breaker: bc, Bulkhead: oneSlot(time.Second)})
+	release, first := holdSlot(t, c)
+	second := goDo(context.Background(), c, func(context.Context) error {
+		clock.Advance(200 * ms)
+		return nil
+	})
+	clock.WaitTimers(1) // the second call waits for the slot
+	clock.Advance(400 * ms)
+	close(release)
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-second; err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := c.BreakerState(); st != breaker.Open {
+		t.Fatalf("breaker %v after a 600 ms call (400 ms of it waiting for the bulkhead), want open", st)
+	}
+}
