@@ -5,8 +5,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/breaker"
 	"github.com/ressim/ressim/sim/policies/bulkhead"
+	"github.com/ressim/ressim/sim/policies/limit"
 	"github.com/ressim/ressim/sim/policies/retry"
 )
 
@@ -85,5 +87,24 @@ func BenchmarkClassify(b *testing.B) {
 	for b.Loop() {
 		Classify(errs[i&3])
 		i++
+	}
+}
+
+// BenchmarkServerAcquire: one admission and release through shedding and
+// an AIMD limit, with no contention (the fast path).
+func BenchmarkServerAcquire(b *testing.B) {
+	aimd := limit.DefaultAIMDConfig()
+	s, err := NewServer(ServerConfig{Clock: NewManualClock(0), Limit: &LimitConfig{AIMD: &aimd}, Shed: shedConfig(), QueueCapacity: 8})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		done, err := s.Acquire(ctx, policies.Normal)
+		if err != nil {
+			b.Fatal(err)
+		}
+		done(policies.Success)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"time"
 
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/breaker"
@@ -27,6 +28,8 @@ type Caller struct {
 	classify func(error) policies.Outcome
 	onTrans  func(breaker.Transition)
 	onAlert  func(fallback.AlertChange)
+	hooks    Hooks
+	inside   bool // breaker inside the retry loop
 
 	// Immutable policies, safe without the mutex.
 	retry    *retry.Policy
@@ -40,10 +43,11 @@ type Caller struct {
 	shedder  *shed.Shedder
 	shedCap  int
 	inFlight int
-	bulk     *bulkhead.Semaphore
+	bulk     slots
 	waiters  map[bulkhead.Ticket]chan struct{}
 	breaker  *breaker.Breaker
 	budget   *budget.Bucket
+	conc     *budget.Concurrency
 	feature  *fallback.Feature
 }
 
@@ -62,6 +66,8 @@ func New(cfg Config) (*Caller, error) {
 		fb:       cfg.Fallback,
 		rng:      cfg.Rand,
 		shedCap:  cfg.ShedCapacity,
+		hooks:    cfg.Hooks,
+		inside:   cfg.Placement == InsideRetry,
 	}
 	if c.clock == nil {
 		c.clock = NewMonotonicClock()
@@ -76,55 +82,11 @@ func New(cfg Config) (*Caller, error) {
 		}
 		c.rng = rand.New(rand.NewChaCha8(seed))
 	}
-	var err error
-	if cfg.Shed != nil {
-		if c.shedder, err = shed.New(*cfg.Shed); err != nil {
-			return nil, fmt.Errorf("wall: shed: %w", err)
-		}
+	if err := c.buildGuards(&cfg); err != nil {
+		return nil, fmt.Errorf("wall: %w", err)
 	}
-	if cfg.Bulkhead != nil {
-		if c.bulk, err = bulkhead.NewSemaphore(*cfg.Bulkhead); err != nil {
-			return nil, fmt.Errorf("wall: bulkhead: %w", err)
-		}
-		c.waiters = make(map[bulkhead.Ticket]chan struct{})
-	}
-	if cfg.Breaker != nil {
-		if c.breaker, err = breaker.New(*cfg.Breaker); err != nil {
-			return nil, fmt.Errorf("wall: breaker: %w", err)
-		}
-	}
-	if cfg.Timeout != nil {
-		p, err := timeout.New(*cfg.Timeout)
-		if err != nil {
-			return nil, fmt.Errorf("wall: timeout: %w", err)
-		}
-		c.timeout = &p
-	}
-	if cfg.Retry != nil {
-		rc := *cfg.Retry
-		if c.timeout != nil && rc.AttemptTimeout == 0 {
-			rc.AttemptTimeout = c.timeout.Attempt()
-		}
-		if c.retry, err = retry.New(rc); err != nil {
-			return nil, fmt.Errorf("wall: retry: %w", err)
-		}
-	}
-	if cfg.Budget != nil {
-		if c.budget, err = budget.New(*cfg.Budget); err != nil {
-			return nil, fmt.Errorf("wall: budget: %w", err)
-		}
-	}
-	if cfg.Deadline != nil {
-		p, err := deadline.New(*cfg.Deadline)
-		if err != nil {
-			return nil, fmt.Errorf("wall: deadline: %w", err)
-		}
-		c.deadline = &p
-	}
-	if cfg.Fallback != nil {
-		if c.feature, err = fallback.New(cfg.Fallback.Feature); err != nil {
-			return nil, fmt.Errorf("wall: fallback: %w", err)
-		}
+	if err := c.buildAttempts(&cfg); err != nil {
+		return nil, fmt.Errorf("wall: %w", err)
 	}
 	return c, nil
 }
@@ -203,7 +165,24 @@ func (c *Caller) FallbackStats() (s fallback.Stats, ok bool) {
 }
 
 func (c *Caller) notifyTransition(tr breaker.Transition, ok bool) {
-	if ok && c.onTrans != nil {
+	if !ok {
+		return
+	}
+	if c.onTrans != nil {
 		c.onTrans(tr)
 	}
+	if c.hooks.BreakerTransition != nil {
+		c.hooks.BreakerTransition(tr)
+	}
+}
+
+// slots is what the call path needs of a bulkhead: both flavours (Semaphore
+// and Pool) have these methods.
+type slots interface {
+	Acquire(now, deadline time.Duration) bulkhead.Acquisition
+	Release(now time.Duration) (bulkhead.Grant, bool)
+	Cancel(t bulkhead.Ticket) bool
+	Expire(now time.Duration, t bulkhead.Ticket) (policies.Outcome, bool)
+	InUse() int
+	Waiting() int
 }

@@ -46,12 +46,25 @@ type Config struct {
 	// wait for a slot (package bulkhead, semaphore flavour). A call holds
 	// its slot through all its attempts and backoffs.
 	Bulkhead *bulkhead.SemaphoreConfig
+	// BulkheadPool is the pool flavour of the bulkhead instead (package
+	// bulkhead, Pool; Hystrix's thread pool): MaxThreadPoolSize calls run
+	// at once and at most QueueCapacity wait, in FIFO order, for as long
+	// as their deadline allows (the wait is bounded in length, not in
+	// time). The calls still run in their callers' goroutines: the pool
+	// is a bound on concurrency and on the queue, not a set of workers.
+	// At most one of Bulkhead and BulkheadPool may be set.
+	BulkheadPool *bulkhead.PoolConfig
 
-	// Breaker is the circuit breaker (package breaker). It is asked before
-	// every attempt, the first and each retry, and records the outcome of
-	// every attempt; a refusal ends the call with CircuitOpen, which is never
-	// retried.
+	// Breaker is the circuit breaker (package breaker). Where it sits is
+	// Placement: by default around the whole retry loop (one decision and
+	// one record per call, as in the simulator). A refusal ends the call
+	// with CircuitOpen, which is never retried.
 	Breaker *breaker.Config
+	// Placement puts the breaker outside the retry loop (OutsideRetry, the
+	// default and the simulator's) or inside it (InsideRetry: asked before
+	// and fed after every attempt). It mirrors the experiment file's
+	// breaker key placement.
+	Placement Placement
 
 	// Retry is the retry policy (package retry). If it is set together with
 	// Timeout and its AttemptTimeout is 0, New sets AttemptTimeout to
@@ -62,6 +75,14 @@ type Config struct {
 	// allowed a retry; every successful attempt deposits into it. It
 	// requires Retry.
 	Budget *budget.Config
+
+	// RetryConcurrency is Envoy's retry budget (package budget,
+	// Concurrency), consulted after Retry (and Budget) allowed a retry:
+	// the retries in flight may not exceed BudgetPercent of the calls in
+	// flight through this Caller, nor fall below MinRetryConcurrency. A
+	// retry holds its place until the call's next retry decision or its
+	// end, as in the simulator. It requires Retry.
+	RetryConcurrency *budget.ConcurrencyConfig
 
 	// Timeout is the per-attempt timeout (package timeout): each attempt
 	// runs under a context whose deadline is the earlier of the attempt's
@@ -89,6 +110,9 @@ type Config struct {
 	// call that observed it. Concurrent calls may deliver transitions out
 	// of order; Transition.At and the From/To states tell the true order.
 	OnBreakerTransition func(breaker.Transition)
+	// Hooks are callbacks for metrics: attempt start and end, breaker
+	// transitions, local refusals. Nil hooks cost nothing.
+	Hooks Hooks
 	// OnFallbackAlert, if set, is called when the fallback alert is raised
 	// or cleared, after the Caller's mutex has been released.
 	OnFallbackAlert func(fallback.AlertChange)
@@ -103,9 +127,11 @@ type Fallback struct {
 	Cached func(ctx context.Context) fallback.Cached
 	// Serve produces the degraded answer at level (Stale, Generic or
 	// Empty), given the error that made the main path fail (an *Error
-	// wrapping ErrKilled for a killed feature). A nil result means the answer was served at that
-	// level; an error moves on to the next level. Required. It must be
-	// cheaper than the main path and share no resources with it.
+	// wrapping ErrKilled for a killed feature). A nil result means the
+	// answer was served at that level; an error moves on to the next
+	// level. It must be cheaper than the main path and share no resources
+	// with it. Nil means Do and DoLevel serve no degraded answer (every
+	// level fails); DoFallback passes its own typed fallback instead.
 	Serve func(ctx context.Context, level fallback.Level, cause error) error
 }
 
@@ -121,8 +147,14 @@ func (c *Config) validate() error {
 	if c.Class != deadline.Critical && c.Class != deadline.NonCritical {
 		return fmt.Errorf("%w: unknown deadline Class %d", ErrInvalidConfig, c.Class)
 	}
-	if c.Fallback != nil && c.Fallback.Serve == nil {
-		return fmt.Errorf("%w: Fallback without Serve", ErrInvalidConfig)
+	if c.Bulkhead != nil && c.BulkheadPool != nil {
+		return fmt.Errorf("%w: both Bulkhead and BulkheadPool set, want at most one", ErrInvalidConfig)
+	}
+	if c.RetryConcurrency != nil && c.Retry == nil {
+		return fmt.Errorf("%w: RetryConcurrency without Retry", ErrInvalidConfig)
+	}
+	if c.Placement > InsideRetry {
+		return fmt.Errorf("%w: unknown breaker Placement %d", ErrInvalidConfig, c.Placement)
 	}
 	return nil
 }

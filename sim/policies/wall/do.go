@@ -41,6 +41,15 @@ func (c *Caller) Do(ctx context.Context, fn func(ctx context.Context) error) err
 // every fallback level failed (the error is the main path's). Without a
 // fallback it reports Fresh or SystemError.
 func (c *Caller) DoLevel(ctx context.Context, fn func(ctx context.Context) error) (fallback.Level, error) {
+	var serve func(context.Context, fallback.Level, error) error
+	if c.fb != nil {
+		serve = c.fb.Serve
+	}
+	return c.doLevel(ctx, fn, serve)
+}
+
+// doLevel is DoLevel with the fallback's Serve given (nil: no level answers).
+func (c *Caller) doLevel(ctx context.Context, fn func(ctx context.Context) error, serveFn func(context.Context, fallback.Level, error) error) (fallback.Level, error) {
 	if c.feature == nil {
 		if err := c.run(ctx, fn, nil, nil); err != nil {
 			return fallback.SystemError, err
@@ -67,7 +76,7 @@ func (c *Caller) DoLevel(ctx context.Context, fn func(ctx context.Context) error
 		level = att.Fail()
 	}
 	for level == fallback.Stale || level == fallback.Generic || level == fallback.Empty {
-		if c.fb.Serve(ctx, level, cause) == nil {
+		if serveFn != nil && serveFn(ctx, level, cause) == nil {
 			c.serve(att)
 			return level, nil
 		}
@@ -92,6 +101,23 @@ func (c *Caller) serve(a fallback.Attempt) {
 // non-nil. A non-nil noRetry refuses every retry (ReasonNotIdempotent) and is
 // reported as the cause.
 func (c *Caller) run(ctx context.Context, fn func(context.Context) error, afn attemptFunc, noRetry error) error {
+	err := c.path(ctx, fn, afn, noRetry)
+	if err != nil && c.hooks.Rejected != nil {
+		if e, ok := err.(*Error); ok {
+			if r := rejectionOf(e); r != nil {
+				o := e.Outcome
+				if r == ErrBudgetExhausted {
+					o = policies.Rejected
+				}
+				c.hooks.rejected(c.clock.Now(), r, o)
+			}
+		}
+	}
+	return err
+}
+
+// path is run without the hook.
+func (c *Caller) path(ctx context.Context, fn func(context.Context) error, afn attemptFunc, noRetry error) error {
 	if err := ctx.Err(); err != nil {
 		return &Error{Outcome: ctxOutcome(ctx), Err: err}
 	}
@@ -130,7 +156,7 @@ func (c *Caller) run(ctx context.Context, fn func(context.Context) error, afn at
 		}
 		defer c.release()
 	}
-	return c.attempts(ctx, dl, fn, afn, noRetry)
+	return c.attempts(ctx, start, dl, fn, afn, noRetry)
 }
 
 // admit applies load shedding at instant now and counts the call in flight.
@@ -140,7 +166,7 @@ func (c *Caller) admit(ctx context.Context, now time.Duration) error {
 	if c.shedder != nil {
 		d := c.shedder.Admit(now, PriorityFrom(ctx), c.inFlight, c.shedCap)
 		if !d.Admitted {
-			return &Error{Outcome: policies.Rejected, Err: &RejectedError{StatusCode: d.Status, RetryAfter: d.RetryAfter}}
+			return &Error{Outcome: policies.Rejected, Err: &RejectedError{Local: true, StatusCode: d.Status, RetryAfter: d.RetryAfter}}
 		}
 	}
 	c.inFlight++
@@ -178,8 +204,10 @@ func (c *Caller) acquire(ctx context.Context, now time.Duration, dl deadline.Dea
 	}
 
 	expired := make(chan struct{})
-	stop := c.clock.AfterFunc(acq.WaitUntil-now, func() { close(expired) })
-	defer stop()
+	if acq.WaitUntil != bulkhead.NoDeadline { // a pool waits without a bound in time
+		stop := c.clock.AfterFunc(acq.WaitUntil-now, func() { close(expired) })
+		defer stop()
+	}
 	select {
 	case <-granted:
 		return nil
@@ -234,78 +262,81 @@ func bulkheadRefusal(o policies.Outcome, _ bool) error {
 	return &Error{Outcome: policies.BulkheadFull, Err: ErrBulkheadFull}
 }
 
-// attempts runs the breaker, retry and timeout layers around the call.
-func (c *Caller) attempts(ctx context.Context, dl deadline.Deadline, fn func(context.Context) error, afn attemptFunc, noRetry error) error {
+// attempts runs the breaker, retry and timeout layers around the call. With
+// the breaker outside the retry loop (the default) it takes one permit for
+// the whole loop and records the call's outcome once, with its latency from
+// start, the call's start (a bulkhead wait included, as in the simulator).
+func (c *Caller) attempts(ctx context.Context, start time.Duration, dl deadline.Deadline, fn func(context.Context) error, afn attemptFunc, noRetry error) error {
+	if c.breaker == nil || c.inside {
+		return c.loop(ctx, dl, fn, afn, noRetry)
+	}
+	permit, ok := c.allow(c.clock.Now())
+	if !ok {
+		return &Error{Outcome: policies.CircuitOpen, Err: ErrCircuitOpen}
+	}
+	pending := true
+	defer func() {
+		// fn panicked: give the permit back, so that a half-open breaker
+		// does not wait for this probe forever.
+		if pending {
+			c.recordCall(c.clock.Now(), permit, policies.Cancelled, 0)
+		}
+	}()
+	err := c.loop(ctx, dl, fn, afn, noRetry)
+	end := c.clock.Now()
+	pending = false
+	c.recordCall(end, permit, OutcomeOf(err), end-start)
+	return err
+}
+
+// loop runs the retry loop: per attempt, the breaker when it is inside the
+// loop, the per-attempt timeout and the call; then the retry decision.
+func (c *Caller) loop(ctx context.Context, dl deadline.Deadline, fn func(context.Context) error, afn attemptFunc, noRetry error) error {
 	var (
 		call    retry.Call
 		n       int
 		lastErr error
 		permit  breaker.Permit
-		pending bool // permit taken and not yet recorded
+		held    bool // a place in the concurrency retry budget
 	)
-	defer func() {
-		// fn panicked: give the permit back, so that a half-open breaker
-		// does not wait for this probe forever.
-		if pending {
-			c.record(c.clock.Now(), permit, policies.Cancelled, 0)
-		}
-	}()
+	perAttempt := c.breaker != nil && c.inside
+	if c.conc != nil {
+		defer func() {
+			if held {
+				c.releaseRetrySlot()
+			}
+		}()
+	}
 	for {
-		// Circuit breaker: asked before every attempt.
 		now := c.clock.Now()
-		var ok bool
-		permit, ok = c.allow(now)
-		if !ok {
-			return &Error{Outcome: policies.CircuitOpen, Attempts: n, Reason: retry.ReasonNotRetryable, Err: ErrCircuitOpen, Last: lastErr}
-		}
-
-		// Per-attempt timeout, within the deadline.
-		expiry, bounded := dl.Expiry()
-		if c.timeout != nil {
-			eff := c.timeout.Effective(now, dl.Instant())
-			if eff <= 0 {
-				c.record(now, permit, policies.Cancelled, 0)
-				return &Error{Outcome: policies.DeadlineExceeded, Attempts: n, Reason: retry.ReasonDeadline, Err: context.DeadlineExceeded, Last: lastErr}
-			}
-			if !bounded || now+eff < expiry {
-				expiry, bounded = now+eff, true
+		if perAttempt {
+			var ok bool
+			if permit, ok = c.allow(now); !ok {
+				return &Error{Outcome: policies.CircuitOpen, Attempts: n, Reason: retry.ReasonNotRetryable, Err: ErrCircuitOpen, Last: lastErr}
 			}
 		}
-		actx, cancel := ctx, context.CancelFunc(nop)
-		if at, ok := ctxExpiry(ctx, c.clock); bounded && (!ok || expiry < at) {
-			actx, cancel = c.clock.WithDeadline(ctx, expiry)
+		actx, cancel, err := c.attemptContext(ctx, dl, now)
+		if err != nil {
+			if perAttempt {
+				c.recordAttempt(now, permit, policies.Cancelled, 0)
+			}
+			return &Error{Outcome: policies.DeadlineExceeded, Attempts: n, Reason: retry.ReasonDeadline, Err: err, Last: lastErr}
 		}
-
-		// The call.
 		n++
-		pending = c.breaker != nil
-		var err error
-		keep := false
-		if fn != nil {
-			err = fn(actx)
-		} else {
-			err, keep = afn(actx, n, cancel)
-		}
-		end := c.clock.Now()
-		o := c.outcome(ctx, actx, err)
-		if !(keep && o == policies.Success) {
-			cancel()
-		}
-		pending = false
-		c.record(end, permit, o, end-now)
+		o, end, err := c.attempt(ctx, actx, cancel, n, fn, afn, permit, now)
 		if o == policies.Success {
 			return nil
 		}
 		lastErr = err
 
 		// Retry.
-		if c.retry == nil {
+		switch {
+		case c.retry == nil:
 			return &Error{Outcome: o, Attempts: n, Reason: retry.ReasonExhausted, Err: err}
-		}
-		if noRetry != nil {
+		case noRetry != nil:
 			return &Error{Outcome: o, Attempts: n, Reason: retry.ReasonNotIdempotent, Err: err, Last: noRetry}
 		}
-		d := c.decide(end, call, o, dl, err)
+		d := c.decide(end, call, o, dl, err, &held)
 		if !d.Retry {
 			return &Error{Outcome: o, Attempts: n, Reason: d.Reason, Err: err}
 		}
@@ -314,6 +345,57 @@ func (c *Caller) attempts(ctx context.Context, dl deadline.Deadline, fn func(con
 			return &Error{Outcome: ctxOutcome(ctx), Attempts: n, Reason: retry.ReasonDeadline, Err: err, Last: lastErr}
 		}
 	}
+}
+
+// attempt makes attempt n, started at now under actx, and records its
+// outcome (in the retry budget; in the breaker when it is inside the retry
+// loop, with permit). It returns the outcome, the instant the attempt ended
+// and fn's error.
+func (c *Caller) attempt(ctx, actx context.Context, cancel context.CancelFunc, n int, fn func(context.Context) error, afn attemptFunc, permit breaker.Permit, now time.Duration) (policies.Outcome, time.Duration, error) {
+	c.hooks.attemptStart(now, n)
+	pending := c.breaker != nil && c.inside // permit taken and not yet recorded
+	defer func() {
+		if pending { // fn panicked: give the permit back
+			c.recordAttempt(c.clock.Now(), permit, policies.Cancelled, 0)
+		}
+	}()
+	var err error
+	keep := false
+	if fn != nil {
+		err = fn(actx)
+	} else {
+		err, keep = afn(actx, n, cancel)
+	}
+	end := c.clock.Now()
+	o := c.outcome(ctx, actx, err)
+	if !(keep && o == policies.Success) {
+		cancel()
+	}
+	pending = false
+	c.recordAttempt(end, permit, o, end-now)
+	c.hooks.attemptEnd(AttemptEnd{At: end, N: n, Outcome: o, Latency: end - now, Err: err})
+	return o, end, err
+}
+
+// attemptContext returns the context of an attempt starting at now: its
+// deadline is the earlier of the per-attempt timeout and dl. It returns
+// context.DeadlineExceeded when no time is left for the attempt.
+func (c *Caller) attemptContext(ctx context.Context, dl deadline.Deadline, now time.Duration) (context.Context, context.CancelFunc, error) {
+	expiry, bounded := dl.Expiry()
+	if c.timeout != nil {
+		eff := c.timeout.Effective(now, dl.Instant())
+		if eff <= 0 {
+			return nil, nil, context.DeadlineExceeded
+		}
+		if !bounded || now+eff < expiry {
+			expiry, bounded = now+eff, true
+		}
+	}
+	if at, ok := ctxExpiry(ctx, c.clock); bounded && (!ok || expiry < at) {
+		actx, cancel := c.clock.WithDeadline(ctx, expiry)
+		return actx, cancel, nil
+	}
+	return ctx, nop, nil
 }
 
 func nop() {}
@@ -340,16 +422,18 @@ func (c *Caller) allow(now time.Duration) (permit breaker.Permit, ok bool) {
 	return permit, ok
 }
 
-// record feeds an attempt's outcome to the breaker and the retry budget.
-func (c *Caller) record(now time.Duration, permit breaker.Permit, o policies.Outcome, latency time.Duration) {
-	if c.breaker == nil && (c.budget == nil || o != policies.Success) {
+// recordAttempt feeds an attempt's outcome to the retry budget and, when it
+// sits inside the retry loop, to the breaker.
+func (c *Caller) recordAttempt(now time.Duration, permit breaker.Permit, o policies.Outcome, latency time.Duration) {
+	perAttempt := c.breaker != nil && c.inside
+	if !perAttempt && (c.budget == nil || o != policies.Success) {
 		return
 	}
 	c.mu.Lock()
 	if c.budget != nil && o == policies.Success {
 		c.budget.RecordSuccess(now)
 	}
-	if c.breaker == nil {
+	if !perAttempt {
 		c.mu.Unlock()
 		return
 	}
@@ -358,8 +442,17 @@ func (c *Caller) record(now time.Duration, permit breaker.Permit, o policies.Out
 	c.notifyTransition(t, changed)
 }
 
+// recordCall feeds a whole call's outcome to a breaker outside the retry
+// loop.
+func (c *Caller) recordCall(now time.Duration, permit breaker.Permit, o policies.Outcome, latency time.Duration) {
+	c.mu.Lock()
+	t, changed := c.breaker.Record(now, permit, o, latency)
+	c.mu.Unlock()
+	c.notifyTransition(t, changed)
+}
+
 // decide asks the retry policy, and then the budget, whether to retry.
-func (c *Caller) decide(now time.Duration, call retry.Call, o policies.Outcome, dl deadline.Deadline, err error) retry.Decision {
+func (c *Caller) decide(now time.Duration, call retry.Call, o policies.Outcome, dl deadline.Deadline, err error, held *bool) retry.Decision {
 	var hint time.Duration
 	if rej, ok := errors.AsType[*RejectedError](err); ok && o == policies.Rejected {
 		hint = rej.RetryAfter
@@ -370,7 +463,29 @@ func (c *Caller) decide(now time.Duration, call retry.Call, o policies.Outcome, 
 	if d.Retry && c.budget != nil && !c.budget.TryRetry(now) {
 		d = d.Deny(retry.ReasonBudget)
 	}
+	if c.conc != nil {
+		// The previous retry, if this call made one, has ended.
+		if *held {
+			c.conc.Release()
+			*held = false
+		}
+		if d.Retry {
+			if c.conc.TryAcquire(c.inFlight) {
+				*held = true
+			} else {
+				d = d.Deny(retry.ReasonBudget)
+			}
+		}
+	}
 	return d
+}
+
+// releaseRetrySlot gives back a call's place in the concurrency retry
+// budget.
+func (c *Caller) releaseRetrySlot() {
+	c.mu.Lock()
+	c.conc.Release()
+	c.mu.Unlock()
 }
 
 // sleep waits until instant at, or until ctx is done (then it returns

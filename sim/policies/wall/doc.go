@@ -17,8 +17,10 @@
 // # The call path
 //
 // A Caller guards the calls to one (dependency, operation) pair. Do(ctx, fn)
-// applies, outside in, the order of the source article (section 8, "how the
-// patterns fit together"), each layer optional:
+// applies, outside in, the order of «Устойчивость: circuit breaker, retry,
+// bulkhead, backpressure, деградация» ("Resilience: circuit breaker, retry,
+// bulkhead, backpressure, degradation"), section 8 ("Как паттерны
+// собираются вместе", how the patterns fit together), each layer optional:
 //
 //	load shedding by priority   protect ourselves from our input   (package shed)
 //	  bulkhead                  protect our pool                   (package bulkhead)
@@ -37,15 +39,23 @@
 //   - Bulkhead: a semaphore bulkhead; a call that finds no slot waits at most
 //     MaxWaitDuration (and never past its deadline), then fails fast with
 //     BulkheadFull. The slot is held through all attempts and backoffs.
-//   - Breaker: asked before every attempt, the first and each retry, and fed
-//     the outcome and latency of every attempt. A refusal ends the call with
-//     CircuitOpen, which is never retried: a breaker that opens between two
-//     attempts stops the retries, and the breaker counts every failed attempt
-//     rather than one per call.
+//     Config.BulkheadPool is the pool flavour instead: a fixed number of
+//     calls at once and a queue bounded in length, each queued call waiting
+//     until its deadline.
+//   - Breaker: where it sits is Config.Placement, the experiment file's
+//     placement key. OutsideRetry (the default, as in the simulator): one
+//     permit before the first attempt and one record per call, with the
+//     call's final outcome and its latency, retries included. InsideRetry:
+//     asked before every attempt and fed every attempt's outcome, so that a
+//     breaker that opens between two attempts stops the retries and three
+//     failed attempts count three failures. Either way a refusal ends the
+//     call with CircuitOpen, which is never retried.
 //   - Retry: retry.Policy.DecideAfter decides, with a uniform variate from
 //     Config.Rand and the Retry-After hint of a *RejectedError; the retry
 //     budget (budget.Bucket) is asked only after the policy allowed the retry,
-//     and every successful attempt deposits into it. The backoff is a Clock
+//     and every successful attempt deposits into it. Config.RetryConcurrency
+//     adds Envoy's budget (budget.Concurrency): retries in flight at most a
+//     share of the calls in flight through the Caller. The backoff is a Clock
 //     timer that gives up when the context is done.
 //   - Timeout: each attempt runs under a context whose deadline is the
 //     earlier of now + the per-attempt timeout and the request's deadline.
@@ -60,17 +70,45 @@
 // if the caller cancelled), then by Config.Classify (default Classify:
 // *RejectedError is Rejected, context.DeadlineExceeded and net timeouts are
 // Timeout, other errors are Error). Do returns nil or an *Error that says the
-// outcome, the number of attempts and why no further attempt was made.
+// outcome, the number of attempts and why no further attempt was made; the
+// generic Do[T] and DoFallback[T] return a typed value, and a typed degraded
+// answer.
 //
-// Transport puts the same path under an http.RoundTripper: 429 and 503 are
+// # Errors and hooks
+//
+// Every refusal has a sentinel usable with errors.Is: ErrCircuitOpen,
+// ErrBulkheadFull, ErrShed (our own load shedding), ErrRejected (the callee's
+// 429/503), ErrBudgetExhausted, ErrLimited, ErrQueueTimeout, ErrNoHost,
+// ErrKilled. An *Error wraps its cause at one level, and its message names
+// the package once ("wall: circuit open"). Hooks (attempt start and end,
+// breaker transitions, refusals by reason, limit changes, outlier events)
+// are plain function fields, free when nil.
+//
+// # HTTP
+//
+// Transport puts the call path under an http.RoundTripper: 429 and 503 are
 // Rejected (Retry-After honoured), other 5xx and transport errors are Error,
 // and only replayable requests (idempotent method or Idempotency-Key, and a
-// body with GetBody) are retried.
+// body with GetBody) are retried. WithBalancer spreads the attempts over
+// several hosts, round robin, skipping those a Balancer's outlier detector
+// (package outlier) has ejected; its interval sweep runs from a Clock timer
+// until Balancer.Close.
+//
+// Server is the server side: Handler puts load shedding by priority, a
+// concurrency cap (fixed, or adaptive with package limit's AIMD, Vegas or
+// Gradient2) and a bounded wait queue served FIFO, by CoDel (package codel)
+// or by adaptive LIFO (package lifo) in front of an http.Handler; refusals
+// are 503 (or 429) with Retry-After when the policy gives one.
+//
+// Health runs readiness and liveness probes (package health) from the
+// clock over checks the user supplies, and serves the verdicts as
+// http.Handlers.
 //
 // # Concurrency
 //
-// A Caller is safe for concurrent use. The policy values are not, so one
-// mutex per Caller serialises every call into them; it is never held while
+// A Caller, Server, Balancer and Health are safe for concurrent use. The
+// policy values are not, so one mutex per value serialises every call into
+// them; it is never held while
 // fn, a fallback, an observer (OnBreakerTransition, OnFallbackAlert) or the
 // base RoundTripper runs. The observers run in the goroutine of the call that
 // caused the change. Bulkhead waiters are woken by channels, in FIFO order.

@@ -5,23 +5,48 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/retry"
 )
 
-// Sentinel errors of local refusals, wrapped by the *Error that Do returns.
+// Sentinel errors, one per reason a call can be refused or ended without a
+// callee's answer. Every error of this package wraps at most one of them, at
+// one level (an *Error's Err, or the cause a *RejectedError unwraps to), so
+// that errors.Is(err, ErrCircuitOpen) and friends work on what Do, the
+// Transport and the Server return. Their messages carry no package prefix:
+// *Error adds "wall: " once.
 var (
 	// ErrCircuitOpen: the circuit breaker refused the call.
-	ErrCircuitOpen = errors.New("wall: circuit open")
-	// ErrBulkheadFull: no bulkhead slot was free within the bounded wait.
-	ErrBulkheadFull = errors.New("wall: bulkhead full")
+	ErrCircuitOpen = errors.New("circuit open")
+	// ErrBulkheadFull: no bulkhead slot (semaphore or pool) was free within
+	// the bounded wait.
+	ErrBulkheadFull = errors.New("bulkhead full")
+	// ErrShed: this process's load shedding refused the call (a
+	// *RejectedError with Local set unwraps to it).
+	ErrShed = errors.New("shed")
+	// ErrRejected: the callee refused the call explicitly (HTTP 429 or 503;
+	// a *RejectedError with Local unset unwraps to it).
+	ErrRejected = errors.New("rejected by callee")
+	// ErrBudgetExhausted: a retry was denied by the retry budget (token
+	// bucket or Envoy-style concurrency budget); the *Error's Err is the
+	// last attempt's error and errors.Is sees both.
+	ErrBudgetExhausted = errors.New("retry budget exhausted")
+	// ErrLimited: a server's concurrency limit (fixed or adaptive) was
+	// reached and its queue was full or absent.
+	ErrLimited = errors.New("concurrency limit reached")
+	// ErrQueueTimeout: a server dropped a queued request (CoDel, the
+	// adaptive LIFO's queue timeout, or its deadline passed in the queue).
+	ErrQueueTimeout = errors.New("dropped from queue")
+	// ErrNoHost: every host of a Balancer is ejected.
+	ErrNoHost = errors.New("no host available")
 	// ErrKilled: the feature's kill switch is on, so the call was not made.
-	ErrKilled = errors.New("wall: feature killed")
+	ErrKilled = errors.New("feature killed")
 	// ErrNotReplayable: an HTTP request body cannot be sent again (no
 	// GetBody), so the request was not retried.
-	ErrNotReplayable = errors.New("wall: request body not replayable")
+	ErrNotReplayable = errors.New("request body not replayable")
 )
 
 // Error is the error Do returns when the call path did not end in success.
@@ -53,35 +78,61 @@ type Error struct {
 	Last error
 }
 
-// Error describes the failure in one line.
+// Error describes the failure in one line, with the package prefix once:
+// "wall: circuit open", "wall: error after 3 attempts: boom",
+// "wall: circuit open after 2 attempts (last attempt: boom)",
+// "wall: timeout after 2 attempts, retry budget exhausted: ...".
 func (e *Error) Error() string {
-	s := "wall: " + e.Outcome.String()
+	var b strings.Builder
+	b.WriteString("wall: ")
+	local := e.Err != nil && isLocal(e.Err)
+	if local || e.Attempts == 0 && e.Err != nil {
+		b.WriteString(e.Err.Error())
+	} else {
+		b.WriteString(e.Outcome.String())
+	}
 	if e.Attempts > 0 {
-		s += " after " + strconv.Itoa(e.Attempts) + " attempt"
+		b.WriteString(" after " + strconv.Itoa(e.Attempts) + " attempt")
 		if e.Attempts > 1 {
-			s += "s"
+			b.WriteString("s")
+		}
+		if e.Reason == retry.ReasonBudget {
+			b.WriteString(", " + ErrBudgetExhausted.Error())
+		}
+		if !local && e.Err != nil {
+			b.WriteString(": " + e.Err.Error())
 		}
 	}
-	if e.Err != nil {
-		s += ": " + e.Err.Error()
-	}
 	if e.Last != nil {
-		s += " (last attempt: " + e.Last.Error() + ")"
+		b.WriteString(" (last attempt: " + e.Last.Error() + ")")
 	}
-	return s
+	return b.String()
 }
 
-// Unwrap returns Err and Last, so that errors.Is and errors.As see both.
-func (e *Error) Unwrap() []error {
-	switch {
-	case e.Err == nil && e.Last == nil:
-		return nil
-	case e.Last == nil:
-		return []error{e.Err}
-	case e.Err == nil:
-		return []error{e.Last}
+// isLocal reports whether err is one of this package's sentinels, whose
+// text already names the refusal.
+func isLocal(err error) bool {
+	switch err {
+	case ErrCircuitOpen, ErrBulkheadFull, ErrKilled, ErrNoHost, ErrLimited, ErrQueueTimeout:
+		return true
 	}
-	return []error{e.Err, e.Last}
+	return false
+}
+
+// Unwrap returns Err and Last, and ErrBudgetExhausted when the retry budget
+// ended the call, so that errors.Is and errors.As see them.
+func (e *Error) Unwrap() []error {
+	var errs []error
+	if e.Err != nil {
+		errs = append(errs, e.Err)
+	}
+	if e.Last != nil {
+		errs = append(errs, e.Last)
+	}
+	if e.Attempts > 0 && e.Reason == retry.ReasonBudget {
+		errs = append(errs, ErrBudgetExhausted)
+	}
+	return errs
 }
 
 // RejectedError is an explicit refusal by an overloaded callee (HTTP 429 or
@@ -90,6 +141,9 @@ func (e *Error) Unwrap() []error {
 // Do returns one, inside an *Error, when its own load shedding refuses a
 // call.
 type RejectedError struct {
+	// Local is true when this process's own load shedding refused the
+	// call: the error then unwraps to ErrShed, otherwise to ErrRejected.
+	Local bool
 	// StatusCode is the HTTP status of the refusal (429 or 503), or 0.
 	StatusCode int
 	// RetryAfter is the callee's Retry-After hint; 0 means none.
@@ -99,6 +153,9 @@ type RejectedError struct {
 // Error describes the refusal.
 func (e *RejectedError) Error() string {
 	s := "rejected"
+	if e.Local {
+		s = "shed"
+	}
 	if e.StatusCode != 0 {
 		s += " with status " + strconv.Itoa(e.StatusCode)
 	}
@@ -108,10 +165,18 @@ func (e *RejectedError) Error() string {
 	return s
 }
 
+// Unwrap returns ErrShed for a local refusal, ErrRejected otherwise.
+func (e *RejectedError) Unwrap() error {
+	if e.Local {
+		return ErrShed
+	}
+	return ErrRejected
+}
+
 // Classify is the default classifier of the errors a fn returns:
 //
 //	nil                                    Success
-//	a *RejectedError                       Rejected
+//	a *RejectedError, ErrNoHost            Rejected
 //	context.DeadlineExceeded, or an error
 //	with a Timeout() bool method that
 //	reports true (net.Error)               Timeout
@@ -126,7 +191,7 @@ func Classify(err error) policies.Outcome {
 	if err == nil {
 		return policies.Success
 	}
-	if _, ok := errors.AsType[*RejectedError](err); ok {
+	if _, ok := errors.AsType[*RejectedError](err); ok || errors.Is(err, ErrNoHost) {
 		return policies.Rejected
 	}
 	if errors.Is(err, context.DeadlineExceeded) {

@@ -68,8 +68,9 @@ func ExampleTransport_retries() {
 }
 
 // A server that is down answers every request with 500. The breaker (here:
-// open at 50 % failures over the last 4 attempts) sees each failed attempt,
-// opens during the second call and stops its retries; later calls fail fast
+// open at 50 % failures over the last 4 calls) sits outside the retry loop,
+// as in the simulator: each call of three failed attempts counts as one
+// failure, so it opens after the fourth call, and later calls fail fast
 // without reaching the server.
 func ExampleTransport_breaker() {
 	var requests atomic.Int32
@@ -95,7 +96,7 @@ func ExampleTransport_breaker() {
 	}
 	client := &http.Client{Transport: wall.NewTransport(caller, nil)}
 
-	for call := 1; call <= 4; call++ {
+	for call := 1; call <= 6; call++ {
 		resp, err := client.Get(srv.URL)
 		switch {
 		case errors.Is(err, wall.ErrCircuitOpen):
@@ -109,10 +110,12 @@ func ExampleTransport_breaker() {
 	}
 	// Output:
 	// call 1: 500 Internal Server Error; server saw 3 requests
+	// call 2: 500 Internal Server Error; server saw 6 requests
+	// call 3: 500 Internal Server Error; server saw 9 requests
 	// breaker: closed -> open (failure_rate)
-	// call 2: failed fast: circuit_open; server saw 4 requests
-	// call 3: failed fast: circuit_open; server saw 4 requests
-	// call 4: failed fast: circuit_open; server saw 4 requests
+	// call 4: 500 Internal Server Error; server saw 12 requests
+	// call 5: failed fast: circuit_open; server saw 12 requests
+	// call 6: failed fast: circuit_open; server saw 12 requests
 }
 
 // Do runs any call through the same path. Here a manual clock, a seeded

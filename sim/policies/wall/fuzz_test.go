@@ -9,6 +9,7 @@ import (
 
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/breaker"
+	"github.com/ressim/ressim/sim/policies/budget"
 	"github.com/ressim/ressim/sim/policies/bulkhead"
 	"github.com/ressim/ressim/sim/policies/fallback"
 )
@@ -24,7 +25,9 @@ import (
 //   - a call refused before any attempt has a local outcome (or Rejected
 //     from shedding);
 //   - a call ended by the breaker leaves the breaker not closed;
-//   - nothing stays in flight: no bulkhead slot, no waiter, no count;
+//   - nothing stays in flight: no bulkhead slot, no waiter, no count, no
+//     retry held in the concurrency budget (the breaker sits outside or
+//     inside the retry loop, by the input's length);
 //   - every attempt's context deadline is at most the per-attempt timeout
 //     away, and never beyond the request's deadline;
 //   - the retry budget's tokens stay within [0, Capacity].
@@ -43,15 +46,17 @@ func FuzzCaller(f *testing.F) {
 		bc.SlidingWindowSize, bc.MinimumNumberOfCalls = 6, 3
 		fbServe := false
 		c, err := New(Config{
-			Clock:        clock,
-			Rand:         rand.New(rand.NewPCG(3, 4)),
-			Shed:         shedConfig(),
-			ShedCapacity: 3,
-			Bulkhead:     &bulkhead.SemaphoreConfig{MaxConcurrentCalls: 2},
-			Breaker:      bc,
-			Retry:        noBackoff(maxAttempts),
-			Budget:       budgetConfig(budgetCap, 0.5),
-			Timeout:      timeoutConfig(attemptTO),
+			Clock:            clock,
+			Rand:             rand.New(rand.NewPCG(3, 4)),
+			Shed:             shedConfig(),
+			ShedCapacity:     3,
+			Bulkhead:         &bulkhead.SemaphoreConfig{MaxConcurrentCalls: 2},
+			Breaker:          bc,
+			Placement:        Placement(len(data) % 2), // either placement
+			Retry:            noBackoff(maxAttempts),
+			Budget:           budgetConfig(budgetCap, 0.5),
+			RetryConcurrency: &budget.ConcurrencyConfig{BudgetPercent: 50, MinRetryConcurrency: 1},
+			Timeout:          timeoutConfig(attemptTO),
 			Fallback: &Fallback{
 				Feature: fallback.DefaultConfig(),
 				Serve: func(context.Context, fallback.Level, error) error {
@@ -171,10 +176,10 @@ func FuzzCaller(f *testing.F) {
 			}
 			c.mu.Lock()
 			inFlight, inUse, waiting, waiters := c.inFlight, c.bulk.InUse(), c.bulk.Waiting(), len(c.waiters)
-			tokens := c.budget.Tokens()
+			tokens, retries := c.budget.Tokens(), c.conc.InFlight()
 			c.mu.Unlock()
-			if inFlight != 0 || inUse != 0 || waiting != 0 || waiters != 0 {
-				t.Fatalf("left behind: %d in flight, %d slots, %d waiting, %d waiter channels", inFlight, inUse, waiting, waiters)
+			if inFlight != 0 || inUse != 0 || waiting != 0 || waiters != 0 || retries != 0 {
+				t.Fatalf("left behind: %d in flight, %d slots, %d waiting, %d waiter channels, %d retries", inFlight, inUse, waiting, waiters, retries)
 			}
 			if tokens < 0 || tokens > budgetCap {
 				t.Fatalf("budget tokens %v outside [0, %d]", tokens, budgetCap)

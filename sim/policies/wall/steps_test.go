@@ -248,12 +248,12 @@ func TestBreakerSteps(t *testing.T) {
 	}
 }
 
-func TestBreakerStopsRetries(t *testing.T) {
-	// The breaker is outside the retry: it sees both failed attempts, opens,
-	// and the third attempt is not made. The error says both.
+func TestBreakerInsideRetryStopsRetries(t *testing.T) {
+	// The breaker is inside the retry loop: it sees both failed attempts,
+	// opens, and the third attempt is not made. The error says both.
 	bc := testBreaker()
 	bc.SlidingWindowSize, bc.MinimumNumberOfCalls = 2, 2
-	c, clock := newTestCaller(t, Config{Breaker: bc, Retry: noBackoff(3)})
+	c, clock := newTestCaller(t, Config{Breaker: bc, Retry: noBackoff(3), Placement: InsideRetry})
 	runSteps(t, c, clock, []step{
 		{at: 0, atts: atts(fail, fail), want: policies.CircuitOpen, wantN: 2, reason: retry.ReasonNotRetryable, state: breaker.Open},
 		{at: 1, want: policies.CircuitOpen, wantN: 0, reason: anyReason, state: breaker.Open},
@@ -388,10 +388,14 @@ func TestErrorText(t *testing.T) {
 		err  *Error
 		want string
 	}{
-		{&Error{Outcome: policies.CircuitOpen, Err: ErrCircuitOpen}, "wall: circuit_open: wall: circuit open"},
+		{&Error{Outcome: policies.CircuitOpen, Err: ErrCircuitOpen}, "wall: circuit open"},
+		{&Error{Outcome: policies.BulkheadFull, Err: ErrBulkheadFull}, "wall: bulkhead full"},
 		{&Error{Outcome: policies.Error, Attempts: 1, Err: errFail}, "wall: error after 1 attempt: boom"},
-		{&Error{Outcome: policies.CircuitOpen, Attempts: 2, Err: ErrCircuitOpen, Last: errFail}, "wall: circuit_open after 2 attempts: wall: circuit open (last attempt: boom)"},
-		{&Error{Outcome: policies.Rejected, Err: &RejectedError{StatusCode: 503, RetryAfter: time.Second}}, "wall: rejected: rejected with status 503, retry after 1s"},
+		{&Error{Outcome: policies.CircuitOpen, Attempts: 2, Err: ErrCircuitOpen, Last: errFail}, "wall: circuit open after 2 attempts (last attempt: boom)"},
+		{&Error{Outcome: policies.Rejected, Err: &RejectedError{StatusCode: 503, RetryAfter: time.Second}}, "wall: rejected with status 503, retry after 1s"},
+		{&Error{Outcome: policies.Rejected, Err: &RejectedError{Local: true, StatusCode: 503, RetryAfter: time.Second}}, "wall: shed with status 503, retry after 1s"},
+		{&Error{Outcome: policies.Timeout, Attempts: 2, Reason: retry.ReasonBudget, Err: context.DeadlineExceeded}, "wall: timeout after 2 attempts, retry budget exhausted: context deadline exceeded"},
+		{&Error{Outcome: policies.Error, Attempts: 2, Reason: retry.ReasonBudget, Err: errFail}, "wall: error after 2 attempts, retry budget exhausted: boom"},
 	}
 	for _, tt := range tests {
 		if got := tt.err.Error(); got != tt.want {

@@ -51,15 +51,33 @@ const MaxErrorBody = 64 << 10
 type Transport struct {
 	caller *Caller
 	base   http.RoundTripper
+	hosts  *Balancer
+}
+
+// TransportOption configures a Transport.
+type TransportOption func(*Transport)
+
+// WithBalancer sends every attempt to a host that b picks (round robin,
+// skipping the hosts its outlier detector has ejected): the request URL's
+// Host is replaced by the host's address (and the Host header follows,
+// unless the request set Host explicitly). Each attempt's outcome is fed to
+// b's detector. A retry goes to the next host. When every host is ejected
+// the attempt fails with ErrNoHost, classified Rejected.
+func WithBalancer(b *Balancer) TransportOption {
+	return func(t *Transport) { t.hosts = b }
 }
 
 // NewTransport returns a Transport that sends requests through c over base
 // (nil means http.DefaultTransport).
-func NewTransport(c *Caller, base http.RoundTripper) *Transport {
+func NewTransport(c *Caller, base http.RoundTripper, opts ...TransportOption) *Transport {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	return &Transport{caller: c, base: base}
+	t := &Transport{caller: c, base: base}
+	for _, o := range opts {
+		o(t)
+	}
+	return t
 }
 
 // statusError is the error of an attempt that received a 5xx response other
@@ -88,8 +106,15 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 			r.Body = body
 		}
+		host, err := t.route(r, req)
+		if err != nil {
+			return err, false
+		}
 		sent = true
 		res, err := t.base.RoundTrip(r)
+		if host >= 0 {
+			defer func() { t.hosts.Record(host, t.caller.outcome(req.Context(), ctx, hostErr(res, err))) }()
+		}
 		if err != nil {
 			return err, false
 		}
@@ -121,6 +146,38 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return last, nil
 	}
 	return nil, err
+}
+
+// route points r, the attempt's copy of req, at the host the Balancer
+// picks, and returns the host's index (-1 without a Balancer).
+func (t *Transport) route(r, req *http.Request) (int, error) {
+	if t.hosts == nil {
+		return -1, nil
+	}
+	i, addr, err := t.hosts.Pick()
+	if err != nil {
+		return -1, err
+	}
+	r.URL.Host = addr
+	if req.Host == "" || req.Host == req.URL.Host {
+		r.Host = "" // the Host header follows the URL
+	}
+	return i, nil
+}
+
+// hostErr is what an attempt's answer says about the host it went to: nil
+// for a success, an error for a transport error or a 5xx (503 and 429 are
+// rejections).
+func hostErr(res *http.Response, err error) error {
+	switch {
+	case err != nil:
+		return err
+	case res.StatusCode == http.StatusTooManyRequests || res.StatusCode == http.StatusServiceUnavailable:
+		return &RejectedError{StatusCode: res.StatusCode}
+	case res.StatusCode >= 500:
+		return &statusError{code: res.StatusCode}
+	}
+	return nil
 }
 
 // replayable reports whether req may be sent more than once.
