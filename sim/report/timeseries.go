@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
@@ -239,25 +238,24 @@ func drawFigure(dc draw.Canvas, f *Figure, wpx, hpx int) (areas []vg.Rectangle, 
 			p.Add(spanPlotter{spans: f.Spans})
 		}
 		p.Add(gridPlotter{style: draw.LineStyle{Color: gridColor, Width: th.gridWidth}, vertical: true, horiz: true})
+		// Every line of a panel gets its own colour and its own dash
+		// pattern, so that two lines on top of each other stay apart; flat
+		// lines (a series stuck at zero, say) are drawn last, on top, so
+		// that a line that moves cannot hide them.
+		var flat []plot.Plotter
 		for li, ln := range pn.Lines {
-			col := colours[pi][li]
-			lp := &linePlotter{x: ln.X, y: ln.Y, logY: pn.LogY, chunk: th.raster, style: draw.LineStyle{Color: col, Width: th.lineWidth}}
-			// A colour used twice in a panel (more than 8 lines) gets a
-			// second pattern: dotted, or long dashes.
-			again := slices.Contains(colours[pi][:li], col)
-			switch {
-			case ln.Dashed && again:
-				lp.style.Dashes = []vg.Length{vg.Length(14 * th.scale), vg.Length(4 * th.scale)}
-			case ln.Dashed:
-				lp.style.Dashes = []vg.Length{vg.Length(7 * th.scale), vg.Length(4 * th.scale)}
-			case again:
-				lp.style.Dashes = []vg.Length{vg.Length(2 * th.scale), vg.Length(3 * th.scale)}
+			lp := &linePlotter{x: ln.X, y: ln.Y, logY: pn.LogY, chunk: th.raster,
+				style: draw.LineStyle{Color: colours[pi][li], Width: th.lineWidth, Dashes: dashes(&th, li, ln.Dashed)}}
+			if isFlat(ln.Y) {
+				flat = append(flat, lp)
+			} else {
+				p.Add(lp)
 			}
-			p.Add(lp)
 			if ln.Label != "" {
 				it.legend.Add(ln.Label, lp)
 			}
 		}
+		p.Add(flat...)
 		if pn.YLabel != "" {
 			ylabelW = th.label.Height(pn.YLabel) + th.gap/2
 		}
@@ -485,4 +483,32 @@ func drawSpanLane(dc draw.Canvas, spans []Span, labels []spanLabel, sty text.Sty
 	for _, l := range labels {
 		dc.FillText(sty, vg.Point{X: l.x, Y: bot + vg.Length(l.row)*rowH + descent}, l.text)
 	}
+}
+
+// dashes is the dash pattern of a panel's line li: solid for the first,
+// then long dashes, dots and dash-dots in turn; Dashed asks for dashes
+// even on the first.
+func dashes(th *theme, li int, dashed bool) []vg.Length {
+	u := vg.Length(th.scale)
+	patterns := [][]vg.Length{nil, {9 * u, 4 * u}, {2 * u, 3 * u}, {9 * u, 3 * u, 2 * u, 3 * u}}
+	k := li % len(patterns)
+	if dashed && k == 0 {
+		k = 1
+	}
+	return patterns[k]
+}
+
+// isFlat reports whether a series has one value throughout (gaps aside).
+func isFlat(y []float64) bool {
+	first := math.NaN()
+	for _, v := range y {
+		switch {
+		case math.IsNaN(v):
+		case math.IsNaN(first):
+			first = v
+		case v != first:
+			return false
+		}
+	}
+	return true
 }

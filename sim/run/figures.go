@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/ressim/ressim/sim/metrics"
 	"github.com/ressim/ressim/sim/report"
@@ -99,9 +100,9 @@ func figures(res *topology.Result, variant string) []NamedFigure {
 	if len(amp) > 0 {
 		panels = append(panels, report.Panel{Title: "Amplification (attempts per user request)", YLabel: "attempts/request", YMin: &zero, Lines: amp})
 	}
-	title := res.Name + ": overview"
+	title := res.Name + ": " + finding(res)
 	if variant != "" {
-		title += " (" + variant + ")"
+		title = res.Name + " (" + variant + "): " + finding(res)
 	}
 	overview := report.Figure{
 		Title:    title,
@@ -177,7 +178,52 @@ func faultSpans(res *topology.Result) []report.Span {
 		}
 		spans = append(spans, report.Span{From: from, To: to, Label: f.Label})
 	}
+	return append(spans, surgeSpans(res)...)
+}
+
+// surgeSpans shades the stretches of a client's schedule whose rate is
+// above the schedule's first: load surges that are not faults.
+func surgeSpans(res *topology.Result) []report.Span {
+	var spans []report.Span
+	for _, c := range res.Clients {
+		pts := c.Schedule
+		for i, p := range pts {
+			if i == 0 || !(p.Rate > 1.2*pts[0].Rate) {
+				continue
+			}
+			to := res.Duration
+			if i+1 < len(pts) {
+				to = pts[i+1].At
+			}
+			spans = append(spans, report.Span{From: p.At.Seconds(), To: to.Seconds(),
+				Label: fmt.Sprintf("%s surge %.0f/s", c.Name, p.Rate)})
+		}
+	}
 	return spans
+}
+
+// finding is what an overview's title says the run found: the first
+// fault's verdict in words.
+func finding(res *topology.Result) string {
+	if len(res.Faults) == 0 {
+		return "overview"
+	}
+	f := res.Faults[0]
+	r := f.Recovery
+	switch r.Verdict {
+	case topology.VerdictLockedIn:
+		return fmt.Sprintf("locked in after %q, never recovered", f.Label)
+	case topology.VerdictRelapsed:
+		return fmt.Sprintf("back after %q, relapsed at %.0f s and stayed down", f.Label, r.Relapsed.Seconds())
+	case topology.VerdictRecovered:
+		if r.Time == 0 {
+			return fmt.Sprintf("recovered as soon as %q ended", f.Label)
+		}
+		return fmt.Sprintf("recovered %v after %q ended", r.Time.Round(100*time.Millisecond), f.Label)
+	case topology.VerdictUnaffected:
+		return fmt.Sprintf("unaffected by %q", f.Label)
+	}
+	return fmt.Sprintf("%q: no verdict (%s)", f.Label, r.Reason)
 }
 
 // stateBands turns a sampled breaker state (0 closed, 1 half-open, 2

@@ -124,6 +124,9 @@ type ClientResult struct {
 	// InFlightAtEnd is the requests still unanswered at the end (sent at
 	// any time); PeakInFlight the most at any moment after the warm-up.
 	InFlightAtEnd, PeakInFlight int64
+	// Schedule is the client's configured rate over time (open loop), or
+	// nil for a constant rate or a closed loop.
+	Schedule []RatePoint
 	// SentGood counts the requests sent in the window that got a full
 	// answer within the deadline (by the end of the run). SentGood / Sent
 	// is the goodput share: unlike Good / Sent it follows one cohort of
@@ -237,7 +240,7 @@ func (m *Model) result() *Result {
 		k := &c.st.win
 		res.Clients = append(res.Clients, ClientResult{
 			OutcomeLatency: outcome[i], InFlightAtEnd: c.st.inFlight, PeakInFlight: c.st.peak,
-			SentGood: c.st.cohortGood,
+			SentGood: c.st.cohortGood, Schedule: c.cfg.Schedule,
 			Name:     c.cfg.Name, Target: c.cfg.Target,
 			Sent: k[kSent], Good: k[kGood], Degraded: k[kDegraded], Late: k[kLate],
 			Expired: k[kExpired], Errors: k[kError], Rejected: k[kRejected], Dropped: k[kDropped],
