@@ -4,8 +4,10 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -121,7 +123,7 @@ func (b *BarChart) draw(dc draw.Canvas, wpx, hpx int) error {
 	p.Add(gridPlotter{style: draw.LineStyle{Color: gridColor, Width: th.gridWidth}, horiz: true})
 
 	legend := newLegend(&th)
-	bp := &barPlotter{chart: b, whisker: draw.LineStyle{Color: color.Black, Width: vg.Length(1.5 * th.scale)}}
+	bp := &barPlotter{chart: b, whisker: draw.LineStyle{Color: color.Black, Width: vg.Length(1.5 * th.scale)}, value: th.small}
 	for i, s := range b.Series {
 		col := okabeIto[i%len(okabeIto)]
 		bp.colours = append(bp.colours, col)
@@ -139,6 +141,7 @@ type barPlotter struct {
 	chart   *BarChart
 	colours []color.RGBA
 	whisker draw.LineStyle
+	value   text.Style // the value written above each bar
 }
 
 func (bp *barPlotter) Plot(c draw.Canvas, p *plot.Plot) {
@@ -152,20 +155,37 @@ func (bp *barPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 		for g, v := range s.Values {
 			left := float64(g) - group/2 + float64(si)*share
 			x0, x1 := trX(left+share*(1-bar)/2), trX(left+share*(1+bar)/2)
+			top := base
 			if !math.IsNaN(v) {
 				y := clampY(v)
 				r := vg.Rectangle{Min: vg.Point{X: x0, Y: min(base, y)}, Max: vg.Point{X: x1, Y: max(base, y)}}
 				c.SetColor(bp.colours[si])
 				c.Fill(r.Path())
-			}
-			if s.Lo == nil || math.IsNaN(s.Lo[g]) || math.IsNaN(s.Hi[g]) {
-				continue
+				top = max(base, y)
 			}
 			xm, cap := (x0+x1)/2, (x1-x0)/4
-			ylo, yhi := clampY(s.Lo[g]), clampY(s.Hi[g])
-			c.StrokeLine2(bp.whisker, xm, ylo, xm, yhi)
-			c.StrokeLine2(bp.whisker, xm-cap, ylo, xm+cap, ylo)
-			c.StrokeLine2(bp.whisker, xm-cap, yhi, xm+cap, yhi)
+			if s.Lo != nil && !math.IsNaN(s.Lo[g]) && !math.IsNaN(s.Hi[g]) {
+				ylo, yhi := clampY(s.Lo[g]), clampY(s.Hi[g])
+				c.StrokeLine2(bp.whisker, xm, ylo, xm, yhi)
+				c.StrokeLine2(bp.whisker, xm-cap, ylo, xm+cap, ylo)
+				c.StrokeLine2(bp.whisker, xm-cap, yhi, xm+cap, yhi)
+				top = max(top, yhi)
+			}
+			if !math.IsNaN(v) {
+				// The value, zero included, so that every bar can be read
+				// without the axis and a bar of height zero is still seen.
+				sty := bp.value
+				sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
+				c.FillText(sty, vg.Point{X: xm, Y: top + sty.FontExtents().Descent}, formatValue(v))
+			}
 		}
 	}
+}
+
+// formatValue writes a bar's value with 3 significant digits.
+func formatValue(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
 }

@@ -39,18 +39,38 @@ func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []com
 	if len(base.Clients) > 0 {
 		firstClient = base.Clients[0].Name
 	}
+	// Goodput as small multiples, one panel per variant on one scale:
+	// overlaid, variants at the same level (all at zero, or all back)
+	// would hide each other.
+	gLines := overlay(overlayGoodput)
+	top := 0.0
+	for _, l := range gLines {
+		for _, v := range l.Y {
+			if !math.IsNaN(v) {
+				top = max(top, v)
+			}
+		}
+	}
+	var panels []report.Panel
+	for _, l := range gLines {
+		p := report.Panel{Title: "Goodput, " + l.Label + " (full answers within the deadline, all clients)",
+			YLabel: "requests/s", YMin: &zero, Lines: []report.Line{l}}
+		if top > 0 {
+			yMax := top * 1.05
+			p.YMax = &yMax
+		}
+		panels = append(panels, p)
+	}
+	panels = append(panels,
+		report.Panel{Title: "User requests in flight (sent, not yet answered)", YLabel: "requests", YMin: &zero,
+			Lines: overlay(overlayInFlight)},
+		report.Panel{Title: "p99 latency of answered requests (client " + firstClient + ")", YLabel: "latency (ms)", LogY: true,
+			Lines: overlay(overlayP99)})
 	timeline := report.Figure{
 		Title:    c.Name + ": variants compared",
 		Subtitle: sub,
 		Spans:    faultSpans(base),
-		Panels: []report.Panel{
-			{Title: "Goodput (full answers within the deadline, all clients)", YLabel: "requests/s", YMin: &zero,
-				Lines: overlay(overlayGoodput)},
-			{Title: "User requests in flight (sent, not yet answered)", YLabel: "requests", YMin: &zero,
-				Lines: overlay(overlayInFlight)},
-			{Title: "p99 latency of answered requests (client " + firstClient + ")", YLabel: "latency (ms)", LogY: true,
-				Lines: overlay(overlayP99)},
-		},
+		Panels:   panels,
 	}
 	figs := []compareFigure{{File: "compare-timeline.png", write: func(p string) error { return writeGrowing(p, timeline) }}}
 	// Each variant's own overview, replication 0.
@@ -63,13 +83,15 @@ func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []com
 		}
 	}
 
+	// One bar per variant, named under it on the axis, its value above it.
 	for _, ms := range stats {
 		bc := report.BarChart{
 			Title:    fmt.Sprintf("%s: %s", c.Name, ms.Metric.Label),
 			Subtitle: fmt.Sprintf("mean over %d replication(s), whiskers: 95 %% Student-t interval", c.Replications),
 			YLabel:   fmt.Sprintf("%s (%s)", ms.Metric.Label, ms.Metric.Unit),
-			Groups:   []string{ms.Metric.Label},
+			XLabel:   "variant",
 		}
+		bs := report.BarSeries{Label: ms.Metric.Label}
 		any := false
 		for _, st := range ms.Arms {
 			v, lo, hi := st.Summary.Mean, st.Summary.Mean, st.Summary.Mean
@@ -77,28 +99,34 @@ func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []com
 				lo, hi = st.Summary.CI95.Lo, st.Summary.CI95.Hi
 			}
 			if st.Summary.N == 0 || math.IsNaN(v) {
-				v, lo, hi = 0, 0, 0
+				v, lo, hi = math.NaN(), math.NaN(), math.NaN()
 			} else {
 				any = true
 			}
-			bc.Series = append(bc.Series, report.BarSeries{Label: st.Arm, Values: []float64{v}, Lo: []float64{lo}, Hi: []float64{hi}})
+			bc.Groups = append(bc.Groups, st.Arm)
+			bs.Values, bs.Lo, bs.Hi = append(bs.Values, v), append(bs.Lo, lo), append(bs.Hi, hi)
 		}
 		if !any {
 			continue
 		}
+		bc.Series = []report.BarSeries{bs}
 		figs = append(figs, compareFigure{File: "bars-" + ms.Metric.Name + ".png", write: bc.WriteFile})
 	}
 	if len(locked) > 0 {
 		bc := report.BarChart{
 			Title:    c.Name + ": probability of staying locked in",
-			Subtitle: fmt.Sprintf("%d replication(s), whiskers: 95 %% Wilson interval", c.Replications),
+			Subtitle: fmt.Sprintf("%d replication(s) per variant, whiskers: 95 %% Wilson interval", c.Replications),
 			YLabel:   "P(locked in)",
-			Groups:   []string{"locked in after the first fault"},
+			XLabel:   "variant",
 		}
+		bs := report.BarSeries{Label: "locked in after the first fault"}
 		for _, l := range locked {
-			bc.Series = append(bc.Series, report.BarSeries{Label: l.Arm, Values: []float64{l.P}, Lo: []float64{l.CI95.Lo}, Hi: []float64{l.CI95.Hi}})
+			bc.Groups = append(bc.Groups, l.Arm)
+			bs.Values, bs.Lo, bs.Hi = append(bs.Values, l.P), append(bs.Lo, l.CI95.Lo), append(bs.Hi, l.CI95.Hi)
 		}
+		bc.Series = []report.BarSeries{bs}
 		figs = append(figs, compareFigure{File: "bars-locked_in.png", write: bc.WriteFile})
 	}
+
 	return figs
 }
