@@ -94,6 +94,9 @@ func Parse(file string, data []byte) (*Experiment, error) {
 	if len(data) > MaxFileSize {
 		return nil, ErrorList{{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", len(data), MaxFileSize)}}
 	}
+	if err := prescan(file, string(data)); err != nil {
+		return nil, ErrorList{err}
+	}
 	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		return nil, syntaxError(file, err)
