@@ -3,6 +3,7 @@ package experiment
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -73,26 +74,62 @@ type Variant struct {
 	Model       topology.Config
 }
 
-// Load reads and validates the experiment file at path.
+// Stdin is the file name Load reads standard input for, and StdinName
+// the name its errors show.
+const (
+	Stdin     = "-"
+	StdinName = "<stdin>"
+)
+
+// Load reads and validates the experiment file at path; "-" reads standard
+// input, named "<stdin>" in errors. Whatever the file is (a regular file,
+// a pipe, a FIFO, a device), Load reads at most MaxFileSize+1 bytes of it,
+// so an endless source such as /dev/zero fails fast as too large. A FIFO
+// is opened without waiting for a writer: with none it reads as empty.
 func Load(path string) (*Experiment, error) {
-	st, err := os.Stat(path)
+	if path == Stdin {
+		return Read(StdinName, os.Stdin)
+	}
+	f, err := openNoWait(path)
 	if err != nil {
 		return nil, fmt.Errorf("read experiment: %w", err)
 	}
-	if st.Size() > MaxFileSize {
-		return nil, ErrorList{{File: path, Pos: Pos{1, 1}, Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", st.Size(), MaxFileSize)}}
-	}
-	data, err := os.ReadFile(path)
+	defer f.Close()
+	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("read experiment: %w", err)
 	}
-	return Parse(path, data)
+	if st.IsDir() {
+		return nil, fmt.Errorf("read experiment: %s is a directory", path)
+	}
+	return read(path, f, !st.Mode().IsRegular())
+}
+
+// Read reads an experiment from r, at most MaxFileSize+1 bytes of it, and
+// validates it; name names it in errors. An empty r is an error.
+func Read(name string, r io.Reader) (*Experiment, error) { return read(name, r, true) }
+
+// read reads at most MaxFileSize+1 bytes of r and parses them; special
+// marks a source that is not a regular file, whose emptiness is reported
+// as such.
+func read(name string, r io.Reader, special bool) (*Experiment, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("read experiment %s: %w", name, err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, ErrorList{{File: name, Pos: Pos{1, 1}, Msg: fmt.Sprintf("file is larger than the %d-byte (1 MiB) limit", MaxFileSize)}}
+	}
+	if len(data) == 0 && special {
+		return nil, ErrorList{{File: name, Pos: Pos{1, 1}, Msg: "read nothing: the pipe, FIFO or device gave no data (was anything writing to it?)"}}
+	}
+	return Parse(name, data)
 }
 
 // Parse validates an experiment held in memory; file names it in errors.
 func Parse(file string, data []byte) (*Experiment, error) {
 	if len(data) > MaxFileSize {
-		return nil, ErrorList{{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", len(data), MaxFileSize)}}
+		return nil, ErrorList{{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte (1 MiB) limit", len(data), MaxFileSize)}}
 	}
 	if err := prescan(file, string(data)); err != nil {
 		return nil, ErrorList{err}

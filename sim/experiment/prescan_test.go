@@ -169,3 +169,19 @@ func FuzzPrescan(f *testing.F) {
 		}
 	})
 }
+
+// TestPositionsStopAtDepth: the position scanner, which builds a path
+// string per key, stops at the depth limit rather than spend time and
+// memory quadratic in the depth (it runs only after prescan, but must be
+// safe on its own).
+func TestPositionsStopAtDepth(t *testing.T) {
+	for name, src := range bombs(50000) {
+		p := scanPositions(src)
+		for k := range p {
+			if n := strings.Count(k, "."); n > 2*MaxDepth+2 {
+				t.Errorf("%s: recorded a path of %d parts", name, n+1)
+				break
+			}
+		}
+	}
+}
