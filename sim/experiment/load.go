@@ -235,8 +235,9 @@ func (r *reader) experiment(doc *table) *Experiment {
 }
 
 func (r *reader) header(t *table, e *Experiment) {
-	e.Name, _ = t.str("name", true)
-	if e.Name != "" && !validName(e.Name) {
+	name, nok := t.str("name", true)
+	e.Name = name
+	if nok && !validName(e.Name) {
 		r.errorf(t.key("name"), "name %q must be 1-64 letters, digits, '-', '_' or '.' (it names the output directory)", e.Name)
 	}
 	e.Description, _ = t.str("description", false)

@@ -138,6 +138,9 @@ func (s *scanner) header() {
 		}
 	}
 	if array {
+		if _, ok := s.out[path]; !ok { // the array itself: its first block
+			s.out[path] = at
+		}
 		n := s.arrays[path]
 		s.arrays[path] = n + 1
 		path = join(path, strconv.Itoa(n))

@@ -20,7 +20,14 @@ func (r *reader) name(t *table, kind string, seen map[string]bool) (string, bool
 		r.errorf(t.key("name"), "must not be empty")
 		return "", false
 	case !validName(n):
+		// Still declared, so that references to it are not reported as
+		// well: the name is the one problem.
+		seen[n] = true
 		r.errorf(t.key("name"), "name %q must be 1-64 letters, digits, '-', '_' or '.'", n)
+		return "", false
+	case n == topology.TotalEntity:
+		seen[n] = true
+		r.errorf(t.key("name"), "name %q is reserved: the time series use it for the sum over all clients", n)
 		return "", false
 	case seen[n]:
 		r.errorf(t.key("name"), "%s %q is declared twice", kind, n)
