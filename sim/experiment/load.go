@@ -148,43 +148,40 @@ func Parse(file string, data []byte) (*Experiment, error) {
 	r := &reader{file: file, pos: pos}
 	e := r.experiment(r.root(deepCopy(doc).(map[string]any)))
 	e.File = file
-	if len(r.errs) > 0 {
-		return nil, r.errs.sorted()
-	}
 	// Anything the model still rejects is a loader bug, but it must be
 	// reported, not panic.
-	if err := e.Model.Validate(); err != nil {
-		return nil, ErrorList{{File: file, Pos: Pos{1, 1}, Msg: err.Error()}}
+	if len(r.errs) == 0 {
+		if err := e.Model.Validate(); err != nil {
+			r.errs = append(r.errs, &Error{File: file, Pos: Pos{1, 1}, Msg: err.Error()})
+		}
 	}
+	// Every section is read even when an earlier one has problems, so
+	// that one run of validate reports them all; what depends on a valid
+	// base (each variant's and each sweep cell's model) is checked only
+	// when the base is valid.
 	e.doc, e.pos = doc, pos
+	baseOK := len(r.errs) == 0
+	errs := r.errs
+	variantsOK := true
 	if variantDocs != nil {
 		vr := &reader{file: file, pos: pos}
 		root := vr.root(map[string]any{"variant": variantDocs})
-		e.Variants = vr.variants(root, doc, e)
-		if len(vr.errs) > 0 {
-			return nil, vr.errs.sorted()
-		}
+		e.Variants = vr.variants(root, doc, e, baseOK)
+		errs = append(errs, vr.errs...)
+		variantsOK = len(vr.errs) == 0
 	}
 	if expectDoc != nil {
 		er := &reader{file: file, pos: pos}
 		e.Expects = er.expects(er.root(map[string]any{"expect": expectDoc}), e)
-		if len(er.errs) > 0 {
-			return nil, er.errs.sorted()
-		}
+		errs = append(errs, er.errs...)
 	}
 	if sweepDoc != nil {
 		sr := &reader{file: file, pos: pos}
-		e.Sweep = sr.sweep(sr.root(map[string]any{"sweep": sweepDoc}), e)
-		if e.Sweep != nil {
-			for _, v := range e.Sweep.Variants {
-				if _, ok := e.overrides[v]; !ok && v != "base" {
-					sr.errorf("sweep.variants", "no variant named %q", v)
-				}
-			}
-		}
-		if len(sr.errs) > 0 {
-			return nil, sr.errs.sorted()
-		}
+		e.Sweep = sr.sweep(sr.root(map[string]any{"sweep": sweepDoc}), e, baseOK && variantsOK)
+		errs = append(errs, sr.errs...)
+	}
+	if len(errs) > 0 {
+		return nil, errs.sorted()
 	}
 	return e, nil
 }
