@@ -4,6 +4,32 @@ import (
 	"fmt"
 )
 
+// MaxSweepWork bounds the work of checking a sweep: combinations times
+// the values in the document (each check copies and reads it once), 2e7,
+// a few seconds of validation.
+const MaxSweepWork = 20_000_000
+
+// countValues counts the values of a decoded document, tables and arrays
+// included.
+func countValues(v any) int {
+	n := 1
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			n += countValues(e)
+		}
+	case []map[string]any:
+		for _, e := range x {
+			n += countValues(e)
+		}
+	case []any:
+		for _, e := range x {
+			n += countValues(e)
+		}
+	}
+	return n
+}
+
 // maxCellErrors bounds the cell problems reported for one sweep; the rest
 // are counted.
 const maxCellErrors = 20
@@ -21,8 +47,13 @@ func (r *reader) checkCells(t *table, s *Sweep, e *Experiment) {
 	if s.Y != nil {
 		ys = s.Y.Values
 	}
-	if n := len(xs) * len(ys) * len(variants); n > MaxSweepChecks {
+	n := len(xs) * len(ys) * len(variants)
+	if n > MaxSweepChecks {
 		r.errorf(t.path, "%d cells x %d variants = %d combinations, more than %d", len(xs)*len(ys), len(variants), n, MaxSweepChecks)
+		return
+	}
+	if w := n * countValues(e.doc); w > MaxSweepWork {
+		r.errorf(t.path, "checking %d combinations of a document of %d values would copy %d values, more than %d: use fewer sweep values or a smaller file", n, countValues(e.doc), w, MaxSweepWork)
 		return
 	}
 	reported, more := 0, 0
