@@ -87,7 +87,7 @@ func (r *reader) service(t *table, seen map[string]bool) (topology.ServiceConfig
 	} else if t.has("queue_capacity") {
 		ok = false
 	}
-	if c, cok := t.number("contention", false, 0, 1e6, false, "slowdown per request in service"); cok {
+	if c, cok := t.ranged("contention", false, rangeOf("`[[service]]`", "contention")); cok {
 		sc.Contention = c
 	} else if t.has("contention") {
 		ok = false
@@ -221,7 +221,7 @@ func (r *reader) callConfig(t *table) (topology.CallConfig, bool) {
 	ok = ok && sok
 	cc.Operation, _ = t.str("operation", false)
 	cc.Critical, _ = t.boolean("critical", true)
-	if p, pok := t.number("probability", false, 0, 1, true, "share of requests that make the call"); pok {
+	if p, pok := t.ranged("probability", false, rangeOf("handlers", "probability")); pok {
 		cc.Probability = p
 	} else if t.has("probability") {
 		ok = false
@@ -238,7 +238,7 @@ func (r *reader) callConfig(t *table) (topology.CallConfig, bool) {
 func (r *reader) cache(t *table) (*topology.CacheConfig, bool) {
 	c := &topology.CacheConfig{Keys: 10000}
 	ok := true
-	if h, hok := t.number("hit_ratio", true, 0, 1, false, "share of lookups that hit when warm"); hok {
+	if h, hok := t.ranged("hit_ratio", true, rangeOf("`[service.cache]`", "hit_ratio")); hok {
 		c.HitRatio = h
 	} else {
 		ok = false
