@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -103,5 +104,23 @@ func TestSweepCheckBounds(t *testing.T) {
 	_, err = Parse("wide.toml", []byte(b.String()))
 	if err == nil || !strings.Contains(err.Error(), "wide.toml:8013:1: sweep: checking 2500 combinations of a document of") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestErrorsCapped: a file of 1000 unknown keys reports the first
+// MaxErrors and counts the rest, rather than print megabytes.
+func TestErrorsCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(hostileBase)
+	for i := range 1000 {
+		fmt.Fprintf(&b, "k%d = 1\n", i)
+	}
+	_, err := Parse("many.toml", []byte(b.String()))
+	var l ErrorList
+	if !errors.As(err, &l) || len(l) != MaxErrors+1 {
+		t.Fatalf("%d errors: %v", len(l), err)
+	}
+	if got := l[MaxErrors].Error(); got != "many.toml:112:1: and 900 more problems (only the first 100 are shown)" {
+		t.Errorf("last line %q", got)
 	}
 }

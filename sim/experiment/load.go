@@ -181,7 +181,7 @@ func Parse(file string, data []byte) (*Experiment, error) {
 		errs = append(errs, sr.errs...)
 	}
 	if len(errs) > 0 {
-		return nil, errs.sorted()
+		return nil, errs.sorted().capped()
 	}
 	return e, nil
 }

@@ -17,6 +17,13 @@ const MaxDepth = 32
 // override paths, well under 200 bytes.
 const MaxKeyLength = 256
 
+// MaxKeys bounds the keys of an experiment file (100,000), each part of a
+// dotted key or a table header counting once: the TOML parser allocates
+// per part (about 1 KB each at depth), so 1 MiB of "k1.a.a.a...=1" lines
+// would otherwise take seconds and hundreds of megabytes. The largest
+// bundled experiment has a few hundred; a 40,000-point schedule has 80,000.
+const MaxKeys = 100_000
+
 // prescan checks the nesting depth and key lengths of src in one linear
 // pass, before the TOML parser sees it: the parser's (and the position
 // scanner's) cost grows with the square of the depth, so a 100 KB file of
@@ -53,6 +60,7 @@ type prescanner struct {
 	parts  int  // parts of the key being read
 	keyLen int  // bytes of the key part being read
 	keyAt  int  // offset where the key part began
+	keys   int  // key parts so far
 }
 
 func (p *prescanner) run() *Error {
@@ -132,6 +140,9 @@ func (p *prescanner) base() int {
 func (p *prescanner) keyByte() *Error {
 	if p.keyLen == 0 {
 		p.keyAt = p.i
+		if err := p.countKey(); err != nil {
+			return err
+		}
 	}
 	p.keyLen++
 	if p.keyLen > MaxKeyLength {
@@ -207,6 +218,15 @@ func (p *prescanner) valueChar(c byte) *Error {
 	return nil
 }
 
+// countKey counts a key part starting at p.keyAt.
+func (p *prescanner) countKey() *Error {
+	p.keys++
+	if p.keys > MaxKeys {
+		return p.errAt(p.keyAt, fmt.Sprintf("more than %d keys (each part of a dotted key or a table header counts)", MaxKeys))
+	}
+	return nil
+}
+
 func (p *prescanner) checkDepth(d int, what string) *Error {
 	if d <= MaxDepth {
 		return nil
@@ -248,6 +268,9 @@ func (p *prescanner) str(q byte) *Error {
 	if p.keyCtx {
 		if p.keyLen == 0 {
 			p.keyAt = at
+			if err := p.countKey(); err != nil {
+				return err
+			}
 		}
 		p.keyLen += p.i - at
 		if p.keyLen > MaxKeyLength {
