@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,4 +68,47 @@ func TestRangeContains(t *testing.T) {
 	if s := (Range{Lo: 1, Hi: 1 << 20}).String(); s != "in [1, 2^20]" {
 		t.Errorf("String = %q", s)
 	}
+}
+
+// TestSecurityLimitsDocumented: docs/security.md's table of input limits
+// states the values of the Go constants.
+func TestSecurityLimitsDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "security.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ name, row string }{
+		{"experiment.MaxFileSize", fmt.Sprintf("1 MiB (%s bytes)", spaced(MaxFileSize))},
+		{"experiment.MaxDepth", fmt.Sprintf("| %d levels", MaxDepth)},
+		{"experiment.MaxKeyLength", fmt.Sprintf("| %d bytes", MaxKeyLength)},
+		{"experiment.MaxKeys", fmt.Sprintf("| %s (", spaced(MaxKeys))},
+		{"experiment.MaxErrors", fmt.Sprintf("| %d, then", MaxErrors)},
+		{"experiment.MaxReplications", fmt.Sprintf("| %s |", spaced(MaxReplications))},
+		{"experiment.MaxVariants", fmt.Sprintf("| %d `[[variant]]`", MaxVariants)},
+		{"experiment.MaxSweepChecks", fmt.Sprintf("| %s (cells", spaced(MaxSweepChecks))},
+		{"experiment.MaxSweepWork", "| 2 x 10^7 ("},
+		{"maxCellErrors", fmt.Sprintf("| %d reported", maxCellErrors)},
+	} {
+		row := ""
+		for _, l := range strings.Split(string(doc), "\n") {
+			if strings.Contains(l, "`"+tt.name+"`") {
+				row = l
+			}
+		}
+		if !strings.Contains(row, tt.row) {
+			t.Errorf("%s: row %q lacks %q", tt.name, row, tt.row)
+		}
+	}
+	if MaxSweepWork != 2e7 {
+		t.Errorf("MaxSweepWork = %d; update docs/security.md", MaxSweepWork)
+	}
+}
+
+// spaced writes n with a space between thousands, as the docs do.
+func spaced(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + " " + s[i:]
+	}
+	return s
 }
