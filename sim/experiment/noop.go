@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -98,4 +99,81 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// culprit returns the path of the variant key to blame for a problem at
+// key (in display form, "client[0].retry.attempts") of the variant's
+// document: the set or unset whose path leads to key or lies within it,
+// else the variant block itself.
+func culprit(vt *table, ovs []override, doc map[string]any, key string) string {
+	for _, o := range ovs {
+		p := displayPath(indexPath(doc, o.path))
+		if key == p || strings.HasPrefix(key, p+".") || strings.HasPrefix(key, p+"[") ||
+			strings.HasPrefix(p, key+".") || strings.HasPrefix(p, key+"[") {
+			return overrideKey(vt, o)
+		}
+	}
+	return vt.path
+}
+
+// indexPath rewrites an override path with array elements chosen by index
+// ("client.users.retry" becomes "client.0.retry"), as the reader names
+// keys; a segment it cannot follow ends the rewrite.
+func indexPath(doc map[string]any, path string) string {
+	segs := strings.Split(path, ".")
+	var cur any = doc
+	for i := 0; i < len(segs); i++ {
+		switch x := cur.(type) {
+		case map[string]any:
+			cur = x[segs[i]]
+		case []map[string]any, []any:
+			idx, ok := elementIndex(x, segs[i])
+			if !ok {
+				return strings.Join(segs, ".")
+			}
+			segs[i] = fmt.Sprint(idx)
+			cur, _ = elementAt(x, idx)
+		default:
+			return strings.Join(segs, ".")
+		}
+	}
+	return strings.Join(segs, ".")
+}
+
+// elementIndex finds an array's table by name, call or index, as element
+// does.
+func elementIndex(arr any, sel string) (int, bool) {
+	for i := 0; ; i++ {
+		t, ok := elementAt(arr, i)
+		if !ok {
+			break
+		}
+		if n, _ := t["name"].(string); n == sel {
+			return i, true
+		}
+		if n, _ := t["call"].(string); n == sel {
+			return i, true
+		}
+	}
+	if i, err := strconv.Atoi(sel); err == nil {
+		if _, ok := elementAt(arr, i); ok {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func elementAt(arr any, i int) (map[string]any, bool) {
+	switch a := arr.(type) {
+	case []map[string]any:
+		if i >= 0 && i < len(a) {
+			return a[i], true
+		}
+	case []any:
+		if i >= 0 && i < len(a) {
+			m, ok := a[i].(map[string]any)
+			return m, ok
+		}
+	}
+	return nil, false
 }

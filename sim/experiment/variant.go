@@ -82,7 +82,8 @@ func (r *reader) variants(root *table, base map[string]any, parent *Experiment, 
 		sub := &reader{file: r.file, pos: r.pos}
 		x := sub.experiment(sub.root(doc))
 		for _, err := range sub.errs {
-			r.errs = append(r.errs, &Error{File: r.file, Pos: r.pos.lookup(vt.path), Key: displayPath(vt.path),
+			at := culprit(vt, ovs, doc, err.Key)
+			r.errs = append(r.errs, &Error{File: r.file, Pos: r.pos.lookup(at), Key: displayPath(at),
 				Msg: fmt.Sprintf("variant %q: %s: %s", name, err.Key, err.Msg)})
 		}
 		if len(sub.errs) > 0 {
