@@ -286,6 +286,15 @@ y = { path = "service.server.workers", values = [5, 10] }
 metric = "goodput"
 min = 1
 `))
+	hostile, _ := filepath.Glob(filepath.Join("testdata", "hostile", "*.toml"))
+	for _, h := range hostile {
+		if b, err := os.ReadFile(h); err == nil {
+			f.Add(b)
+		}
+	}
+	for _, b := range bombs(40) {
+		f.Add([]byte(b))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		e, err := Parse("fuzz.toml", data)
 		if err != nil {
