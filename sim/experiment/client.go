@@ -55,7 +55,7 @@ func (r *reader) client(t *table, seen, services map[string]bool) (topology.Clie
 	} else if t.has("interpolate") {
 		ok = false
 	}
-	if u, uok := t.integer("users", false, 1, topology.MaxUsers); uok {
+	if u, uok := t.intIn("users", false, rangeOf("`[[client]]`", "users")); uok {
 		cc.Users = int(u)
 		if tt, tok := t.sub("think_time", true); tok {
 			d, dok := r.dist(tt)

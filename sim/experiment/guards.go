@@ -175,7 +175,7 @@ func (r *reader) admission(t *table, queueCap int) (topology.Admission, bool) {
 		c := shed.DefaultConfig()
 		good := true
 		for p := policies.Priority(0); p < policies.NumPriorities; p++ {
-			numKey(st, p.String(), 0, 1, "utilisation above which the class is shed", &c.Threshold[p], &good)
+			rangedNum(st, p.String(), rangeOf("`shed`", p.String()), &c.Threshold[p], &good)
 		}
 		durKey(st, "retry_after", &c.RetryAfter, &good)
 		st.done("critical", "normal", "background", "retry_after")
@@ -233,9 +233,9 @@ func (r *reader) admission(t *table, queueCap int) (topology.Admission, bool) {
 		}
 		var initial, lo, hi int
 		initial, lo, hi = c.AIMD.InitialLimit, c.AIMD.MinLimit, c.AIMD.MaxLimit
-		intKey(lt, "initial", 1, 1<<20, &initial, &good)
-		intKey(lt, "min", 1, 1<<20, &lo, &good)
-		intKey(lt, "max", 1, 1<<20, &hi, &good)
+		rangedInt(lt, "initial", rangeOf("`limit`", "initial"), &initial, &good)
+		rangedInt(lt, "min", rangeOf("`limit`", "min"), &lo, &good)
+		rangedInt(lt, "max", rangeOf("`limit`", "max"), &hi, &good)
 		c.AIMD.InitialLimit, c.AIMD.MinLimit, c.AIMD.MaxLimit = initial, lo, hi
 		c.Gradient2.InitialLimit, c.Gradient2.MinLimit, c.Gradient2.MaxLimit = initial, lo, hi
 		c.Vegas.InitialLimit, c.Vegas.MinLimit, c.Vegas.MaxLimit = initial, lo, hi
@@ -257,7 +257,7 @@ func (r *reader) serviceGuards(t *table) (topology.ServiceGuards, bool) {
 	if ot, has := t.sub("outlier", false); has {
 		c := outlier.DefaultConfig()
 		good := true
-		intKey(ot, "consecutive_5xx", 1, 1<<20, &c.Consecutive5xx, &good)
+		rangedInt(ot, "consecutive_5xx", rangeOf("`outlier`", "consecutive_5xx"), &c.Consecutive5xx, &good)
 		durKey(ot, "interval", &c.Interval, &good)
 		durKey(ot, "base_ejection_time", &c.BaseEjectionTime, &good)
 		durKey(ot, "max_ejection_time", &c.MaxEjectionTime, &good)
@@ -273,7 +273,7 @@ func (r *reader) serviceGuards(t *table) (topology.ServiceGuards, bool) {
 		good := true
 		durKey(lt, "period", &c.Probe.Period, &good)
 		durKey(lt, "timeout", &c.Probe.Timeout, &good)
-		intKey(lt, "failure_threshold", 1, 1000, &c.Probe.FailureThreshold, &good)
+		rangedInt(lt, "failure_threshold", rangeOf("`readiness`", "failure_threshold"), &c.Probe.FailureThreshold, &good)
 		durKey(lt, "restart_time", &c.RestartTime, &good)
 		lt.done("period", "timeout", "failure_threshold", "restart_time")
 		g.Liveness = c
@@ -286,8 +286,8 @@ func (r *reader) serviceGuards(t *table) (topology.ServiceGuards, bool) {
 		good := true
 		durKey(rt, "period", &c.Probe.Period, &good)
 		durKey(rt, "timeout", &c.Probe.Timeout, &good)
-		intKey(rt, "failure_threshold", 1, 1000, &c.Probe.FailureThreshold, &good)
-		intKey(rt, "success_threshold", 1, 1000, &c.Probe.SuccessThreshold, &good)
+		rangedInt(rt, "failure_threshold", rangeOf("`readiness`", "failure_threshold"), &c.Probe.FailureThreshold, &good)
+		rangedInt(rt, "success_threshold", rangeOf("`readiness`", "success_threshold"), &c.Probe.SuccessThreshold, &good)
 		if deps, dok := rt.strings("depends_on"); dok {
 			c.DependsOn = deps
 			for _, d := range deps {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ressim/ressim/sim/policies/retry"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -33,8 +34,16 @@ func (g Range) contains(x float64) bool {
 }
 
 // String writes the range as the documentation does: "in (0, 100]",
-// "`0` or in [10^-6, 1000]".
+// "`0` or in [10^-6, 1000]", and for integers "1 to 2^20".
 func (g Range) String() string {
+	if g.Int && !g.OpenLo && !g.OpenHi && !g.Zero {
+		return docNumber(g.Lo) + " to " + docNumber(g.Hi)
+	}
+	return strings.Replace(g.interval(), "0 or", "`0` or", 1)
+}
+
+// interval writes the range in interval notation, for messages.
+func (g Range) interval() string {
 	lb, rb := "[", "]"
 	if g.OpenLo {
 		lb = "("
@@ -44,7 +53,7 @@ func (g Range) String() string {
 	}
 	s := fmt.Sprintf("in %s%s, %s%s", lb, docNumber(g.Lo), docNumber(g.Hi), rb)
 	if g.Zero {
-		s = "`0` or " + s
+		s = "0 or " + s
 	}
 	return s
 }
@@ -95,6 +104,22 @@ var numericKeys = []numericKey{
 	{"`[service.cache]`", "hit_ratio", Range{Lo: 0, Hi: 1, Unit: "share of lookups that hit when warm"}},
 	{"`limit`", "backoff_ratio", Range{Lo: 0, Hi: 1, OpenLo: true, OpenHi: true, Unit: "factor on a drop"}},
 	{"`outlier`", "max_ejection_percent", Range{Lo: 0, Hi: 100, Int: true, Unit: "percent of the instances"}},
+	{"`outlier`", "consecutive_5xx", Range{Lo: 1, Hi: 1 << 20, Int: true, Unit: "consecutive failures"}},
+	{"`shed`", "critical", Range{Lo: 0, Hi: 1, OpenLo: true, Unit: "utilisation above which the class is shed"}},
+	{"`shed`", "normal", Range{Lo: 0, Hi: 1, OpenLo: true, Unit: "utilisation above which the class is shed"}},
+	{"`shed`", "background", Range{Lo: 0, Hi: 1, OpenLo: true, Unit: "utilisation above which the class is shed"}},
+	{"`limit`", "initial", Range{Lo: 1, Hi: 1 << 20, Int: true, Unit: "requests"}},
+	{"`limit`", "min", Range{Lo: 1, Hi: 1 << 20, Int: true, Unit: "requests"}},
+	{"`limit`", "max", Range{Lo: 1, Hi: 1 << 20, Int: true, Unit: "requests"}},
+	{"`readiness`", "failure_threshold", Range{Lo: 1, Hi: 1000, Int: true, Unit: "consecutive probes"}},
+	{"`readiness`", "success_threshold", Range{Lo: 1, Hi: 1000, Int: true, Unit: "consecutive probes"}},
+	{"`[[client]]`", "users", Range{Lo: 1, Hi: topology.MaxUsers, Int: true, Unit: "users"}},
+	{"`[[service]]`", "instances", Range{Lo: 1, Hi: topology.MaxInstances, Int: true, Unit: "instances"}},
+	{"`[[service]]`", "workers", Range{Lo: 1, Hi: topology.MaxWorkers, Int: true, Unit: "workers per instance"}},
+	{"`[[service]]`", "max_in_flight", Range{Lo: 1, Hi: topology.MaxWorkers, Int: true, Unit: "requests per instance"}},
+	{"`[[service]]`", "queue_capacity", Range{Lo: 0, Hi: 1 << 31, Int: true, Unit: "requests per instance"}},
+	{"Call policy", "attempts", Range{Lo: 1, Hi: retry.MaxMaxAttempts, Int: true, Unit: "attempts"}},
+	{"`[service.cache]`", "keys", Range{Lo: 1, Hi: topology.MaxKeys, Int: true, Unit: "keys"}},
 }
 
 // rangeOf returns the range of key in section. A key missing from the
@@ -137,7 +162,7 @@ func (t *table) ranged(k string, required bool, g Range) (float64, bool) {
 		return 0, false
 	}
 	if !g.contains(x) {
-		t.r.errorf(t.key(k), "must be %s (%s), got %g", strings.ReplaceAll(g.String(), "`", ""), g.Unit, x)
+		t.r.errorf(t.key(k), "must be %s (%s), got %g", g.interval(), g.Unit, x)
 		return 0, false
 	}
 	return x, true
@@ -158,4 +183,9 @@ func rangedInt(t *table, k string, g Range, dst *int, ok *bool) {
 	} else if t.has(k) {
 		*ok = false
 	}
+}
+
+// intIn reads an integer within the integer range g.
+func (t *table) intIn(k string, required bool, g Range) (int64, bool) {
+	return t.integer(k, required, int64(g.Lo), int64(g.Hi))
 }

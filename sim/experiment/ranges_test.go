@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -65,7 +66,7 @@ func TestRangeContains(t *testing.T) {
 	if s := (Range{Lo: 1e-6, Hi: 1000, Zero: true}).String(); s != "`0` or in [10^-6, 1000]" {
 		t.Errorf("String = %q", s)
 	}
-	if s := (Range{Lo: 1, Hi: 1 << 20}).String(); s != "in [1, 2^20]" {
+	if s := (Range{Lo: 1, Hi: 1 << 20, Int: true}).String(); s != "1 to 2^20" {
 		t.Errorf("String = %q", s)
 	}
 }
@@ -111,4 +112,31 @@ func spaced(n int) string {
 		s = s[:i] + " " + s[i:]
 	}
 	return s
+}
+
+// TestRangeOfCallsResolve: every literal rangeOf(section, key) in the
+// reader names an entry of numericKeys (a missing one would reject every
+// value).
+func TestRangeOfCallsResolve(t *testing.T) {
+	files, _ := filepath.Glob("*.go")
+	re := regexp.MustCompile("rangeOf\\(\"([^\"]+)\", \"([^\"]+)\"\\)")
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllStringSubmatch(string(src), -1) {
+			n++
+			if rangeOf(m[1], m[2]).Hi < rangeOf(m[1], m[2]).Lo {
+				t.Errorf("%s: rangeOf(%q, %q) is not in numericKeys", f, m[1], m[2])
+			}
+		}
+	}
+	if n < 30 {
+		t.Errorf("found only %d rangeOf calls", n)
+	}
 }

@@ -43,7 +43,7 @@ func (r *reader) service(t *table, seen map[string]bool) (topology.ServiceConfig
 	var sc topology.ServiceConfig
 	name, ok := r.name(t, "service", seen)
 	sc.Name = name
-	if n, nok := t.integer("instances", false, 1, topology.MaxInstances); nok {
+	if n, nok := t.intIn("instances", false, rangeOf("`[[service]]`", "instances")); nok {
 		sc.Instances = int(n)
 	} else if t.has("instances") {
 		ok = false
@@ -59,7 +59,7 @@ func (r *reader) service(t *table, seen map[string]bool) (topology.ServiceConfig
 		ok = false
 	}
 	if sc.Mode == topology.Threads {
-		if w, wok := t.integer("workers", true, 1, topology.MaxWorkers); wok {
+		if w, wok := t.intIn("workers", true, rangeOf("`[[service]]`", "workers")); wok {
 			sc.Workers = int(w)
 		} else {
 			ok = false
@@ -70,7 +70,7 @@ func (r *reader) service(t *table, seen map[string]bool) (topology.ServiceConfig
 			ok = false
 		}
 	} else {
-		if w, wok := t.integer("max_in_flight", true, 1, topology.MaxWorkers); wok {
+		if w, wok := t.intIn("max_in_flight", true, rangeOf("`[[service]]`", "max_in_flight")); wok {
 			sc.MaxInFlight = int(w)
 		} else {
 			ok = false
@@ -82,7 +82,7 @@ func (r *reader) service(t *table, seen map[string]bool) (topology.ServiceConfig
 		}
 	}
 	sc.QueueCapacity = -1
-	if q, qok := t.integer("queue_capacity", false, 0, 1<<31); qok {
+	if q, qok := t.intIn("queue_capacity", false, rangeOf("`[[service]]`", "queue_capacity")); qok {
 		sc.QueueCapacity = int(q)
 	} else if t.has("queue_capacity") {
 		ok = false
@@ -243,7 +243,7 @@ func (r *reader) cache(t *table) (*topology.CacheConfig, bool) {
 	} else {
 		ok = false
 	}
-	if k, kok := t.integer("keys", false, 1, topology.MaxKeys); kok {
+	if k, kok := t.intIn("keys", false, rangeOf("`[service.cache]`", "keys")); kok {
 		c.Keys = int(k)
 	} else if t.has("keys") {
 		ok = false
