@@ -129,7 +129,8 @@ func exactArgs(n int) cobra.PositionalArgs {
 	}
 }
 
-// load reads an experiment file; a file that cannot be read is the user's
+// load reads an experiment file ("-" for standard input, bounded like a
+// file: see experiment.Load); a file that cannot be read is the user's
 // input error, like an invalid one.
 func load(path string) (*experiment.Experiment, error) {
 	exp, err := experiment.Load(path)

@@ -40,7 +40,7 @@ func (r *reader) client(t *table, seen, services map[string]bool) (topology.Clie
 		r.errorf(t.path, "a client needs exactly one of rate = N (open loop), schedule = [ ... ] (open loop, varying) or users = N (closed loop)")
 		ok = false
 	}
-	if rate, rok := t.number("rate", false, 0, topology.MaxRate, true, "requests per second"); rok {
+	if rate, rok := t.ranged("rate", false, rangeOf("`[[client]]`", "rate")); rok {
 		cc.Rate = rate
 	} else if t.has("rate") {
 		ok = false
@@ -55,7 +55,7 @@ func (r *reader) client(t *table, seen, services map[string]bool) (topology.Clie
 	} else if t.has("interpolate") {
 		ok = false
 	}
-	if u, uok := t.integer("users", false, 1, topology.MaxUsers); uok {
+	if u, uok := t.intIn("users", false, rangeOf("`[[client]]`", "users")); uok {
 		cc.Users = int(u)
 		if tt, tok := t.sub("think_time", true); tok {
 			d, dok := r.dist(tt)

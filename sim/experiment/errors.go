@@ -51,6 +51,20 @@ func (l ErrorList) Is(target error) bool { return target == ErrInvalid }
 // Is reports whether target is ErrInvalid.
 func (e *Error) Is(target error) bool { return target == ErrInvalid }
 
+// MaxErrors bounds the problems reported for one file (100); a file with
+// more gets a last line counting the rest.
+const MaxErrors = 100
+
+// capped keeps the first MaxErrors problems and counts the rest.
+func (l ErrorList) capped() ErrorList {
+	if len(l) <= MaxErrors {
+		return l
+	}
+	last := l[MaxErrors-1]
+	more := &Error{File: last.File, Pos: last.Pos, Msg: fmt.Sprintf("and %d more problems (only the first %d are shown)", len(l)-MaxErrors, MaxErrors)}
+	return append(l[:MaxErrors:MaxErrors], more)
+}
+
 func (l ErrorList) sorted() ErrorList {
 	slices.SortStableFunc(l, func(a, b *Error) int {
 		if c := cmp.Compare(a.Line, b.Line); c != 0 {

@@ -1,6 +1,9 @@
 package experiment
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Expect is an [[expect]] block: a bound on a headline metric of one
 // variant, checked by ressim run (base only) and ressim compare, which
@@ -52,7 +55,49 @@ func (r *reader) expects(root *table, e *Experiment) []Expect {
 			r.errorf(t.path, "an expectation needs min, max or both")
 		}
 		t.done("variant", "metric", "min", "max")
+		r.satisfiable(t, x, e)
 		out = append(out, x)
 	}
 	return out
+}
+
+// ratioMetrics are the metrics that lie in [0, 1]; every metric is >= 0.
+var ratioMetrics = []string{"goodput_share", "success_ratio", "locked_in_probability"}
+
+// faultMetrics are the metrics judged after a fault: without one they
+// have no value, and an expectation on them can never pass.
+var faultMetrics = []string{"recovery_time", "locked_in_probability"}
+
+// satisfiable reports an expectation that no run could meet, at the key
+// that makes it so.
+func (r *reader) satisfiable(t *table, x Expect, e *Experiment) {
+	switch {
+	case x.Min != nil && x.Max != nil && *x.Min > *x.Max:
+		r.errorf(t.key("max"), "max %g is below min %g: no value can pass", *x.Max, *x.Min)
+	case x.Max != nil && *x.Max < 0:
+		r.errorf(t.key("max"), "max %g is negative, and %s is never negative", *x.Max, x.Metric)
+	case x.Min != nil && *x.Min > 1 && slices.Contains(ratioMetrics, x.Metric):
+		r.errorf(t.key("min"), "min %g is above 1, and %s is at most 1", *x.Min, x.Metric)
+	}
+	if slices.Contains(faultMetrics, x.Metric) && !variantHasFault(e, x.Variant) {
+		r.errorf(t.key("metric"), "%s is judged after a [[fault]], and %s has none: the expectation could never pass", x.Metric, variantLabel(x.Variant))
+	}
+}
+
+// variantHasFault reports whether the named variant's model (as far as it
+// is known: the base's when the variant could not be built) has a fault.
+func variantHasFault(e *Experiment, name string) bool {
+	for _, v := range e.Variants {
+		if v.Name == name {
+			return len(v.Model.Faults) > 0
+		}
+	}
+	return len(e.Model.Faults) > 0 || e.doc["fault"] != nil
+}
+
+func variantLabel(name string) string {
+	if name == "" || name == "base" {
+		return "the base experiment"
+	}
+	return fmt.Sprintf("variant %q", name)
 }

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/ressim/ressim/sim/topology"
@@ -50,6 +51,7 @@ func (r *reader) fault(t *table, m *topology.Config, services, clients map[strin
 		switch {
 		case t.has("end") && t.has("duration"):
 			t.get("duration")
+			t.get("end")
 			r.errorf(t.key("duration"), "give end or duration, not both")
 			ok = false
 		case t.has("duration"):
@@ -138,7 +140,15 @@ func (r *reader) fault(t *table, m *topology.Config, services, clients map[strin
 			ok = false
 		}
 	case topology.KillSwitchFault:
-		f.Caller, _ = t.str("caller", false)
+		if c, cok := t.str("caller", false); cok {
+			f.Caller = c
+			if msg := unknownCaller(c, services, clients); msg != "" {
+				r.errorf(t.key("caller"), "%s", msg)
+				ok = false
+			}
+		} else if t.has("caller") {
+			ok = false
+		}
 	case topology.CacheFlushFault:
 		for _, s := range m.Services {
 			if s.Name == target && s.Cache == nil {
@@ -168,6 +178,22 @@ func (r *reader) fault(t *table, m *topology.Config, services, clients map[strin
 		keys = append(keys, "instance")
 	}
 	keys = append(keys, applies[kind]...)
+	t.anyKeys = faultKeys
 	t.done(keys...)
 	return f, ok
+}
+
+// unknownCaller checks that a kill switch's caller names a declared
+// service, or a declared client as "client:NAME"; it returns the problem.
+func unknownCaller(c string, services, clients map[string]bool) string {
+	if name, ok := strings.CutPrefix(c, "client:"); ok {
+		if !clients[name] {
+			return fmt.Sprintf("no client named %q is declared", name)
+		}
+		return ""
+	}
+	if !services[c] {
+		return fmt.Sprintf("no service named %q is declared (a client is written \"client:NAME\")", c)
+	}
+	return ""
 }

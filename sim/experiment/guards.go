@@ -94,12 +94,12 @@ func (r *reader) guards(t *table) (topology.CallGuards, bool) {
 		} else if bt.has("window") {
 			good = false
 		}
-		intKey(bt, "window_size", 1, 1<<20, &c.SlidingWindowSize, &good)
-		intKey(bt, "minimum_calls", 1, 1<<20, &c.MinimumNumberOfCalls, &good)
-		numKey(bt, "failure_rate", 0, 100, "percent", &c.FailureRateThreshold, &good)
-		numKey(bt, "slow_call_rate", 0, 100, "percent", &c.SlowCallRateThreshold, &good)
+		rangedInt(bt, "window_size", rangeOf("Call guards", "window_size"), &c.SlidingWindowSize, &good)
+		rangedInt(bt, "minimum_calls", rangeOf("Call guards", "minimum_calls"), &c.MinimumNumberOfCalls, &good)
+		rangedNum(bt, "failure_rate", rangeOf("Call guards", "failure_rate"), &c.FailureRateThreshold, &good)
+		rangedNum(bt, "slow_call_rate", rangeOf("Call guards", "slow_call_rate"), &c.SlowCallRateThreshold, &good)
 		durKey(bt, "slow_call_duration", &c.SlowCallDurationThreshold, &good)
-		intKey(bt, "half_open_calls", 1, 1<<20, &c.PermittedNumberOfCallsInHalfOpenState, &good)
+		rangedInt(bt, "half_open_calls", rangeOf("Call guards", "half_open_calls"), &c.PermittedNumberOfCallsInHalfOpenState, &good)
 		durKey(bt, "open_pause", &c.WaitDurationInOpenState, &good)
 		durKey(bt, "max_open_pause", &c.MaxWaitDurationInOpenState, &good)
 		if !bt.has("max_open_pause") && c.MaxWaitDurationInOpenState < c.WaitDurationInOpenState {
@@ -134,9 +134,9 @@ func (r *reader) guards(t *table) (topology.CallGuards, bool) {
 			ok = r.validated(bt, c.Validate(), good) && ok
 		} else {
 			c := budget.DefaultConfig()
-			numKey(bt, "ratio", 0, 1e6, "tokens per success", &c.Ratio, &good)
-			numKey(bt, "capacity", 0, 1e9, "tokens", &c.Capacity, &good)
-			numKey(bt, "min_retries_per_second", 0, 1e9, "retries per second", &c.MinRetriesPerSec, &good)
+			rangedNum(bt, "ratio", rangeOf("Call guards", "ratio"), &c.Ratio, &good)
+			rangedNum(bt, "capacity", rangeOf("Call guards", "capacity"), &c.Capacity, &good)
+			rangedNum(bt, "min_retries_per_second", rangeOf("Call guards", "min_retries_per_second"), &c.MinRetriesPerSec, &good)
 			bt.done("kind", "ratio", "capacity", "min_retries_per_second")
 			g.Budget = &c
 			ok = r.validated(bt, c.Validate(), good) && ok
@@ -159,7 +159,7 @@ func (r *reader) guards(t *table) (topology.CallGuards, bool) {
 		} else if ft.has("latency") {
 			good = false
 		}
-		numKey(ft, "fail_rate", 0, 1, "probability the fallback fails too", &c.FailRate, &good)
+		rangedNum(ft, "fail_rate", rangeOf("Call guards", "fail_rate"), &c.FailRate, &good)
 		ft.done("level", "latency", "fail_rate")
 		g.Fallback = c
 		ok = ok && good
@@ -177,7 +177,7 @@ func (r *reader) admission(t *table, queueCap int) (topology.Admission, bool) {
 		c := shed.DefaultConfig()
 		good := true
 		for p := policies.Priority(0); p < policies.NumPriorities; p++ {
-			numKey(st, p.String(), 0, 1, "utilisation above which the class is shed", &c.Threshold[p], &good)
+			rangedNum(st, p.String(), rangeOf("`shed`", p.String()), &c.Threshold[p], &good)
 		}
 		durKey(st, "retry_after", &c.RetryAfter, &good)
 		st.done("critical", "normal", "background", "retry_after")
@@ -235,14 +235,14 @@ func (r *reader) admission(t *table, queueCap int) (topology.Admission, bool) {
 		}
 		var initial, lo, hi int
 		initial, lo, hi = c.AIMD.InitialLimit, c.AIMD.MinLimit, c.AIMD.MaxLimit
-		intKey(lt, "initial", 1, 1<<20, &initial, &good)
-		intKey(lt, "min", 1, 1<<20, &lo, &good)
-		intKey(lt, "max", 1, 1<<20, &hi, &good)
+		rangedInt(lt, "initial", rangeOf("`limit`", "initial"), &initial, &good)
+		rangedInt(lt, "min", rangeOf("`limit`", "min"), &lo, &good)
+		rangedInt(lt, "max", rangeOf("`limit`", "max"), &hi, &good)
 		c.AIMD.InitialLimit, c.AIMD.MinLimit, c.AIMD.MaxLimit = initial, lo, hi
 		c.Gradient2.InitialLimit, c.Gradient2.MinLimit, c.Gradient2.MaxLimit = initial, lo, hi
 		c.Vegas.InitialLimit, c.Vegas.MinLimit, c.Vegas.MaxLimit = initial, lo, hi
 		durKey(lt, "timeout", &c.AIMD.Timeout, &good)
-		numKey(lt, "backoff_ratio", 0, 1, "factor on a drop", &c.AIMD.BackoffRatio, &good)
+		rangedNum(lt, "backoff_ratio", rangeOf("`limit`", "backoff_ratio"), &c.AIMD.BackoffRatio, &good)
 		lt.done("algorithm", "initial", "min", "max", "timeout", "backoff_ratio")
 		a.Limit = c
 		ok = r.validated(lt, c.Validate(), good) && ok
@@ -259,11 +259,11 @@ func (r *reader) serviceGuards(t *table) (topology.ServiceGuards, bool) {
 	if ot, has := t.sub("outlier", false); has {
 		c := outlier.DefaultConfig()
 		good := true
-		intKey(ot, "consecutive_5xx", 1, 1<<20, &c.Consecutive5xx, &good)
+		rangedInt(ot, "consecutive_5xx", rangeOf("`outlier`", "consecutive_5xx"), &c.Consecutive5xx, &good)
 		durKey(ot, "interval", &c.Interval, &good)
 		durKey(ot, "base_ejection_time", &c.BaseEjectionTime, &good)
 		durKey(ot, "max_ejection_time", &c.MaxEjectionTime, &good)
-		intKey(ot, "max_ejection_percent", 0, 100, &c.MaxEjectionPercent, &good)
+		rangedInt(ot, "max_ejection_percent", rangeOf("`outlier`", "max_ejection_percent"), &c.MaxEjectionPercent, &good)
 		ot.done("consecutive_5xx", "interval", "base_ejection_time", "max_ejection_time", "max_ejection_percent")
 		g.Outlier = &c
 		ok = r.validated(ot, c.Validate(), good) && ok
@@ -275,7 +275,7 @@ func (r *reader) serviceGuards(t *table) (topology.ServiceGuards, bool) {
 		good := true
 		durKey(lt, "period", &c.Probe.Period, &good)
 		durKey(lt, "timeout", &c.Probe.Timeout, &good)
-		intKey(lt, "failure_threshold", 1, 1000, &c.Probe.FailureThreshold, &good)
+		rangedInt(lt, "failure_threshold", rangeOf("`readiness`", "failure_threshold"), &c.Probe.FailureThreshold, &good)
 		durKey(lt, "restart_time", &c.RestartTime, &good)
 		lt.done("period", "timeout", "failure_threshold", "restart_time")
 		g.Liveness = c
@@ -288,8 +288,8 @@ func (r *reader) serviceGuards(t *table) (topology.ServiceGuards, bool) {
 		good := true
 		durKey(rt, "period", &c.Probe.Period, &good)
 		durKey(rt, "timeout", &c.Probe.Timeout, &good)
-		intKey(rt, "failure_threshold", 1, 1000, &c.Probe.FailureThreshold, &good)
-		intKey(rt, "success_threshold", 1, 1000, &c.Probe.SuccessThreshold, &good)
+		rangedInt(rt, "failure_threshold", rangeOf("`readiness`", "failure_threshold"), &c.Probe.FailureThreshold, &good)
+		rangedInt(rt, "success_threshold", rangeOf("`readiness`", "success_threshold"), &c.Probe.SuccessThreshold, &good)
 		if deps, dok := rt.strings("depends_on"); dok {
 			c.DependsOn = deps
 			for _, d := range deps {

@@ -3,6 +3,7 @@ package experiment
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -73,26 +74,65 @@ type Variant struct {
 	Model       topology.Config
 }
 
-// Load reads and validates the experiment file at path.
+// Stdin is the file name Load reads standard input for, and StdinName
+// the name its errors show.
+const (
+	Stdin     = "-"
+	StdinName = "<stdin>"
+)
+
+// Load reads and validates the experiment file at path; "-" reads standard
+// input, named "<stdin>" in errors. Whatever the file is (a regular file,
+// a pipe, a FIFO, a device), Load reads at most MaxFileSize+1 bytes of it,
+// so an endless source such as /dev/zero fails fast as too large. A FIFO
+// is opened without waiting for a writer: with none it reads as empty.
 func Load(path string) (*Experiment, error) {
-	st, err := os.Stat(path)
+	if path == Stdin {
+		return Read(StdinName, os.Stdin)
+	}
+	f, err := openNoWait(path)
 	if err != nil {
 		return nil, fmt.Errorf("read experiment: %w", err)
 	}
-	if st.Size() > MaxFileSize {
-		return nil, ErrorList{{File: path, Pos: Pos{1, 1}, Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", st.Size(), MaxFileSize)}}
-	}
-	data, err := os.ReadFile(path)
+	defer f.Close()
+	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("read experiment: %w", err)
 	}
-	return Parse(path, data)
+	if st.IsDir() {
+		return nil, fmt.Errorf("read experiment: %s is a directory", path)
+	}
+	return read(path, f, !st.Mode().IsRegular())
+}
+
+// Read reads an experiment from r, at most MaxFileSize+1 bytes of it, and
+// validates it; name names it in errors. An empty r is an error.
+func Read(name string, r io.Reader) (*Experiment, error) { return read(name, r, true) }
+
+// read reads at most MaxFileSize+1 bytes of r and parses them; special
+// marks a source that is not a regular file, whose emptiness is reported
+// as such.
+func read(name string, r io.Reader, special bool) (*Experiment, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("read experiment %s: %w", name, err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, ErrorList{{File: name, Pos: Pos{1, 1}, Msg: fmt.Sprintf("file is larger than the %d-byte (1 MiB) limit", MaxFileSize)}}
+	}
+	if len(data) == 0 && special {
+		return nil, ErrorList{{File: name, Pos: Pos{1, 1}, Msg: "read nothing: the pipe, FIFO or device gave no data (was anything writing to it?)"}}
+	}
+	return Parse(name, data)
 }
 
 // Parse validates an experiment held in memory; file names it in errors.
 func Parse(file string, data []byte) (*Experiment, error) {
 	if len(data) > MaxFileSize {
-		return nil, ErrorList{{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", len(data), MaxFileSize)}}
+		return nil, ErrorList{{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte (1 MiB) limit", len(data), MaxFileSize)}}
+	}
+	if err := prescan(file, string(data)); err != nil {
+		return nil, ErrorList{err}
 	}
 	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err != nil {
@@ -108,43 +148,40 @@ func Parse(file string, data []byte) (*Experiment, error) {
 	r := &reader{file: file, pos: pos}
 	e := r.experiment(r.root(deepCopy(doc).(map[string]any)))
 	e.File = file
-	if len(r.errs) > 0 {
-		return nil, r.errs.sorted()
-	}
 	// Anything the model still rejects is a loader bug, but it must be
 	// reported, not panic.
-	if err := e.Model.Validate(); err != nil {
-		return nil, ErrorList{{File: file, Pos: Pos{1, 1}, Msg: err.Error()}}
+	if len(r.errs) == 0 {
+		if err := e.Model.Validate(); err != nil {
+			r.errs = append(r.errs, &Error{File: file, Pos: Pos{1, 1}, Msg: err.Error()})
+		}
 	}
+	// Every section is read even when an earlier one has problems, so
+	// that one run of validate reports them all; what depends on a valid
+	// base (each variant's and each sweep cell's model) is checked only
+	// when the base is valid.
 	e.doc, e.pos = doc, pos
+	baseOK := len(r.errs) == 0
+	errs := r.errs
+	variantsOK := true
 	if variantDocs != nil {
 		vr := &reader{file: file, pos: pos}
 		root := vr.root(map[string]any{"variant": variantDocs})
-		e.Variants = vr.variants(root, doc, e)
-		if len(vr.errs) > 0 {
-			return nil, vr.errs.sorted()
-		}
+		e.Variants = vr.variants(root, doc, e, baseOK)
+		errs = append(errs, vr.errs...)
+		variantsOK = len(vr.errs) == 0
 	}
 	if expectDoc != nil {
 		er := &reader{file: file, pos: pos}
 		e.Expects = er.expects(er.root(map[string]any{"expect": expectDoc}), e)
-		if len(er.errs) > 0 {
-			return nil, er.errs.sorted()
-		}
+		errs = append(errs, er.errs...)
 	}
 	if sweepDoc != nil {
 		sr := &reader{file: file, pos: pos}
-		e.Sweep = sr.sweep(sr.root(map[string]any{"sweep": sweepDoc}), e)
-		if e.Sweep != nil {
-			for _, v := range e.Sweep.Variants {
-				if _, ok := e.overrides[v]; !ok && v != "base" {
-					sr.errorf("sweep.variants", "no variant named %q", v)
-				}
-			}
-		}
-		if len(sr.errs) > 0 {
-			return nil, sr.errs.sorted()
-		}
+		e.Sweep = sr.sweep(sr.root(map[string]any{"sweep": sweepDoc}), e, baseOK && variantsOK)
+		errs = append(errs, sr.errs...)
+	}
+	if len(errs) > 0 {
+		return nil, errs.sorted().capped()
 	}
 	return e, nil
 }
@@ -195,8 +232,9 @@ func (r *reader) experiment(doc *table) *Experiment {
 }
 
 func (r *reader) header(t *table, e *Experiment) {
-	e.Name, _ = t.str("name", true)
-	if e.Name != "" && !validName(e.Name) {
+	name, nok := t.str("name", true)
+	e.Name = name
+	if nok && !validName(e.Name) {
 		r.errorf(t.key("name"), "name %q must be 1-64 letters, digits, '-', '_' or '.' (it names the output directory)", e.Name)
 	}
 	e.Description, _ = t.str("description", false)
@@ -207,7 +245,8 @@ func (r *reader) header(t *table, e *Experiment) {
 	if m.Duration > 0 && m.Warmup >= m.Duration {
 		r.errorf(t.key("warmup"), "must be shorter than duration (%v), got %v", m.Duration, m.Warmup)
 	}
-	if v, ok := t.integer("seed", false, 0, 1<<62); ok {
+	seed := rangeOf("`[experiment]`", "seed")
+	if v, ok := t.integer("seed", false, int64(seed.Lo), int64(seed.Hi)); ok {
 		m.Seed = uint64(v)
 	} else if !t.has("seed") {
 		m.Seed = 1
@@ -221,15 +260,15 @@ func (r *reader) header(t *table, e *Experiment) {
 		r.errorf(t.key("duration"), "gives more than %d one-second time-series intervals; set a longer interval", topology.MaxIntervals)
 	}
 	m.PropagateDeadlines, _ = t.boolean("propagate_deadlines", false)
-	if v, ok := t.number("recovery_threshold", false, 0, 1, true, "share of the baseline goodput"); ok {
+	if v, ok := t.ranged("recovery_threshold", false, rangeOf("`[experiment]`", "recovery_threshold")); ok {
 		m.Recovery.Threshold = v
 	}
 	m.Recovery.Window, _ = t.duration("recovery_window", false, time.Millisecond)
-	if v, ok := t.number("recovery_alpha", false, 0, 0.1, true, "false-alarm level of the lock-in test"); ok {
+	if v, ok := t.ranged("recovery_alpha", false, rangeOf("`[experiment]`", "recovery_alpha")); ok {
 		m.Recovery.Alpha = v
 	}
 	e.Replications = 1
-	if n, ok := t.integer("replications", false, 1, MaxReplications); ok {
+	if n, ok := t.ranged("replications", false, rangeOf("`[experiment]`", "replications")); ok {
 		e.Replications = int(n)
 	}
 	if i, ok := t.oneOf("compare_series", SeriesModes); ok {

@@ -21,7 +21,9 @@ type Pos struct {
 // (and reports the last occurrence of a key repeated in an array of
 // tables), so this scanner, run only on documents the parser accepted,
 // recovers them. It never fails: on anything it does not follow it stops,
-// and lookups fall back to the nearest known ancestor.
+// and lookups fall back to the nearest known ancestor. It also stops at a
+// key of more than MaxDepth parts or a value nested deeper than MaxDepth
+// (which prescan refuses before), so its cost stays linear in the input.
 type positions map[string]Pos
 
 type scanner struct {
@@ -31,6 +33,7 @@ type scanner struct {
 	out       positions
 	arrays    map[string]int // array-of-tables path -> elements so far
 	table     string         // resolved path of the current table header ("" at the root)
+	depth     int            // arrays and inline tables open
 }
 
 func scanPositions(src string) positions {
@@ -135,6 +138,9 @@ func (s *scanner) header() {
 		}
 	}
 	if array {
+		if _, ok := s.out[path]; !ok { // the array itself: its first block
+			s.out[path] = at
+		}
 		n := s.arrays[path]
 		s.arrays[path] = n + 1
 		path = join(path, strconv.Itoa(n))
@@ -165,6 +171,10 @@ func (s *scanner) key() []string {
 			k = s.src[start:s.i]
 		}
 		parts = append(parts, k)
+		if len(parts) > MaxDepth {
+			s.i = len(s.src) // too deep to follow: stop
+			return parts
+		}
 		s.skipSpace(false)
 		if s.peek() != '.' {
 			return parts
@@ -204,6 +214,10 @@ func (s *scanner) keyValue(prefix string) {
 	path := prefix
 	for _, k := range keys {
 		path = join(path, k)
+		if strings.Count(path, ".") > 2*MaxDepth {
+			s.i = len(s.src) // too deep to follow: stop
+			return
+		}
 		if _, ok := s.out[path]; !ok {
 			s.out[path] = at
 		}
@@ -227,6 +241,14 @@ func (s *scanner) skipLine() {
 // value skips one value, recording the positions of keys inside inline
 // tables and of array elements.
 func (s *scanner) value(path string) {
+	if c := s.peek(); c == '{' || c == '[' {
+		s.depth++
+		defer func() { s.depth-- }()
+		if s.depth > MaxDepth {
+			s.i = len(s.src) // too deep to follow: stop
+			return
+		}
+	}
 	switch c := s.peek(); {
 	case c == '{':
 		s.advance()

@@ -56,6 +56,8 @@ type table struct {
 	path string
 	m    map[string]any
 	used map[string]bool
+	// anyKeys, when set, are the keys valid in some variant of this table.
+	anyKeys []string
 }
 
 func (r *reader) root(m map[string]any) *table {
@@ -89,6 +91,10 @@ func (t *table) done(known ...string) {
 	}
 	slices.Sort(unknown)
 	for _, k := range unknown {
+		if slices.Contains(t.allowed(), k) || slices.Contains(known, k) {
+			t.r.errorf(t.key(k), "key %q does not apply here; expected one of: %s", k, strings.Join(known, ", "))
+			continue
+		}
 		hint := ""
 		if s := closest(k, known); s != "" {
 			hint = fmt.Sprintf(" (did you mean %q?)", s)
@@ -96,6 +102,11 @@ func (t *table) done(known ...string) {
 		t.r.errorf(t.key(k), "unknown key %q%s; expected one of: %s", k, hint, strings.Join(known, ", "))
 	}
 }
+
+// allowed is every key a table of this kind may hold in some form, set by
+// readers whose accepted keys depend on other keys (a fault's kind): a key
+// in it but not in done's list is out of place, not misspelt.
+func (t *table) allowed() []string { return t.anyKeys }
 
 func typeName(v any) string {
 	switch v.(type) {

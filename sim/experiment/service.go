@@ -20,7 +20,14 @@ func (r *reader) name(t *table, kind string, seen map[string]bool) (string, bool
 		r.errorf(t.key("name"), "must not be empty")
 		return "", false
 	case !validName(n):
+		// Still declared, so that references to it are not reported as
+		// well: the name is the one problem.
+		seen[n] = true
 		r.errorf(t.key("name"), "name %q must be 1-64 letters, digits, '-', '_' or '.'", n)
+		return "", false
+	case n == topology.TotalEntity:
+		seen[n] = true
+		r.errorf(t.key("name"), "name %q is reserved: the time series use it for the sum over all clients", n)
 		return "", false
 	case seen[n]:
 		r.errorf(t.key("name"), "%s %q is declared twice", kind, n)
@@ -37,7 +44,7 @@ func (r *reader) service(t *table, seen map[string]bool, propagate bool) (topolo
 	var sc topology.ServiceConfig
 	name, ok := r.name(t, "service", seen)
 	sc.Name = name
-	if n, nok := t.integer("instances", false, 1, topology.MaxInstances); nok {
+	if n, nok := t.intIn("instances", false, rangeOf("`[[service]]`", "instances")); nok {
 		sc.Instances = int(n)
 	} else if t.has("instances") {
 		ok = false
@@ -53,7 +60,7 @@ func (r *reader) service(t *table, seen map[string]bool, propagate bool) (topolo
 		ok = false
 	}
 	if sc.Mode == topology.Threads {
-		if w, wok := t.integer("workers", true, 1, topology.MaxWorkers); wok {
+		if w, wok := t.intIn("workers", true, rangeOf("`[[service]]`", "workers")); wok {
 			sc.Workers = int(w)
 		} else {
 			ok = false
@@ -64,7 +71,7 @@ func (r *reader) service(t *table, seen map[string]bool, propagate bool) (topolo
 			ok = false
 		}
 	} else {
-		if w, wok := t.integer("max_in_flight", true, 1, topology.MaxWorkers); wok {
+		if w, wok := t.intIn("max_in_flight", true, rangeOf("`[[service]]`", "max_in_flight")); wok {
 			sc.MaxInFlight = int(w)
 		} else {
 			ok = false
@@ -76,12 +83,12 @@ func (r *reader) service(t *table, seen map[string]bool, propagate bool) (topolo
 		}
 	}
 	sc.QueueCapacity = -1
-	if q, qok := t.integer("queue_capacity", false, 0, 1<<31); qok {
+	if q, qok := t.intIn("queue_capacity", false, rangeOf("`[[service]]`", "queue_capacity")); qok {
 		sc.QueueCapacity = int(q)
 	} else if t.has("queue_capacity") {
 		ok = false
 	}
-	if c, cok := t.number("contention", false, 0, 1e6, false, "slowdown per request in service"); cok {
+	if c, cok := t.ranged("contention", false, rangeOf("`[[service]]`", "contention")); cok {
 		sc.Contention = c
 	} else if t.has("contention") {
 		ok = false
@@ -243,7 +250,7 @@ func (r *reader) callConfig(t *table) (topology.CallConfig, bool) {
 	ok = ok && sok
 	cc.Operation, _ = t.str("operation", false)
 	cc.Critical, _ = t.boolean("critical", true)
-	if p, pok := t.number("probability", false, 0, 1, true, "share of requests that make the call"); pok {
+	if p, pok := t.ranged("probability", false, rangeOf("handlers", "probability")); pok {
 		cc.Probability = p
 	} else if t.has("probability") {
 		ok = false
@@ -260,12 +267,12 @@ func (r *reader) callConfig(t *table) (topology.CallConfig, bool) {
 func (r *reader) cache(t *table) (*topology.CacheConfig, bool) {
 	c := &topology.CacheConfig{Keys: 10000}
 	ok := true
-	if h, hok := t.number("hit_ratio", true, 0, 1, false, "share of lookups that hit when warm"); hok {
+	if h, hok := t.ranged("hit_ratio", true, rangeOf("`[service.cache]`", "hit_ratio")); hok {
 		c.HitRatio = h
 	} else {
 		ok = false
 	}
-	if k, kok := t.integer("keys", false, 1, topology.MaxKeys); kok {
+	if k, kok := t.intIn("keys", false, rangeOf("`[service.cache]`", "keys")); kok {
 		c.Keys = int(k)
 	} else if t.has("keys") {
 		ok = false

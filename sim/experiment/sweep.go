@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,7 +38,15 @@ type Axis struct {
 // SweepMetrics are the metrics a sweep can map.
 var SweepMetrics = []string{"locked_in_probability", "goodput", "goodput_share", "p99_latency", "p99_outcome_latency", "success_ratio", "in_flight_at_end", "amplification", "wasted_work", "recovery_time"}
 
-func (r *reader) sweep(root *table, e *Experiment) *Sweep {
+// MaxSweepChecks bounds the combinations a sweep may have, cells times
+// swept variants (10,000, e.g. a 100 x 100 grid of the base alone): the
+// loader builds the model of each, as ressim sweep will, to check it.
+const MaxSweepChecks = 10000
+
+// sweep reads the [sweep] table. check says the base and the variants are
+// valid, so that the model of every cell of every swept variant can be
+// built and checked.
+func (r *reader) sweep(root *table, e *Experiment, check bool) *Sweep {
 	t, ok := root.sub("sweep", true)
 	if !ok {
 		return nil
@@ -46,22 +55,46 @@ func (r *reader) sweep(root *table, e *Experiment) *Sweep {
 	if i, mok := t.oneOf("metric", SweepMetrics); mok {
 		s.Metric = SweepMetrics[i]
 	}
-	s.X = r.axis(t, "x", e, true)
-	s.Y = r.axis(t, "y", e, false)
+	s.X = r.axis(t, "x", true)
+	s.Y = r.axis(t, "y", false)
+	if s.X != nil && s.Y != nil && s.X.Path != "" && s.X.Path == s.Y.Path {
+		r.errorf(join(t.key("y"), "path"), "both axes set %s; the y values would overwrite the x values", s.Y.Path)
+		check = false
+	}
 	if v, vok := t.strings("variants"); vok {
 		s.Variants = v
+		for i, name := range v {
+			if _, known := e.overrides[name]; !known && name != "base" {
+				r.errorf(join(t.key("variants"), fmt.Sprint(i)), "no variant named %q", name)
+				check = false
+			}
+		}
 	}
 	t.done("x", "y", "metric", "variants")
+	if check && slices.Contains(faultMetrics, s.Metric) {
+		for _, v := range append([]string{"base"}, s.Variants...) {
+			if !variantHasFault(e, v) {
+				r.errorf(t.key("metric"), "%s is judged after a [[fault]], and %s has none (the default metric is locked_in_probability)", s.Metric, variantLabel(v))
+				break
+			}
+		}
+	}
+	if check && len(r.errs) == 0 {
+		r.checkCells(t, s, e)
+	}
 	return s
 }
 
-func (r *reader) axis(t *table, k string, e *Experiment, required bool) *Axis {
+func (r *reader) axis(t *table, k string, required bool) *Axis {
 	at, ok := t.sub(k, required)
 	if !ok {
 		return nil
 	}
 	a := &Axis{}
 	a.Path, _ = at.str("path", true)
+	if why := runSettingWhy(a.Path); why != "" {
+		r.errorf(at.key("path"), "%s", why)
+	}
 	a.Label, _ = at.str("label", false)
 	if a.Label == "" {
 		a.Label = a.Path
@@ -85,14 +118,6 @@ func (r *reader) axis(t *table, k string, e *Experiment, required bool) *Axis {
 		}
 	}
 	at.done("path", "label", "values")
-	if a.Path != "" && len(a.Values) > 0 {
-		// Every value must give a valid experiment.
-		for i, v := range a.Values {
-			if _, err := e.With(map[string]any{a.Path: v}); err != nil {
-				r.errorf(join(at.key("values"), fmt.Sprint(i)), "%s = %v: %v", a.Path, v, err)
-			}
-		}
-	}
 	return a
 }
 

@@ -18,12 +18,17 @@ import (
 // "client.users.retry.attempts", "service.api.codel",
 // "service.checkout.operation.product.step.1.bulkhead",
 // "experiment.propagate_deadlines", "fault.0.multiply".
-func (r *reader) variants(root *table, base map[string]any, parent *Experiment) []Variant {
+//
+// The overrides of every variant with a valid name are recorded, so that
+// references to it ([[expect]], [sweep].variants) resolve; each variant's
+// whole document is read only when the base is valid (baseOK), since
+// otherwise it repeats the base's problems.
+func (r *reader) variants(root *table, base map[string]any, parent *Experiment, baseOK bool) []Variant {
 	var out []Variant
 	seen := map[string]bool{"base": true}
 	tables := root.tables("variant")
 	if len(tables) > MaxVariants {
-		r.errorf("variant", "at most %d variants, got %d", MaxVariants, len(tables))
+		r.errorf(join("variant", fmt.Sprint(MaxVariants)), "at most %d variants, got %d", MaxVariants, len(tables))
 		return nil
 	}
 	for _, vt := range tables {
@@ -60,7 +65,16 @@ func (r *reader) variants(root *table, base map[string]any, parent *Experiment) 
 			ok = false
 		}
 		vt.done("name", "description", "set", "unset")
-		if !ok {
+		if name != "" {
+			if parent.overrides == nil {
+				parent.overrides = map[string][]override{}
+			}
+			parent.overrides[name] = ovs
+		}
+		if ok {
+			ok = r.noOpOverrides(vt, name, ovs, base, doc)
+		}
+		if !ok || !baseOK {
 			continue
 		}
 		// Read the variant's document as a whole experiment; report its
@@ -68,7 +82,8 @@ func (r *reader) variants(root *table, base map[string]any, parent *Experiment) 
 		sub := &reader{file: r.file, pos: r.pos}
 		x := sub.experiment(sub.root(doc))
 		for _, err := range sub.errs {
-			r.errs = append(r.errs, &Error{File: r.file, Pos: r.pos.lookup(vt.path), Key: displayPath(vt.path),
+			at := culprit(vt, ovs, doc, err.Key)
+			r.errs = append(r.errs, &Error{File: r.file, Pos: r.pos.lookup(at), Key: displayPath(at),
 				Msg: fmt.Sprintf("variant %q: %s: %s", name, err.Key, err.Msg)})
 		}
 		if len(sub.errs) > 0 {
@@ -79,10 +94,6 @@ func (r *reader) variants(root *table, base map[string]any, parent *Experiment) 
 			continue
 		}
 		out = append(out, Variant{Name: name, Description: desc, Model: x.Model})
-		if parent.overrides == nil {
-			parent.overrides = map[string][]override{}
-		}
-		parent.overrides[name] = ovs
 	}
 	return out
 }
@@ -99,6 +110,9 @@ func resolve(doc map[string]any, path string) (map[string]any, string, error) {
 		seg := segs[i]
 		v, ok := cur[seg]
 		if !ok {
+			if i == 0 {
+				return nil, "", fmt.Errorf("no %q at the top level", seg)
+			}
 			return nil, "", fmt.Errorf("no %q at %q", seg, strings.Join(segs[:i], "."))
 		}
 		switch x := v.(type) {

@@ -241,7 +241,7 @@ func (m *Model) result() *Result {
 		res.Clients = append(res.Clients, ClientResult{
 			OutcomeLatency: outcome[i], InFlightAtEnd: c.st.inFlight, PeakInFlight: c.st.peak,
 			SentGood: c.st.cohortGood, Schedule: c.cfg.Schedule,
-			Name:     c.cfg.Name, Target: c.cfg.Target,
+			Name: c.cfg.Name, Target: c.cfg.Target,
 			Sent: k[kSent], Good: k[kGood], Degraded: k[kDegraded], Late: k[kLate],
 			Expired: k[kExpired], Errors: k[kError], Rejected: k[kRejected], Dropped: k[kDropped],
 			Goodput:      float64(k[kGood]) / w.Seconds(),
