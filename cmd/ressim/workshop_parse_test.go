@@ -1,0 +1,63 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestCheckClaim shows that the claim language can fail: each false claim
+// about a small summary.json and timeseries.csv is rejected, each true one
+// accepted.
+func TestCheckClaim(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("summary.json", `{"headline": {"verdict": "locked_in"}, "cells": [{"x": 1, "v": 0}, {"x": 1, "v": 2}, {"x": 3, "v": 9}]}`)
+	write("timeseries.csv", "t_start_s,t_end_s,entity,metric,unit,value\n0,1,api,q,requests,4\n1,2,api,q,requests,8\n2,3,api,q,requests,100\n")
+	for _, tc := range []struct {
+		claim string
+		ok    bool
+	}{
+		{`summary.json headline.verdict == "locked_in"`, true},
+		{`summary.json headline.verdict == "recovered"`, false},
+		{`summary.json cells.x=3.v == 9`, true},
+		{`summary.json cells.x=1.v <= 1`, false}, // one of the two cells fails
+		{`summary.json cells.x=1.v within 0 2`, true},
+		{`summary.json cells.x=7.v == 0`, false}, // nothing matches
+		{`summary.json cells.5.v == 0`, false},
+		{`summary.json nothing.v == 0`, false},
+		{`timeseries.csv api q 0 2 mean == 6`, true},
+		{`timeseries.csv api q 0 3 max < 100`, false},
+		{`timeseries.csv api q 5 9 max == 0`, false}, // no intervals
+		{`timeseries.csv api q 0 2 median == 6`, false},
+		{`exists summary.json`, true},
+		{`exists overview.png`, false},
+	} {
+		err := checkClaim(dir, tc.claim)
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: err = %v, want ok = %v", tc.claim, err, tc.ok)
+		}
+	}
+}
+
+// TestParseWorkshop binds checks to the command before them and rejects a
+// check with no command.
+func TestParseWorkshop(t *testing.T) {
+	cmds, err := parseWorkshop([]byte("```sh\n./ressim run experiments/a.toml\n```\n<!-- check: exists x.png -->\n<!-- test-flags: --replications 2 -->\n./ressim sweep experiments/b.toml\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cmds) != 2 || len(cmds[0].claims) != 1 || len(cmds[0].flags) != 2 || cmds[1].args[0] != "sweep" {
+		t.Errorf("parsed %+v", cmds)
+	}
+	if _, err := parseWorkshop([]byte("<!-- check: exists x.png -->\n")); err == nil {
+		t.Error("a check before any command was accepted")
+	}
+	if _, err := parseWorkshop([]byte("./ressim run experiments/a.toml\n<!-- check exists x.png -->\n")); err == nil {
+		t.Error("a malformed check was accepted")
+	}
+}
