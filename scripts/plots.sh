@@ -1,32 +1,10 @@
 #!/usr/bin/env bash
-# Regenerates the committed figures in plots/ from the bundled experiments.
-# Runs are deterministic, so the figures change only when the model or the
-# experiments do.
+# Regenerates the committed figures in plots/ from the bundled experiments
+# (the list is in plots/plots_test.go, which also checks in every test run
+# that they are current). Runs are deterministic, so the figures change only
+# when the model, the figures or the experiments do: look at each changed
+# figure before committing it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-go build -o "$work/ressim" ./cmd/ressim
-for f in experiments/*.toml; do
-  exp=$(basename "$f" .toml)
-  case "$exp" in mm10|metastable-phase|goodput-vs-load) continue ;; esac
-  "$work/ressim" run "experiments/$exp.toml" -o "$work/$exp" >/dev/null
-  cp "$work/$exp/overview.png" "plots/$exp.png"
-done
-# The service timeline shows what the overview cannot: expired requests
-# holding queue places.
-cp "$work/abandonment/timeline-api.png" plots/abandonment-timeline.png
-# The committed comparison and phase diagrams.
-"$work/ressim" compare experiments/metastable-retry-storm.toml -o "$work/storm-compare" >/dev/null
-cp "$work/storm-compare/compare-timeline.png" plots/metastable-retry-storm-compare.png
-cp "$work/storm-compare/bars-goodput.png" plots/metastable-retry-storm-goodput.png
-cp "$work/storm-compare/compare.md" plots/metastable-retry-storm-compare.md
-"$work/ressim" sweep experiments/metastable-phase.toml -o "$work/phase" >/dev/null
-cp "$work/phase/phase-base.png" plots/metastable-phase.png
-cp "$work/phase/sweep.md" plots/metastable-phase.md
-"$work/ressim" sweep experiments/goodput-vs-load.toml -o "$work/gvl" >/dev/null
-cp "$work/gvl/sweep-goodput.png" plots/goodput-vs-load.png
-"$work/ressim" compare experiments/brooker-spike.toml -o "$work/brooker" >/dev/null
-cp "$work/brooker/compare-timeline.png" plots/brooker-spike-compare.png
-cp "$work/brooker/compare.md" plots/brooker-spike-compare.md
-echo "plots/ updated"
+go test ./plots -run TestPlotsAreCurrent -count=1 -update
+git status --short plots/
