@@ -20,7 +20,7 @@ func (in *instance) watchExpiry(now engine.Time, a *attempt) {
 	if !m.propagate || !a.hasDL {
 		return
 	}
-	a.expireEv, _ = m.sim.At(max(a.deadline, now), &m.hExpire, a)
+	a.expireEv = m.at(max(a.deadline, now), &m.hExpire, a)
 }
 
 // queueExpired handles the passing of a queued request's deadline: an

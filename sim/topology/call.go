@@ -106,7 +106,7 @@ func (m *Model) dispatch(now engine.Time, c *call) {
 		hit, lat := ca.lookup()
 		c.cacheMiss = !hit
 		if hit || lat > 0 {
-			c.retryEv, _ = m.sim.After(lat, &m.hCache, c)
+			c.retryEv = m.after(lat, &m.hCache, c)
 			return
 		}
 	}
@@ -159,7 +159,7 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	}
 	switch {
 	case cut:
-		a.timeoutEv, _ = m.sim.After(to, &m.hTimeout, a)
+		a.timeoutEv = m.after(to, &m.hTimeout, a)
 	case site.lane != nil:
 		a.timeoutEv = site.lane.Schedule(&m.hTimeout, a)
 	}
@@ -186,13 +186,13 @@ func (m *Model) deliverAttempt(now engine.Time, a *attempt, c *call, site *callS
 		site.target.st.inc(m, now, cRejected)
 		a.calleeDone = true
 		a.status = stRejected
-		m.sim.After(0, &m.hResponse, a)
+		m.after(0, &m.hResponse, a)
 		return
 	}
 	a.inst = inst
 	inst.outstanding++
 	if site.hasNet {
-		m.sim.After(site.network.Sample(site.rng), &m.hArrive, a)
+		m.after(site.network.Sample(site.rng), &m.hArrive, a)
 		return
 	}
 	inst.arrive(now, a)
@@ -295,7 +295,7 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 				m.trace.add(c.trace, "backoff", "backoff before retry", now, engine.Time(d.At), "after "+o.String())
 			}
 			c.rs = d.Next
-			c.retryEv, _ = m.sim.At(engine.Time(d.At), &m.hRetry, c)
+			c.retryEv = m.at(engine.Time(d.At), &m.hRetry, c)
 			return
 		}
 		if d.Reason < retry.Reason(len(site.st.denied)) && now >= m.warmup {
@@ -330,7 +330,7 @@ func (m *Model) finishCall(now engine.Time, c *call, st status) {
 			st = stDegraded
 			c.site.st.inc(m, now, sFallback)
 			if g.fallbackLat.Kind() != 0 {
-				c.retryEv, _ = m.sim.After(g.fallbackLat.Sample(c.site.rng), &m.hFallback, c)
+				c.retryEv = m.after(g.fallbackLat.Sample(c.site.rng), &m.hFallback, c)
 				return
 			}
 		}

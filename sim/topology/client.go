@@ -120,12 +120,12 @@ func rateSegments(cfg *ClientConfig, faults []FaultConfig) []rateSeg {
 func (c *client) start() {
 	if c.cfg.Users > 0 {
 		for i := 0; i < c.cfg.Users; i++ {
-			c.m.sim.After(c.cfg.ThinkTime.Sample(c.rng), &c.think, nil)
+			c.m.after(c.cfg.ThinkTime.Sample(c.rng), &c.think, nil)
 		}
 		return
 	}
 	if t, ok := c.nextArrival(0); ok {
-		c.m.sim.At(t, c, nil)
+		c.m.at(t, c, nil)
 	}
 }
 
@@ -170,7 +170,7 @@ func (c *client) nextArrival(t engine.Time) (engine.Time, bool) {
 // Handle is an open-loop arrival: send one request, schedule the next.
 func (c *client) Handle(now engine.Time, _ any) {
 	if t, ok := c.nextArrival(now); ok {
-		c.m.sim.At(t, c, nil)
+		c.m.at(t, c, nil)
 	}
 	c.send(now)
 }
@@ -204,7 +204,7 @@ func (c *client) send(now engine.Time) {
 		} else {
 			d := c.cfg.Deadline.Sample(c.rng)
 			u.deadline = now.Add(d)
-			u.deadlineEv, _ = m.sim.After(d, &m.hDeadline, u)
+			u.deadlineEv = m.after(d, &m.hDeadline, u)
 		}
 		u.hasDL = true
 	}
@@ -270,6 +270,6 @@ func (c *client) done(now engine.Time, u *userReq) {
 	m.live.remove(u)
 	m.pool.putUser(u)
 	if c.cfg.Users > 0 {
-		c.m.sim.After(c.cfg.ThinkTime.Sample(c.rng), &c.think, nil)
+		c.m.after(c.cfg.ThinkTime.Sample(c.rng), &c.think, nil)
 	}
 }

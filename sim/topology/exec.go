@@ -19,7 +19,7 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 		if st.Kind == WorkStep {
 			d := in.workTime(st.Work.Sample(s.rng))
 			a.workStart, a.stepStart = now, now
-			a.workEv, _ = m.sim.After(d, &m.hWork, a)
+			a.workEv = m.after(d, &m.hWork, a)
 			return
 		}
 		expired := m.propagate && a.hasDL && now >= a.deadline
@@ -60,7 +60,7 @@ func (m *Model) workDone(now engine.Time, a *attempt) {
 	if len(in.freezes) > 0 {
 		if extra := in.frozen(a.workStart, now); extra > 0 {
 			a.workStart = now
-			a.workEv, _ = m.sim.After(extra, &m.hWork, a)
+			a.workEv = m.after(extra, &m.hWork, a)
 			return
 		}
 	}
@@ -162,13 +162,13 @@ func (m *Model) complete(now engine.Time, a *attempt) {
 func (m *Model) respond(now engine.Time, a *attempt, st status) {
 	a.status = st
 	if site := a.site; site.hasNet {
-		m.sim.After(site.network.Sample(site.rng), &m.hResponse, a)
+		m.after(site.network.Sample(site.rng), &m.hResponse, a)
 		return
 	}
 	if m.sending > 0 {
 		// Answered while its caller is still sending: deliver it by an
 		// event, so the caller is not re-entered.
-		m.sim.After(0, &m.hResponse, a)
+		m.after(0, &m.hResponse, a)
 		return
 	}
 	m.response(now, a)

@@ -84,9 +84,9 @@ func (f *fault) schedule() {
 	case LoadFault, FreezeFault:
 		return // applied without events
 	}
-	f.m.sim.At(engine.Time(f.cfg.Start), engine.HandlerFunc(f.begin), nil)
+	f.m.at(engine.Time(f.cfg.Start), engine.HandlerFunc(f.begin), nil)
 	if f.cfg.Kind != CacheFlushFault {
-		f.m.sim.At(engine.Time(f.cfg.End), engine.HandlerFunc(f.finish), nil)
+		f.m.at(engine.Time(f.cfg.End), engine.HandlerFunc(f.finish), nil)
 	}
 }
 

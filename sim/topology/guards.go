@@ -105,7 +105,7 @@ func (m *Model) enterBulkhead(now engine.Time, c *call) {
 		c.ticket, c.waitingSlot = acq.Ticket, true
 		g.waiting[acq.Ticket] = c
 		if acq.WaitUntil != bulkhead.NoDeadline {
-			c.waitEv, _ = m.sim.At(engine.Time(acq.WaitUntil), &m.hSlotWait, c)
+			c.waitEv = m.at(engine.Time(acq.WaitUntil), &m.hSlotWait, c)
 		}
 	default:
 		c.site.st.inc(m, now, sBulkheadFull)
@@ -176,7 +176,7 @@ func (m *Model) enterBreaker(now engine.Time, c *call) {
 // never notified from inside its own startCall.
 func (m *Model) failLater(now engine.Time, c *call, o policies.Outcome, st status) {
 	c.failO, c.failSt = o, st
-	c.retryEv, _ = m.sim.After(0, &m.hFail, c)
+	c.retryEv = m.after(0, &m.hFail, c)
 }
 
 // breakerRecord feeds an outcome to a site's breaker and counts trips.

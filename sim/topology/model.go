@@ -153,7 +153,7 @@ func (m *Model) Run() (*Result, error) {
 		c.start()
 	}
 	if m.warmup > 0 {
-		m.sim.At(m.warmup, engine.HandlerFunc(m.endWarmup), nil)
+		m.at(m.warmup, engine.HandlerFunc(m.endWarmup), nil)
 	}
 	m.series.start()
 	m.sim.RunUntil(m.end)
