@@ -32,6 +32,7 @@ func (m *Model) queueExpired(now engine.Time, a *attempt) {
 	in := a.inst
 	s := in.svc
 	if s.cfg.Abandonment == AtDequeue {
+		m.attemptTo(now, a, apExpired, "its deadline passed; it stays queued (at_dequeue)")
 		a.qExpired = true
 		s.st.queue.Add(int64(now), -1)
 		s.st.inSystem.Add(int64(now), -1)
@@ -42,12 +43,8 @@ func (m *Model) queueExpired(now engine.Time, a *attempt) {
 	if a.trace != 0 {
 		m.trace.add(a.trace, "queue", fmt.Sprintf("queued at %s[%d], abandoned: deadline passed", s.cfg.Name, in.idx), a.arrived, now, "")
 	}
-	s.st.queue.Add(int64(now), -1)
-	s.st.inSystem.Add(int64(now), -1)
-	in.outstanding--
 	s.st.inc(m, now, cDropped)
-	in.releaseLimit(now, a, policies.Rejected)
-	m.respond(now, a, stDropped)
+	in.leave(now, a, stDropped, policies.Rejected, "abandoned in the queue: its deadline passed (on_expiry)")
 }
 
 // leaveQueue accounts for a leaving the queue (to be served or dropped):

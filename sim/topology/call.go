@@ -106,6 +106,7 @@ func (m *Model) dispatch(now engine.Time, c *call) {
 		hit, lat := ca.lookup()
 		c.cacheMiss = !hit
 		if hit || lat > 0 {
+			m.callTo(now, c, cpLookup, "")
 			c.retryEv = m.after(lat, &m.hCache, c)
 			return
 		}
@@ -117,6 +118,7 @@ func (m *Model) dispatch(now engine.Time, c *call) {
 func (m *Model) cacheLookupDone(now engine.Time, c *call) {
 	c.retryEv = 0
 	if !c.cacheMiss {
+		m.noteCall(now, c, "cache hit")
 		c.site.st.inc(m, now, sCacheHits)
 		m.finishCall(now, c, stOK)
 		return
@@ -135,7 +137,7 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 			if c.rs.Attempts() > 1 {
 				site.st.inc(m, now, sRetryIntoOpen)
 			}
-			m.failLater(now, c, policies.CircuitOpen, stCircuitOpen)
+			m.failLater(now, c, policies.CircuitOpen, stCircuitOpen, "the breaker inside the retry refused the attempt")
 			return
 		}
 		permit = p
@@ -144,7 +146,10 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	a.permit = permit
 	a.prio, a.trace = c.prio, c.trace
 	a.call, a.site, a.sent = c, site, now
+	a.num = c.rs.Attempts()
 	c.cur = a
+	m.callTo(now, c, cpAttempting, "")
+	m.attemptTo(now, a, apSending, "")
 	site.st.inc(m, now, sAttempts)
 	if c.rs.Attempts() > 1 {
 		site.st.inc(m, now, sRetries)
@@ -184,15 +189,20 @@ func (m *Model) deliverAttempt(now engine.Time, a *attempt, c *call, site *callS
 	if inst == nil {
 		// No instance is up: refused at once, as a connection error would be.
 		site.target.st.inc(m, now, cRejected)
-		a.calleeDone = true
 		a.status = stRejected
+		m.attemptTo(now, a, apResponding, "no instance is up: refused")
 		m.after(0, &m.hResponse, a)
 		return
 	}
 	a.inst = inst
 	inst.outstanding++
 	if site.hasNet {
-		m.after(site.network.Sample(site.rng), &m.hArrive, a)
+		d := site.network.Sample(site.rng)
+		m.attemptTo(now, a, apNetwork, "")
+		if m.observe != nil {
+			m.noteAttempt(now, a, "network delay "+d.String()+" to the instance")
+		}
+		m.after(d, &m.hArrive, a)
 		return
 	}
 	inst.arrive(now, a)
@@ -219,14 +229,15 @@ func outcomeOf(st status) policies.Outcome {
 
 // response delivers an attempt's answer to its caller, if it still waits.
 func (m *Model) response(now engine.Time, a *attempt) {
-	a.calleeDone = true
 	c := a.call
-	if a.abandoned || c == nil {
+	if a.caller == cvAbandoned {
+		m.attemptTo(now, a, apDone, "answer discarded: the caller stopped waiting")
 		m.pool.releaseAttempt(a)
 		return
 	}
+	m.attemptTo(now, a, apDone, "")
 	m.sim.Cancel(a.timeoutEv)
-	a.callerDone = true
+	a.caller = cvAnswered
 	c.cur = nil
 	st := a.status
 	site := c.site
@@ -260,8 +271,9 @@ func (m *Model) attemptTimeout(now engine.Time, a *attempt) {
 	if a.trace != 0 {
 		m.traceAttempt(now, a, c, "timed out; the callee may still be working")
 	}
-	a.abandoned, a.callerDone, a.call = true, true, nil
+	a.caller, a.call = cvAbandoned, nil
 	c.cur = nil
+	m.noteAttempt(now, a, "timed out; the callee may still be working")
 	m.attemptOutcome(now, a, policies.Timeout)
 	m.pool.releaseAttempt(a)
 	c.site.st.inc(m, now, sTimeouts)
@@ -295,6 +307,10 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 				m.trace.add(c.trace, "backoff", "backoff before retry", now, engine.Time(d.At), "after "+o.String())
 			}
 			c.rs = d.Next
+			m.callTo(now, c, cpBackoff, "")
+			if m.observe != nil {
+				m.noteCall(now, c, "retry at "+time.Duration(d.At).String()+" after "+o.String())
+			}
 			c.retryEv = m.at(engine.Time(d.At), &m.hRetry, c)
 			return
 		}
@@ -308,20 +324,11 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 }
 
 // finishCall settles the call's guards (the breaker's record, the
-// bulkhead's slot, the fallback), then hands the final status to the
+// bulkhead's slot) and its fallback, then hands the final status to the
 // owner.
 func (m *Model) finishCall(now engine.Time, c *call, st status) {
+	m.releaseCall(now, c, outcomeOf(st))
 	g := &c.site.guards
-	if c.hasPermit {
-		c.hasPermit = false
-		m.breakerRecord(now, c.site, c.permit, outcomeOf(st), now.Sub(c.started))
-	}
-	if c.holdsSlot {
-		c.holdsSlot = false
-		m.releaseSlot(now, c.site)
-	}
-	m.releaseRetrySlot(c)
-	g.inflight--
 	if f := g.fallback; f != nil && st != stOK && st != stDegraded {
 		if f.FailRate > 0 && c.site.rng.Float64() < f.FailRate {
 			// The fallback failed too: the call fails after all.
@@ -330,7 +337,12 @@ func (m *Model) finishCall(now engine.Time, c *call, st status) {
 			st = stDegraded
 			c.site.st.inc(m, now, sFallback)
 			if g.fallbackLat.Kind() != 0 {
-				c.retryEv = m.after(g.fallbackLat.Sample(c.site.rng), &m.hFallback, c)
+				d := g.fallbackLat.Sample(c.site.rng)
+				m.callTo(now, c, cpFallback, "")
+				if m.observe != nil {
+					m.noteCall(now, c, "the fallback answers in "+d.String())
+				}
+				c.retryEv = m.after(d, &m.hFallback, c)
 				return
 			}
 		}
@@ -346,6 +358,10 @@ func (m *Model) notifyOwner(now engine.Time, c *call, st status) {
 	if c.trace != 0 {
 		m.trace.add(c.trace, "call", "call "+c.site.name(), c.started, now, "result: "+st.String())
 	}
+	m.callTo(now, c, cpDone, "")
+	if m.observe != nil {
+		m.noteCall(now, c, "result: "+st.String())
+	}
 	job, user, critical := c.ownerJob, c.ownerUser, c.critical
 	m.pool.putCall(c)
 	if job != nil {
@@ -357,19 +373,37 @@ func (m *Model) notifyOwner(now engine.Time, c *call, st status) {
 
 // abandonCall: the owner gives up on c (the user's deadline passed).
 func (m *Model) abandonCall(now engine.Time, c *call) {
+	if c.phase != cpFallback {
+		m.releaseCall(now, c, policies.Cancelled)
+	} else {
+		m.sim.Cancel(c.retryEv) // its guards were settled when it failed
+	}
+	m.callTo(now, c, cpDone, "the owner gave up")
+	m.pool.putCall(c)
+}
+
+// releaseCall gives back everything c holds, whatever its phase: its
+// pending timer, its bulkhead ticket or slot, its breaker permit (recorded
+// with outcome o), its hold on the retry budget, its count in flight, and
+// the attempt in flight, which its caller abandons. It is the one place
+// that does, for every way a call ends; it runs once per call.
+func (m *Model) releaseCall(now engine.Time, c *call, o policies.Outcome) {
+	g := &c.site.guards
 	if c.retryEv != 0 {
 		m.sim.Cancel(c.retryEv)
+		c.retryEv = 0
 	}
-	if c.waitingSlot {
+	if c.phase == cpWaitSlot {
 		m.sim.Cancel(c.waitEv)
-		c.site.guards.bulkhead.Cancel(c.ticket)
-		delete(c.site.guards.waiting, c.ticket)
+		c.waitEv = 0
+		g.bulkhead.Cancel(c.ticket)
+		delete(g.waiting, c.ticket)
 	}
 	m.releaseRetrySlot(c)
-	c.site.guards.inflight--
+	g.inflight--
 	if c.hasPermit {
 		c.hasPermit = false
-		m.breakerRecord(now, c.site, c.permit, policies.Cancelled, now.Sub(c.started))
+		m.breakerRecord(now, c.site, c.permit, o, now.Sub(c.started))
 	}
 	if c.holdsSlot {
 		c.holdsSlot = false
@@ -378,10 +412,11 @@ func (m *Model) abandonCall(now engine.Time, c *call) {
 	if a := c.cur; a != nil {
 		m.sim.Cancel(a.timeoutEv)
 		a.timeoutEv = 0
-		a.abandoned, a.callerDone, a.call = true, true, nil
+		a.caller, a.call = cvAbandoned, nil
+		c.cur = nil
+		m.noteAttempt(now, a, "abandoned: its caller gave up")
 		m.pool.releaseAttempt(a)
 	}
-	m.pool.putCall(c)
 }
 
 // traceAttempt records an attempt's span as its caller saw it.

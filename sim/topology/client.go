@@ -189,6 +189,9 @@ func (c *client) send(now engine.Time) {
 	if m.trace != nil {
 		u.trace = m.trace.sample(c.cfg.Name)
 	}
+	if m.observe != nil {
+		m.note(now, u.trace, "request from "+c.cfg.Name, "sent")
+	}
 	c.st.inc(m, now, kSent)
 	c.st.inFlight++
 	m.inFlight++
@@ -216,6 +219,9 @@ func (m *Model) userAnswered(now engine.Time, u *userReq, st status) {
 	c := u.client
 	if u.trace != 0 {
 		m.trace.add(u.trace, "request", "request from "+c.cfg.Name, u.sent, now, "answer: "+st.String())
+	}
+	if m.observe != nil {
+		m.note(now, u.trace, "request from "+c.cfg.Name, "answered: "+st.String())
 	}
 	if u.deadlineEv != 0 {
 		m.sim.Cancel(u.deadlineEv)
@@ -254,6 +260,9 @@ func (m *Model) userExpired(now engine.Time, u *userReq) {
 	c := u.client
 	if u.trace != 0 {
 		m.trace.add(u.trace, "request", "request from "+c.cfg.Name, u.sent, now, "the user gave up at the deadline")
+	}
+	if m.observe != nil {
+		m.note(now, u.trace, "request from "+c.cfg.Name, "the user gave up at the deadline")
 	}
 	c.st.inc(m, now, kExpired)
 	m.abandonCall(now, u.call)

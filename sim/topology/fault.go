@@ -183,29 +183,21 @@ func (in *instance) crash(now engine.Time) {
 	in.down = true
 	in.epoch++
 	for _, a := range in.drainQueue() {
-		in.leaveQueue(now, a)
-		in.leaveSystem(now, a)
-		in.outstanding--
 		s.st.inc(m, now, cKilled)
-		in.releaseLimit(now, a, policies.Error)
-		m.respond(now, a, stError)
+		in.leave(now, a, stError, policies.Error, "the instance crashed: connection reset")
 	}
 	running := in.running
 	in.running = nil
 	for _, a := range running {
-		m.sim.Cancel(a.workEv)
-		a.workEv = 0
-		s.st.busy.Add(int64(now), -1)
-		s.st.inSystem.Add(int64(now), -1)
-		in.outstanding--
-		in.busy--
-		a.holding = false
 		s.st.inc(m, now, cKilled)
-		in.releaseLimit(now, a, policies.Error)
+		m.noteAttempt(now, a, "the instance crashed: its work is lost")
+		in.release(now, a, policies.Error)
 		if a.pending == 0 {
 			m.respond(now, a, stError)
+			continue
 		}
 		// With calls still out, the reset is sent when they return
-		// (childDone sees the epoch change).
+		// (childDone sees the orphan).
+		m.attemptTo(now, a, apOrphaned, "the instance crashed; its calls are still out")
 	}
 }

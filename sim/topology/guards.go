@@ -85,7 +85,7 @@ func (m *Model) enterBulkhead(now engine.Time, c *call) {
 	g.inflight++
 	if g.killed {
 		c.site.st.inc(m, now, sKilled)
-		m.failLater(now, c, policies.Cancelled, stKilled)
+		m.failLater(now, c, policies.Cancelled, stKilled, "the kill switch is on")
 		return
 	}
 	if g.bulkhead == nil {
@@ -102,21 +102,23 @@ func (m *Model) enterBulkhead(now engine.Time, c *call) {
 		c.holdsSlot = true
 		m.enterBreaker(now, c)
 	case bulkhead.Queued:
-		c.ticket, c.waitingSlot = acq.Ticket, true
+		c.ticket = acq.Ticket
+		m.callTo(now, c, cpWaitSlot, "")
 		g.waiting[acq.Ticket] = c
 		if acq.WaitUntil != bulkhead.NoDeadline {
 			c.waitEv = m.at(engine.Time(acq.WaitUntil), &m.hSlotWait, c)
 		}
 	default:
 		c.site.st.inc(m, now, sBulkheadFull)
-		m.failLater(now, c, policies.BulkheadFull, stBulkheadFull)
+		m.failLater(now, c, policies.BulkheadFull, stBulkheadFull, "the bulkhead is full")
 	}
 }
 
 // slotWaitExpired: a call waited its bounded time for a slot in vain.
 func (m *Model) slotWaitExpired(now engine.Time, c *call) {
 	g := &c.site.guards
-	c.waitEv, c.waitingSlot = 0, false
+	c.waitEv = 0
+	m.callTo(now, c, cpRefused, "waited for a bulkhead slot in vain")
 	delete(g.waiting, c.ticket)
 	o, ok := g.bulkhead.Expire(now.Duration(), c.ticket)
 	if !ok {
@@ -145,10 +147,10 @@ func (m *Model) releaseSlot(now engine.Time, site *callSite) {
 		return
 	}
 	m.sim.Cancel(w.waitEv)
-	w.waitEv, w.waitingSlot = 0, false
+	w.waitEv = 0
 	w.holdsSlot = true
 	if w.hasDL && now >= w.deadline {
-		m.failLater(now, w, policies.DeadlineExceeded, stDropped)
+		m.failLater(now, w, policies.DeadlineExceeded, stDropped, "got a bulkhead slot after its deadline")
 		return
 	}
 	m.sending++
@@ -164,7 +166,7 @@ func (m *Model) enterBreaker(now engine.Time, c *call) {
 		p, ok := g.breaker.Allow(now.Duration())
 		if !ok {
 			c.site.st.inc(m, now, sShortCircuited)
-			m.failLater(now, c, policies.CircuitOpen, stCircuitOpen)
+			m.failLater(now, c, policies.CircuitOpen, stCircuitOpen, "the breaker is open")
 			return
 		}
 		c.permit, c.hasPermit = p, true
@@ -173,8 +175,10 @@ func (m *Model) enterBreaker(now engine.Time, c *call) {
 }
 
 // failLater reports a refusal by an event, so that the call's owner is
-// never notified from inside its own startCall.
-func (m *Model) failLater(now engine.Time, c *call, o policies.Outcome, st status) {
+// never notified from inside its own startCall. why says which guard
+// refused, for the observer.
+func (m *Model) failLater(now engine.Time, c *call, o policies.Outcome, st status, why string) {
+	m.callTo(now, c, cpRefused, why)
 	c.failO, c.failSt = o, st
 	c.retryEv = m.after(0, &m.hFail, c)
 }

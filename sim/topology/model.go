@@ -50,6 +50,11 @@ type Model struct {
 	sending int
 
 	progress func(now, end time.Duration) // see OnProgress
+
+	// observe, when set (by tests), is told of every step of every
+	// request's life (lifecycle.go). It is nil in production, where it
+	// costs one comparison per step.
+	observe func(transition)
 }
 
 // OnProgress makes the run call f after every time-series interval, with

@@ -70,7 +70,6 @@ type call struct {
 	permit      breaker.Permit // the breaker's permit, when hasPermit
 	hasPermit   bool
 	holdsSlot   bool            // holds a bulkhead slot
-	waitingSlot bool            // waits for a bulkhead slot (ticket)
 	retrySlot   bool            // a retry holds the Envoy-style budget
 	ticket      bulkhead.Ticket // waiting for a slot, when waitEv != 0
 	waitEv      engine.EventID
@@ -78,6 +77,7 @@ type call struct {
 	failO       policies.Outcome
 	failSt      status // the failure a deferred refusal reports
 	trace       int32
+	phase       callPhase
 	next        *call
 }
 
@@ -102,17 +102,14 @@ type attempt struct {
 	call    *call // nil once the caller no longer waits for it
 	site    *callSite
 	inst    *instance
-	epoch   uint32 // the instance's epoch when admitted; a crash changes it
+	phase   attemptPhase
+	caller  callerView // whether the caller still waits for it
+	num     int        // the attempt's number in its call, from 1
 	sent    engine.Time
 	arrived engine.Time
 	started engine.Time
 
 	timeoutEv engine.EventID
-	// abandoned: the caller stopped waiting (timeout, or its own caller
-	// gave up); work finished for it is wasted.
-	abandoned  bool
-	callerDone bool
-	calleeDone bool
 
 	// Execution at the callee.
 	deadline   engine.Time // the request's deadline as propagated, if hasDL
@@ -121,7 +118,6 @@ type attempt struct {
 	pending    int // outstanding child calls
 	degraded   bool
 	failed     bool
-	holding    bool // holds a worker or an async slot
 	runIdx     int  // index in the instance's running list
 	workStart  engine.Time
 	workEv     engine.EventID
@@ -134,9 +130,10 @@ type attempt struct {
 	retryAfter time.Duration // a shedding callee's hint
 	trace      int32
 	stepStart  engine.Time // when the current work step began
-	// In the FIFO queue: its sequence number there (fifo.remove), the
-	// event at its deadline, and whether that deadline has passed (in an
-	// AtDequeue queue, where it stays).
+	// In the FIFO queue: its sequence number there (fifo.remove) and the
+	// event at its deadline. qExpired: the deadline passed while it was
+	// queued (AtDequeue), so it already stopped counting as in the system;
+	// it outlives the apExpired phase, for that accounting.
 	qseq     uint64
 	expireEv engine.EventID
 	qExpired bool
@@ -195,7 +192,7 @@ func (p *pools) attempt() *attempt {
 // releaseAttempt frees a once both its caller and its callee are done
 // with it.
 func (p *pools) releaseAttempt(a *attempt) {
-	if !a.callerDone || !a.calleeDone {
+	if a.caller == cvWaiting || a.phase != apDone {
 		return
 	}
 	p.live--
