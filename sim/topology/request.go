@@ -67,18 +67,18 @@ type call struct {
 	prio      policies.Priority
 
 	// Guards.
-	permit      breaker.Permit // the breaker's permit, when hasPermit
-	hasPermit   bool
-	holdsSlot   bool            // holds a bulkhead slot
-	retrySlot   bool            // a retry holds the Envoy-style budget
-	ticket      bulkhead.Ticket // waiting for a slot, when waitEv != 0
-	waitEv      engine.EventID
-	retryAfter  time.Duration // the last rejection's Retry-After hint
-	failO       policies.Outcome
-	failSt      status // the failure a deferred refusal reports
-	trace       int32
-	phase       callPhase
-	next        *call
+	permit     breaker.Permit // the breaker's permit, when hasPermit
+	hasPermit  bool
+	holdsSlot  bool            // holds a bulkhead slot
+	retrySlot  bool            // a retry holds the Envoy-style budget
+	ticket     bulkhead.Ticket // waiting for a slot, when waitEv != 0
+	waitEv     engine.EventID
+	retryAfter time.Duration // the last rejection's Retry-After hint
+	failO      policies.Outcome
+	failSt     status // the failure a deferred refusal reports
+	trace      int32
+	phase      callPhase
+	next       *call
 }
 
 // status is how a handler execution ended, as sent back to the caller.
@@ -118,7 +118,7 @@ type attempt struct {
 	pending    int // outstanding child calls
 	degraded   bool
 	failed     bool
-	runIdx     int  // index in the instance's running list
+	runIdx     int // index in the instance's running list
 	workStart  engine.Time
 	workEv     engine.EventID
 	status     status
