@@ -17,10 +17,11 @@ func (h *expireHandler) Handle(now engine.Time, arg any) { h.m.queueExpired(now,
 // first (leaveQueue).
 func (in *instance) watchExpiry(now engine.Time, a *attempt) {
 	m := in.svc.m
-	if !m.propagate || !a.hasDL {
+	at, ok := a.dl.Expiry()
+	if !m.propagate || !ok {
 		return
 	}
-	a.expireEv = m.at(max(a.deadline, now), &m.hExpire, a)
+	a.expireEv = m.at(max(engine.Time(at), now), &m.hExpire, a)
 }
 
 // queueExpired handles the passing of a queued request's deadline: an

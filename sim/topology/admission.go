@@ -99,8 +99,8 @@ func (in *instance) enqueue(now engine.Time, a *attempt) bool {
 	s := in.svc
 	if q := in.adm.lifo; q != nil {
 		dl := engine.MaxTime
-		if a.hasDL {
-			dl = a.deadline
+		if at, ok := a.dl.Expiry(); ok {
+			dl = engine.Time(at)
 		}
 		if !q.Push(now.Duration(), a, dl.Duration()) {
 			return false

@@ -2,6 +2,7 @@ package topology
 
 import (
 	"fmt"
+	"github.com/ressim/ressim/sim/policies/timeout"
 	"math/rand/v2"
 	"time"
 
@@ -20,7 +21,8 @@ type callSite struct {
 	target             *service
 	handler            *handler // the callee's handler for op
 	timeout            time.Duration
-	lane               *engine.Lane // timeouts, when constant
+	to                 *timeout.Policy // the per-attempt timeout, nil if none
+	lane               *engine.Lane    // timeouts, when constant
 	retry              *retry.Policy
 	network            dist.Dist
 	hasNet             bool
@@ -47,6 +49,11 @@ func (m *Model) newSite(caller, callee, op string, p CallPolicy) (*callSite, err
 	}
 	s.rng = m.sim.Stream("site/" + s.name())
 	if p.Timeout > 0 {
+		to, err := timeout.New(timeout.Config{Attempt: p.Timeout})
+		if err != nil {
+			return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
+		}
+		s.to = &to
 		lane, err := m.sim.NewLane(p.Timeout)
 		if err != nil {
 			return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
@@ -80,9 +87,9 @@ func (m *Model) startCall(now engine.Time, site *callSite, job *attempt, user *u
 	c.site, c.ownerJob, c.ownerUser, c.critical = site, job, user, critical
 	switch {
 	case user != nil:
-		c.deadline, c.hasDL = user.deadline, user.hasDL
-	case job != nil && job.hasDL:
-		c.deadline, c.hasDL = job.deadline, true
+		c.dl = user.dl
+	case job != nil:
+		c.dl = job.dl
 	}
 	c.started = now
 	switch {
@@ -96,6 +103,27 @@ func (m *Model) startCall(now engine.Time, site *callSite, job *attempt, user *u
 	m.enterBulkhead(now, c)
 	m.sending--
 	return c
+}
+
+// timeoutOf is the timeout of c's attempt sent at now, by the policy
+// packages: the site's per-attempt timeout cut to what is left of the
+// deadline when the caller knows it (timeout.Policy.Effective), or, with no
+// per-attempt timeout, what is left (deadline.Remaining). cut reports that
+// the deadline set it; to is 0 and cut false when there is neither.
+func (m *Model) timeoutOf(now engine.Time, c *call) (to time.Duration, cut bool) {
+	site := c.site
+	at, knows := c.dl.Expiry()
+	if !knows || !(m.propagate || c.ownerUser != nil) {
+		return site.timeout, false
+	}
+	if c.dl.Expired(now.Duration()) {
+		return 0, true
+	}
+	if site.to == nil {
+		return c.dl.Remaining(now.Duration()), true
+	}
+	to = site.to.Effective(now.Duration(), at)
+	return to, to < site.timeout
 }
 
 // dispatch makes the call's next attempt, through the target's cache if it
@@ -154,14 +182,7 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	if c.rs.Attempts() > 1 {
 		site.st.inc(m, now, sRetries)
 	}
-	// The attempt's timeout, cut to the deadline when the caller knows it.
-	to := site.timeout
-	cut := false
-	if c.hasDL && (m.propagate || c.ownerUser != nil) {
-		if rem := c.deadline.Sub(now); to == 0 || rem < to {
-			to, cut = max(rem, 0), true
-		}
-	}
+	to, cut := m.timeoutOf(now, c)
 	switch {
 	case cut:
 		a.timeoutEv = m.after(to, &m.hTimeout, a)
@@ -169,13 +190,11 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 		a.timeoutEv = site.lane.Schedule(&m.hTimeout, a)
 	}
 	// With propagation the callee learns when its caller will stop
-	// waiting: the attempt's own timeout, or what is left of the deadline.
+	// waiting: the deadline, shortened to the attempt's own timeout.
 	if m.propagate {
-		switch {
-		case to > 0:
-			a.deadline, a.hasDL = now.Add(to), true
-		case c.hasDL:
-			a.deadline, a.hasDL = c.deadline, true
+		a.dl = c.dl
+		if site.to != nil {
+			a.dl = a.dl.WithTimeout(now.Duration(), site.timeout)
 		}
 	}
 	m.sending++
@@ -287,9 +306,7 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 	site := c.site
 	if site.retry != nil {
 		var dl time.Duration
-		if c.hasDL {
-			dl = c.deadline.Duration()
-		}
+		dl, _ = c.dl.Expiry()
 		d := site.retry.DecideAfter(now.Duration(), c.rs, o, dl, site.rng.Float64(), c.retryAfter)
 		if d.Retry && site.guards.budget != nil && !site.guards.budget.TryRetry(now.Duration()) {
 			d = d.Deny(retry.ReasonBudget)
@@ -329,8 +346,8 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 func (m *Model) finishCall(now engine.Time, c *call, st status) {
 	m.releaseCall(now, c, outcomeOf(st))
 	g := &c.site.guards
-	if f := g.fallback; f != nil && st != stOK && st != stDegraded {
-		if f.FailRate > 0 && c.site.rng.Float64() < f.FailRate {
+	if g.feature != nil && st != stOK && st != stDegraded {
+		if !m.fallbackServes(now, c) {
 			// The fallback failed too: the call fails after all.
 			c.site.st.inc(m, now, sFallbackFailed)
 		} else {

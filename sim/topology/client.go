@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"github.com/ressim/ressim/sim/policies/deadline"
 	"math/rand/v2"
 	"slices"
 
@@ -202,14 +203,13 @@ func (c *client) send(now engine.Time) {
 	}
 	if c.cfg.Deadline.Kind() != 0 {
 		if c.dlLane != nil {
-			u.deadline = now.Add(c.dlLane.Delay())
+			u.dl = deadline.After(now.Duration(), c.dlLane.Delay())
 			u.deadlineEv = c.dlLane.Schedule(&m.hDeadline, u)
 		} else {
 			d := c.cfg.Deadline.Sample(c.rng)
-			u.deadline = now.Add(d)
+			u.dl = deadline.After(now.Duration(), d)
 			u.deadlineEv = m.after(d, &m.hDeadline, u)
 		}
-		u.hasDL = true
 	}
 	u.call = m.startCall(now, c.site, nil, u, true)
 }
@@ -234,7 +234,7 @@ func (m *Model) userAnswered(now engine.Time, u *userReq, st status) {
 			c.st.latency.Record(lat)
 		}
 		switch {
-		case u.hasDL && now > u.deadline:
+		case u.late(now):
 			c.st.inc(m, now, kLate)
 		case st == stOK:
 			c.st.inc(m, now, kGood)
@@ -252,6 +252,12 @@ func (m *Model) userAnswered(now engine.Time, u *userReq, st status) {
 		c.st.inc(m, now, kError)
 	}
 	c.done(now, u)
+}
+
+// late reports whether u's answer came after its deadline.
+func (u *userReq) late(now engine.Time) bool {
+	at, ok := u.dl.Expiry()
+	return ok && now.Duration() > at
 }
 
 // userExpired: the user's patience ran out before an answer came.

@@ -28,7 +28,7 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 			a.workEv = m.after(d, &m.hWork, a)
 			return
 		}
-		expired := m.propagate && a.hasDL && now >= a.deadline
+		expired := m.propagate && a.dl.Expired(now.Duration())
 		for _, ss := range h.sites {
 			if ss.step != a.step {
 				continue

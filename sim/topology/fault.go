@@ -116,15 +116,20 @@ func (f *fault) begin(now engine.Time, _ any) {
 	case CacheFlushFault:
 		f.svc.cache.flush()
 	case KillSwitchFault:
-		f.kill(true)
+		f.kill(now, true)
 	}
 }
 
 // kill turns the kill switch of every matching call site on or off.
-func (f *fault) kill(on bool) {
+func (f *fault) kill(now engine.Time, on bool) {
 	for _, s := range f.m.sites {
 		if s.callee == f.cfg.Target && (f.cfg.Caller == "" || s.caller == f.cfg.Caller) {
 			s.guards.killed = on
+			if fe := s.guards.feature; fe != nil && on {
+				fe.Kill(now.Duration(), f.label())
+			} else if fe != nil {
+				fe.Revive(now.Duration(), f.label())
+			}
 		}
 	}
 }
@@ -146,7 +151,7 @@ func (f *fault) finish(now engine.Time, _ any) {
 			in.startNext(now)
 		}
 	case KillSwitchFault:
-		f.kill(false)
+		f.kill(now, false)
 	}
 }
 

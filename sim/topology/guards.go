@@ -32,7 +32,7 @@ type siteGuards struct {
 	killed        bool // a kill switch is on: the fallback answers
 	fallback      *FallbackConfig
 	fallbackLat   dist.Dist
-	fallbackLevel fallback.Level
+	feature       *fallback.Feature // decides the fallback's answer; nil without one
 }
 
 func (g *siteGuards) build(c CallGuards) error {
@@ -73,9 +73,43 @@ func (g *siteGuards) build(c CallGuards) error {
 	if f := c.Fallback; f != nil {
 		g.fallback = f
 		g.fallbackLat = f.Latency
-		g.fallbackLevel = f.Level
+		if g.feature, err = fallback.New(featureConfig(f.Level)); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// featureConfig configures the fallback.Feature behind a call's fallback:
+// the one level l is available (a stale value is always at hand, of age
+// 0), a killed feature answers at l, and the tracker keeps its defaults.
+func featureConfig(l fallback.Level) fallback.Config {
+	c := fallback.DefaultConfig()
+	c.MaxAge, c.MaxStale = 0, -1
+	if l == fallback.Stale {
+		c.MaxStale = 0
+	}
+	c.HasGeneric, c.HasEmpty = l == fallback.Generic, l == fallback.Empty
+	c.KilledLevel = l
+	return c
+}
+
+// fallbackServes asks the site's fallback.Feature how c, which failed, is
+// answered: it walks from the failed main path to the fallback's level,
+// and on to an error if the fallback fails too (with probability
+// FailRate, drawn here: the model owns the randomness). It reports
+// whether the fallback answered.
+func (m *Model) fallbackServes(now engine.Time, c *call) bool {
+	g := &c.site.guards
+	fa := g.feature.Begin(now.Duration(), fallback.Cached{Present: true, StoredAt: now.Duration()})
+	if fa.Level() == fallback.Fresh {
+		fa.Fail() // the main path failed (a killed feature starts at the fallback)
+	}
+	if f := g.fallback; f.FailRate > 0 && c.site.rng.Float64() < f.FailRate {
+		fa.Fail() // the fallback failed too (it went to the same broken cache, say)
+	}
+	g.feature.Serve(now.Duration(), fa)
+	return fa.Level().Degraded()
 }
 
 // enterBulkhead takes a slot for c, waits for one, or refuses the call.
@@ -93,8 +127,8 @@ func (m *Model) enterBulkhead(now engine.Time, c *call) {
 		return
 	}
 	dl := bulkhead.NoDeadline
-	if c.hasDL {
-		dl = c.deadline.Duration()
+	if at, ok := c.dl.Expiry(); ok {
+		dl = at
 	}
 	acq := g.bulkhead.Acquire(now.Duration(), dl)
 	switch acq.Decision {
@@ -149,7 +183,7 @@ func (m *Model) releaseSlot(now engine.Time, site *callSite) {
 	m.sim.Cancel(w.waitEv)
 	w.waitEv = 0
 	w.holdsSlot = true
-	if w.hasDL && now >= w.deadline {
+	if w.dl.Expired(now.Duration()) {
 		m.failLater(now, w, policies.DeadlineExceeded, stDropped, "got a bulkhead slot after its deadline")
 		return
 	}

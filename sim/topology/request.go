@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"github.com/ressim/ressim/sim/policies/deadline"
 	"time"
 
 	"github.com/ressim/ressim/sim/engine"
@@ -15,10 +16,9 @@ import (
 // user's verdict.
 type userReq struct {
 	client     *client
-	sent       engine.Time // intended send time; latency is measured from here
-	deadline   engine.Time // the user's patience runs out; valid if hasDL
-	hasDL      bool
-	measured   bool // sent inside the measurement window
+	sent       engine.Time       // intended send time; latency is measured from here
+	dl         deadline.Deadline // when the user's patience runs out; zero: never
+	measured   bool              // sent inside the measurement window
 	call       *call
 	deadlineEv engine.EventID
 	trace      int32    // traced request number, 0 if not traced
@@ -54,13 +54,12 @@ func (l *userList) remove(u *userReq) {
 // at a service) to a dependency, with its retries.
 type call struct {
 	site      *callSite
-	ownerJob  *attempt // the handler execution that made the call, or nil
-	ownerUser *userReq // the user request, for a client's call, or nil
-	deadline  engine.Time
-	hasDL     bool
-	rs        retry.Call     // retry state
-	cur       *attempt       // attempt in flight, nil while backing off
-	retryEv   engine.EventID // pending retry or cache lookup
+	ownerJob  *attempt          // the handler execution that made the call, or nil
+	ownerUser *userReq          // the user request, for a client's call, or nil
+	dl        deadline.Deadline // the owner's deadline; zero: none
+	rs        retry.Call        // retry state
+	cur       *attempt          // attempt in flight, nil while backing off
+	retryEv   engine.EventID    // pending retry or cache lookup
 	critical  bool
 	cacheMiss bool // went past a cache: a timely success fills it
 	started   engine.Time
@@ -112,8 +111,7 @@ type attempt struct {
 	timeoutEv engine.EventID
 
 	// Execution at the callee.
-	deadline   engine.Time // the request's deadline as propagated, if hasDL
-	hasDL      bool
+	dl         deadline.Deadline // the request's deadline as propagated; zero: none
 	step       int
 	pending    int // outstanding child calls
 	degraded   bool

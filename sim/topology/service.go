@@ -138,7 +138,7 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 func (in *instance) start(now engine.Time, a *attempt) {
 	s := in.svc
 	m := s.m
-	if m.propagate && a.hasDL && now >= a.deadline {
+	if m.propagate && a.dl.Expired(now.Duration()) {
 		if a.trace != 0 {
 			m.trace.add(a.trace, "queue", fmt.Sprintf("queued at %s[%d], dropped: deadline passed", s.cfg.Name, in.idx), a.arrived, now, "")
 		}
