@@ -201,3 +201,40 @@ func (in *instance) release(now engine.Time, a *attempt, o policies.Outcome) {
 	in.outstanding--
 	in.releaseLimit(now, a, o)
 }
+
+// releaseCall gives back everything c holds, whatever its phase: its
+// pending timer, its bulkhead ticket or slot, its breaker permit (recorded
+// with outcome o), its hold on the retry budget, its count in flight, and
+// the attempt in flight, which its caller abandons. It is the one place
+// that does, for every way a call ends; it runs once per call.
+func (m *Model) releaseCall(now engine.Time, c *call, o policies.Outcome) {
+	g := &c.site.guards
+	if c.retryEv != 0 {
+		m.sim.Cancel(c.retryEv)
+		c.retryEv = 0
+	}
+	if c.phase == cpWaitSlot {
+		m.sim.Cancel(c.waitEv)
+		c.waitEv = 0
+		g.bulkhead.Cancel(c.ticket)
+		delete(g.waiting, c.ticket)
+	}
+	m.releaseRetrySlot(c)
+	g.inflight--
+	if c.hasPermit {
+		c.hasPermit = false
+		m.breakerRecord(now, c.site, c.permit, o, now.Sub(c.started))
+	}
+	if c.holdsSlot {
+		c.holdsSlot = false
+		m.releaseSlot(now, c.site)
+	}
+	if a := c.cur; a != nil {
+		m.sim.Cancel(a.timeoutEv)
+		a.timeoutEv = 0
+		a.caller, a.call = cvAbandoned, nil
+		c.cur = nil
+		m.noteAttempt(now, a, "abandoned: its caller gave up")
+		m.pool.releaseAttempt(a)
+	}
+}
