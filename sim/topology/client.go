@@ -74,48 +74,52 @@ func rateSegments(cfg *ClientConfig, faults []FaultConfig) []rateSeg {
 	}
 	slices.Sort(cuts)
 	cuts = slices.Compact(cuts)
-	base := func(t engine.Time, left bool) float64 {
-		// The schedule's rate at t (its limit from the left if left).
-		i := 0
-		for i+1 < len(pts) && (engine.Time(pts[i+1].At) < t || (!left && engine.Time(pts[i+1].At) == t)) {
-			i++
-		}
-		p := pts[i]
-		if !cfg.Linear || i+1 >= len(pts) {
-			return p.Rate
-		}
-		q := pts[i+1]
-		span := float64(q.At - p.At)
-		if span <= 0 {
-			return q.Rate
-		}
-		x := float64(t.Sub(engine.Time(p.At))) / span
-		return p.Rate + (q.Rate-p.Rate)*x
-	}
-	mult := func(t engine.Time) float64 {
-		k := 1.0
-		for _, f := range mine {
-			if engine.Time(f.Start) <= t && t < engine.Time(f.End) {
-				k *= f.Multiply
-			}
-		}
-		return k
-	}
 	var segs []rateSeg
 	for i, from := range cuts {
 		to := engine.MaxTime
 		if i+1 < len(cuts) {
 			to = cuts[i+1]
 		}
-		k := mult(from)
-		r0 := base(from, false) * k
+		k := loadMultiplier(mine, from)
+		r0 := scheduleRate(cfg, pts, from, false) * k
 		r1 := r0
 		if cfg.Linear && to != engine.MaxTime {
-			r1 = base(to, true) * k
+			r1 = scheduleRate(cfg, pts, to, true) * k
 		}
 		segs = append(segs, rateSeg{from: from, to: to, r0: r0, r1: r1})
 	}
 	return segs
+}
+
+// scheduleRate is the schedule pts's rate at t (its limit from the left
+// if left), stepwise or, with cfg.Linear, interpolated between points.
+func scheduleRate(cfg *ClientConfig, pts []RatePoint, t engine.Time, left bool) float64 {
+	i := 0
+	for i+1 < len(pts) && (engine.Time(pts[i+1].At) < t || (!left && engine.Time(pts[i+1].At) == t)) {
+		i++
+	}
+	p := pts[i]
+	if !cfg.Linear || i+1 >= len(pts) {
+		return p.Rate
+	}
+	q := pts[i+1]
+	span := float64(q.At - p.At)
+	if span <= 0 {
+		return q.Rate
+	}
+	x := float64(t.Sub(engine.Time(p.At))) / span
+	return p.Rate + (q.Rate-p.Rate)*x
+}
+
+// loadMultiplier is the product of the load faults active at t.
+func loadMultiplier(faults []FaultConfig, t engine.Time) float64 {
+	k := 1.0
+	for _, f := range faults {
+		if engine.Time(f.Start) <= t && t < engine.Time(f.End) {
+			k *= f.Multiply
+		}
+	}
+	return k
 }
 
 func (c *client) start() {

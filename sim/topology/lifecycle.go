@@ -108,26 +108,36 @@ type transition struct {
 	why      string
 }
 
-// attemptTo moves a to phase to, or panics if the move is impossible.
+// attemptTo moves a to phase to, or panics if the move is impossible. The
+// check's failure and the observer are handled out of line, keeping the
+// common path to a table lookup.
 func (m *Model) attemptTo(now engine.Time, a *attempt, to attemptPhase, why string) {
-	if attemptMoves[a.phase]&(1<<to) == 0 {
-		panic(fmt.Sprintf("topology: attempt to %s: impossible move %s -> %s (%s)", a.site.name(), a.phase, to, why))
-	}
-	if m.observe != nil {
-		m.observe(transition{at: now.Duration(), req: a.trace, record: a.label(), from: a.phase.String(), to: to.String(), why: why})
+	if attemptMoves[a.phase]&(1<<to) == 0 || m.observe != nil {
+		m.attemptStep(a, to, why)
 	}
 	a.phase = to
 }
 
+func (m *Model) attemptStep(a *attempt, to attemptPhase, why string) {
+	if attemptMoves[a.phase]&(1<<to) == 0 {
+		panic(fmt.Sprintf("topology: attempt to %s: impossible move %s -> %s (%s)", a.site.name(), a.phase, to, why))
+	}
+	m.observe(transition{at: m.sim.Now().Duration(), req: a.trace, record: a.label(), from: a.phase.String(), to: to.String(), why: why})
+}
+
 // callTo moves c to phase to, or panics if the move is impossible.
 func (m *Model) callTo(now engine.Time, c *call, to callPhase, why string) {
+	if callMoves[c.phase]&(1<<to) == 0 || m.observe != nil {
+		m.callStep(c, to, why)
+	}
+	c.phase = to
+}
+
+func (m *Model) callStep(c *call, to callPhase, why string) {
 	if callMoves[c.phase]&(1<<to) == 0 {
 		panic(fmt.Sprintf("topology: call %s: impossible move %s -> %s (%s)", c.site.name(), c.phase, to, why))
 	}
-	if m.observe != nil {
-		m.observe(transition{at: now.Duration(), req: c.trace, record: "call " + c.site.name(), from: c.phase.String(), to: to.String(), why: why})
-	}
-	c.phase = to
+	m.observe(transition{at: m.sim.Now().Duration(), req: c.trace, record: "call " + c.site.name(), from: c.phase.String(), to: to.String(), why: why})
 }
 
 // note tells the observer of an event in a request's life that is not a

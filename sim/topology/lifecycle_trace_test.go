@@ -88,6 +88,14 @@ var traceScenarios = []traceScenario{
 		c.Faults = []FaultConfig{{Kind: CrashFault, Target: "api", Instance: -1, Count: 1, Start: 500 * ms, End: time.Second}}
 		return c
 	}, "the instance crashed"},
+	{"crash_while_calling", func() Config {
+		c := oneService(100, 4, 5*ms)
+		c.Services[0].Instances = 2
+		c.Services[0].Steps = []Step{{Kind: CallStep, Calls: []CallConfig{{Service: "db", Critical: true}}}}
+		c.Services = append(c.Services, ServiceConfig{Name: "db", Workers: 8, QueueCapacity: -1, Steps: []Step{{Kind: WorkStep, Work: constant(30 * ms)}}})
+		c.Faults = []FaultConfig{{Kind: CrashFault, Target: "api", Instance: -1, Count: 1, Start: 500 * ms, End: time.Second}}
+		return c
+	}, "its calls are still out"},
 	{"cache_hit", func() Config {
 		c := oneService(20, 4, 5*ms)
 		c.Services[0].Cache = &CacheConfig{HitRatio: 0.5, Keys: 100, Latency: constant(ms)}
@@ -195,5 +203,36 @@ func TestLifecycleStepsAreLegal(t *testing.T) {
 		if p != cpDone && callMoves[p]&(1<<cpDone) == 0 {
 			t.Errorf("call phase %s cannot end", p)
 		}
+	}
+}
+
+// TestImpossibleMovePanics: a move the tables forbid stops the run at the
+// step that went wrong, naming the record and the move.
+func TestImpossibleMovePanics(t *testing.T) {
+	m, err := New(oneService(20, 4, 5*ms))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := m.clients[0].site
+	cases := []struct {
+		name string
+		move func()
+		want string
+	}{
+		{"attempt done -> working", func() { m.attemptTo(0, &attempt{site: site, phase: apDone}, apWorking, "") }, "impossible move done -> working"},
+		{"attempt queued -> calling", func() { m.attemptTo(0, &attempt{site: site, phase: apQueued}, apCalling, "") }, "impossible move queued -> calling"},
+		{"call done -> attempting", func() { m.callTo(0, &call{site: site, phase: cpDone}, cpAttempting, "") }, "impossible move done -> attempting"},
+		{"call fallback -> backing off", func() { m.callTo(0, &call{site: site, phase: cpFallback}, cpBackoff, "") }, "impossible move fallback -> backing off"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				msg, _ := recover().(string)
+				if !strings.Contains(msg, tc.want) || !strings.Contains(msg, site.name()) {
+					t.Errorf("panic %q, want %q naming %s", msg, tc.want, site.name())
+				}
+			}()
+			tc.move()
+		})
 	}
 }
