@@ -98,6 +98,31 @@ var callMoves = [numCallPhases]uint16{
 	cpFallback:   1 << cpDone,
 }
 
+// attemptLegal and callLegal are the move tables as matrices of bool,
+// derived once from attemptMoves and callMoves and never written again:
+// looking a move up in them is cheap enough for attemptTo and callTo to
+// inline.
+var (
+	attemptLegal = legalMoves(attemptMoves[:])
+	callLegal    = legalMoves(callMoves[:])
+)
+
+// Both kinds of phase fit the 16 bits of a move set and the matrices.
+var (
+	_ [16 - numAttemptPhases]struct{}
+	_ [16 - numCallPhases]struct{}
+)
+
+// legalMoves expands the bit sets moves[from] into a matrix of bool.
+func legalMoves(moves []uint16) (t [16][16]bool) {
+	for from, set := range moves {
+		for to := range t[from] {
+			t[from][to] = set&(1<<to) != 0
+		}
+	}
+	return t
+}
+
 // transition is one step of a request's life, as the model's observer
 // sees it (see Model.observe).
 type transition struct {
@@ -112,7 +137,7 @@ type transition struct {
 // check's failure and the observer are handled out of line, keeping the
 // common path to a table lookup.
 func (m *Model) attemptTo(now engine.Time, a *attempt, to attemptPhase, why string) {
-	if attemptMoves[a.phase]&(1<<to) == 0 || m.observe != nil {
+	if !attemptLegal[a.phase][to] || m.observe != nil {
 		m.attemptStep(a, to, why)
 	}
 	a.phase = to
@@ -127,7 +152,7 @@ func (m *Model) attemptStep(a *attempt, to attemptPhase, why string) {
 
 // callTo moves c to phase to, or panics if the move is impossible.
 func (m *Model) callTo(now engine.Time, c *call, to callPhase, why string) {
-	if callMoves[c.phase]&(1<<to) == 0 || m.observe != nil {
+	if !callLegal[c.phase][to] || m.observe != nil {
 		m.callStep(c, to, why)
 	}
 	c.phase = to

@@ -35,8 +35,10 @@ func (m *Model) after(d time.Duration, h engine.Handler, arg any) engine.EventID
 	return id
 }
 
-// scheduleFailed reports a scheduling bug. It is kept out of at and after
-// so that they stay small enough to inline on the hot path.
+// scheduleFailed reports a scheduling bug. It is kept out of line so that
+// at and after stay lean on the hot path.
+//
+//go:noinline
 func scheduleFailed(err error, h engine.Handler) {
 	panic(fmt.Sprintf("topology: scheduling %T: %v (a bug in the model: the event would never fire)", h, err))
 }
