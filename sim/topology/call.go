@@ -111,7 +111,10 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	if c.rs.Attempts() > 1 {
 		site.st.inc(m, now, sRetries)
 	}
-	to, cut := m.timeoutOf(now, c)
+	to, cut := site.timeout, false
+	if c.dl.IsSet() {
+		to, cut = m.timeoutOf(now, c)
+	}
 	switch {
 	case cut:
 		a.timeoutEv = m.after(to, &m.hTimeout, a)

@@ -234,7 +234,9 @@ func (in *instance) release(now engine.Time, a *attempt, o policies.Outcome) {
 		panic(fmt.Sprintf("topology: attempt to %s released in phase %s", a.site.name(), a.phase))
 	}
 	in.outstanding--
-	in.releaseLimit(now, a, o)
+	if a.holdsLim {
+		in.releaseLimit(now, a, o)
+	}
 }
 
 // releaseCall gives back everything c holds, whatever its phase: its

@@ -26,9 +26,10 @@ func (m *Model) at(t engine.Time, h engine.Handler, arg any) engine.EventID {
 }
 
 // after schedules h.Handle(now+d, arg) and returns the event's id, for
-// Cancel. It panics if d is negative or h is nil.
+// Cancel. It panics if d is negative (now+d is then in the past) or h is
+// nil. It goes to Sim.At directly, one call fewer than Sim.After.
 func (m *Model) after(d time.Duration, h engine.Handler, arg any) engine.EventID {
-	id, err := m.sim.After(d, h, arg)
+	id, err := m.sim.At(m.sim.Now().Add(d), h, arg)
 	if err != nil {
 		scheduleFailed(err, h)
 	}
