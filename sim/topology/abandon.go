@@ -17,10 +17,11 @@ func (h *expireHandler) Handle(now engine.Time, arg any) { h.m.queueExpired(now,
 // first (leaveQueue).
 func (in *instance) watchExpiry(now engine.Time, a *attempt) {
 	m := in.svc.m
-	if !m.propagate || !a.hasDL {
+	at, ok := a.dl.Expiry()
+	if !m.propagate || !ok {
 		return
 	}
-	a.expireEv, _ = m.sim.At(max(a.deadline, now), &m.hExpire, a)
+	a.expireEv = m.at(max(engine.Time(at), now), &m.hExpire, a)
 }
 
 // queueExpired handles the passing of a queued request's deadline: an
@@ -32,6 +33,7 @@ func (m *Model) queueExpired(now engine.Time, a *attempt) {
 	in := a.inst
 	s := in.svc
 	if s.cfg.Abandonment == AtDequeue {
+		m.attemptTo(now, a, apExpired, "its deadline passed; it stays queued (at_dequeue)")
 		a.qExpired = true
 		s.st.queue.Add(int64(now), -1)
 		s.st.inSystem.Add(int64(now), -1)
@@ -42,12 +44,8 @@ func (m *Model) queueExpired(now engine.Time, a *attempt) {
 	if a.trace != 0 {
 		m.trace.add(a.trace, "queue", fmt.Sprintf("queued at %s[%d], abandoned: deadline passed", s.cfg.Name, in.idx), a.arrived, now, "")
 	}
-	s.st.queue.Add(int64(now), -1)
-	s.st.inSystem.Add(int64(now), -1)
-	in.outstanding--
 	s.st.inc(m, now, cDropped)
-	in.releaseLimit(now, a, policies.Rejected)
-	m.respond(now, a, stDropped)
+	in.leave(now, a, stDropped, policies.Rejected, "abandoned in the queue: its deadline passed (on_expiry)")
 }
 
 // leaveQueue accounts for a leaving the queue (to be served or dropped):

@@ -60,8 +60,7 @@ func (in *instance) admit(now engine.Time, a *attempt) bool {
 		if !d.Admitted {
 			s.st.inc(m, now, cShed)
 			a.retryAfter = d.RetryAfter
-			in.outstanding--
-			m.respond(now, a, stRejected)
+			in.leave(now, a, stRejected, policies.Rejected, "shed at the door")
 			return false
 		}
 	}
@@ -69,8 +68,7 @@ func (in *instance) admit(now engine.Time, a *attempt) bool {
 		tok, ok := adm.limit.Acquire(now.Duration())
 		if !ok {
 			s.st.inc(m, now, cLimited)
-			in.outstanding--
-			m.respond(now, a, stRejected)
+			in.leave(now, a, stRejected, policies.Rejected, "refused by the concurrency limit")
 			return false
 		}
 		a.limTok, a.holdsLim = tok, true
@@ -101,12 +99,13 @@ func (in *instance) enqueue(now engine.Time, a *attempt) bool {
 	s := in.svc
 	if q := in.adm.lifo; q != nil {
 		dl := engine.MaxTime
-		if a.hasDL {
-			dl = a.deadline
+		if at, ok := a.dl.Expiry(); ok {
+			dl = engine.Time(at)
 		}
 		if !q.Push(now.Duration(), a, dl.Duration()) {
 			return false
 		}
+		s.m.attemptTo(now, a, apQueued, "")
 		in.watchExpiry(now, a)
 		return true
 	}
@@ -114,6 +113,7 @@ func (in *instance) enqueue(now engine.Time, a *attempt) bool {
 		return false
 	}
 	in.queue.push(a)
+	s.m.attemptTo(now, a, apQueued, "")
 	in.watchExpiry(now, a)
 	return true
 }
@@ -148,19 +148,15 @@ func (in *instance) dequeue(now engine.Time) *attempt {
 			}
 		}
 		in.leaveQueue(now, a)
+		in.svc.m.attemptTo(now, a, apAdmitted, "")
 		return a
 	}
 }
 
 // dropQueued answers a request a queue policy dropped with a rejection.
 func (in *instance) dropQueued(now engine.Time, a *attempt, k svcCounter) {
-	s := in.svc
-	in.leaveQueue(now, a)
-	in.leaveSystem(now, a)
-	in.outstanding--
-	s.st.inc(s.m, now, k)
-	in.releaseLimit(now, a, policies.Rejected)
-	s.m.respond(now, a, stRejected)
+	in.svc.st.inc(in.svc.m, now, k)
+	in.leave(now, a, stRejected, policies.Rejected, "dropped by the queue policy")
 }
 
 // drainQueue empties the queue (a crash) and returns what it held.

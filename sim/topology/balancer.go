@@ -1,48 +1,114 @@
 package topology
 
+import "slices"
+
+// Balancer picks the instance that receives an attempt.
+type Balancer uint8
+
+// Balancers.
+const (
+	RoundRobin Balancer = iota
+	Random
+	LeastOutstanding
+	PowerOfTwo
+)
+
+// balancers is the one list of balancers, indexed by Balancer: its names
+// (String, ParseBalancer, BalancerNames), validation (a Balancer outside
+// it is an error) and selection (pick) all read it. A new balancer is one
+// constant and one row.
+var balancers = [...]struct {
+	name string
+	pick func(s *service) *instance // never called with fewer than 2 instances
+}{
+	RoundRobin:       {"round_robin", (*service).pickRoundRobin},
+	Random:           {"random", (*service).pickRandom},
+	LeastOutstanding: {"least_outstanding", (*service).pickLeastOutstanding},
+	PowerOfTwo:       {"power_of_two", (*service).pickPowerOfTwo},
+}
+
+// known reports whether b is in the list of balancers.
+func (b Balancer) known() bool { return int(b) < len(balancers) }
+
+// String returns the balancer's name as written in experiment files.
+func (b Balancer) String() string {
+	if b.known() {
+		return balancers[b].name
+	}
+	return "unknown"
+}
+
+// ParseBalancer returns the balancer with the given name.
+func ParseBalancer(s string) (Balancer, bool) {
+	i := slices.Index(BalancerNames(), s)
+	return Balancer(i), i >= 0
+}
+
+// BalancerNames lists the balancers' names, in Balancer order.
+func BalancerNames() []string {
+	names := make([]string, len(balancers))
+	for i, b := range balancers {
+		names[i] = b.name
+	}
+	return names
+}
+
 // pick returns the instance that receives the next attempt, or nil if no
-// instance is up.
+// instance is up. The configuration was validated: the balancer is known.
 func (s *service) pick() *instance {
-	insts := s.insts
-	n := len(insts)
-	if n == 1 {
-		if !insts[0].usable() {
+	if len(s.insts) == 1 {
+		if !s.insts[0].usable() {
 			return nil
 		}
-		return insts[0]
+		return s.insts[0]
 	}
-	switch s.cfg.Balancer {
-	case Random:
-		return s.randomUp(s.rng.IntN(n))
-	case LeastOutstanding:
-		var best *instance
-		for i := 0; i < n; i++ {
-			in := insts[(s.rr+i)%n]
-			if in.usable() && (best == nil || in.outstanding < best.outstanding) {
-				best = in
-			}
-		}
-		s.rr = (s.rr + 1) % n
-		return best
-	case PowerOfTwo:
-		a := s.randomUp(s.rng.IntN(n))
-		b := s.randomUp(s.rng.IntN(n))
-		if a == nil || b == nil {
-			return a
-		}
-		if b.outstanding < a.outstanding {
-			return b
-		}
-		return a
-	}
+	return balancers[s.cfg.Balancer].pick(s)
+}
+
+// pickRoundRobin takes the next usable instance in turn.
+func (s *service) pickRoundRobin() *instance {
+	n := len(s.insts)
 	for i := 0; i < n; i++ {
-		in := insts[s.rr]
+		in := s.insts[s.rr]
 		s.rr = (s.rr + 1) % n
 		if in.usable() {
 			return in
 		}
 	}
 	return nil
+}
+
+// pickRandom takes a usable instance at random.
+func (s *service) pickRandom() *instance { return s.randomUp(s.rng.IntN(len(s.insts))) }
+
+// pickLeastOutstanding takes the usable instance with the fewest
+// outstanding attempts, ties going to the first from a rotating start.
+func (s *service) pickLeastOutstanding() *instance {
+	n := len(s.insts)
+	var best *instance
+	for i := 0; i < n; i++ {
+		in := s.insts[(s.rr+i)%n]
+		if in.usable() && (best == nil || in.outstanding < best.outstanding) {
+			best = in
+		}
+	}
+	s.rr = (s.rr + 1) % n
+	return best
+}
+
+// pickPowerOfTwo draws two usable instances and takes the less loaded
+// (Mitzenmacher's power of two choices).
+func (s *service) pickPowerOfTwo() *instance {
+	n := len(s.insts)
+	a := s.randomUp(s.rng.IntN(n))
+	b := s.randomUp(s.rng.IntN(n))
+	if a == nil || b == nil {
+		return a
+	}
+	if b.outstanding < a.outstanding {
+		return b
+	}
+	return a
 }
 
 // randomUp returns the first instance that is up at or after index i

@@ -1,76 +1,12 @@
 package topology
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"time"
 
-	"github.com/ressim/ressim/sim/dist"
 	"github.com/ressim/ressim/sim/engine"
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/breaker"
-	"github.com/ressim/ressim/sim/policies/retry"
 )
-
-// callSite is one (caller, callee, operation): the policies that guard the
-// call live here, shared by every call made through it.
-type callSite struct {
-	m                  *Model
-	caller, callee, op string
-	target             *service
-	handler            *handler // the callee's handler for op
-	timeout            time.Duration
-	lane               *engine.Lane // timeouts, when constant
-	retry              *retry.Policy
-	network            dist.Dist
-	hasNet             bool
-	guards             siteGuards
-	rng                *rand.Rand
-	st                 siteStats
-}
-
-func (m *Model) newSite(caller, callee, op string, p CallPolicy) (*callSite, error) {
-	s := &callSite{
-		m: m, caller: caller, callee: callee, op: op,
-		target:  m.byName[callee],
-		timeout: p.Timeout,
-		network: p.Network,
-		hasNet:  p.Network.Kind() != 0,
-	}
-	h, ok := s.target.handlers[op]
-	if !ok {
-		h = s.target.handlers[""]
-	}
-	s.handler = h
-	if s.op == "" {
-		s.op = "call"
-	}
-	s.rng = m.sim.Stream("site/" + s.name())
-	if p.Timeout > 0 {
-		lane, err := m.sim.NewLane(p.Timeout)
-		if err != nil {
-			return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
-		}
-		s.lane = lane
-	}
-	if p.Retry.MaxAttempts > 1 {
-		rc := p.Retry
-		rc.AttemptTimeout = p.Timeout
-		r, err := retry.New(rc)
-		if err != nil {
-			return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
-		}
-		s.retry = r
-	}
-	if err := s.guards.build(p.Guards); err != nil {
-		return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
-	}
-	m.sites = append(m.sites, s)
-	return s, nil
-}
-
-// name is "caller->callee/op".
-func (s *callSite) name() string { return s.caller + "->" + s.callee + "/" + s.op }
 
 // startCall begins a logical call for a handler (job) or a user request.
 // It never completes synchronously: every outcome arrives by an event, so
@@ -80,9 +16,9 @@ func (m *Model) startCall(now engine.Time, site *callSite, job *attempt, user *u
 	c.site, c.ownerJob, c.ownerUser, c.critical = site, job, user, critical
 	switch {
 	case user != nil:
-		c.deadline, c.hasDL = user.deadline, user.hasDL
-	case job != nil && job.hasDL:
-		c.deadline, c.hasDL = job.deadline, true
+		c.dl = user.dl
+	case job != nil:
+		c.dl = job.dl
 	}
 	c.started = now
 	switch {
@@ -98,6 +34,27 @@ func (m *Model) startCall(now engine.Time, site *callSite, job *attempt, user *u
 	return c
 }
 
+// timeoutOf is the timeout of c's attempt sent at now, by the policy
+// packages: the site's per-attempt timeout cut to what is left of the
+// deadline when the caller knows it (timeout.Policy.Effective), or, with no
+// per-attempt timeout, what is left (deadline.Remaining). cut reports that
+// the deadline set it; to is 0 and cut false when there is neither.
+func (m *Model) timeoutOf(now engine.Time, c *call) (to time.Duration, cut bool) {
+	site := c.site
+	at, knows := c.dl.Expiry()
+	if !knows || !(m.propagate || c.ownerUser != nil) {
+		return site.timeout, false
+	}
+	if c.dl.Expired(now.Duration()) {
+		return 0, true
+	}
+	if site.to == nil {
+		return c.dl.Remaining(now.Duration()), true
+	}
+	to = site.to.Effective(now.Duration(), at)
+	return to, to < site.timeout
+}
+
 // dispatch makes the call's next attempt, through the target's cache if it
 // has one.
 func (m *Model) dispatch(now engine.Time, c *call) {
@@ -106,7 +63,8 @@ func (m *Model) dispatch(now engine.Time, c *call) {
 		hit, lat := ca.lookup()
 		c.cacheMiss = !hit
 		if hit || lat > 0 {
-			c.retryEv, _ = m.sim.After(lat, &m.hCache, c)
+			m.callTo(now, c, cpLookup, "")
+			c.retryEv = m.after(lat, &m.hCache, c)
 			return
 		}
 	}
@@ -117,6 +75,7 @@ func (m *Model) dispatch(now engine.Time, c *call) {
 func (m *Model) cacheLookupDone(now engine.Time, c *call) {
 	c.retryEv = 0
 	if !c.cacheMiss {
+		m.noteCall(now, c, "cache hit")
 		c.site.st.inc(m, now, sCacheHits)
 		m.finishCall(now, c, stOK)
 		return
@@ -135,7 +94,7 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 			if c.rs.Attempts() > 1 {
 				site.st.inc(m, now, sRetryIntoOpen)
 			}
-			m.failLater(now, c, policies.CircuitOpen, stCircuitOpen)
+			m.failLater(now, c, policies.CircuitOpen, stCircuitOpen, "the breaker inside the retry refused the attempt")
 			return
 		}
 		permit = p
@@ -144,33 +103,30 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	a.permit = permit
 	a.prio, a.trace = c.prio, c.trace
 	a.call, a.site, a.sent = c, site, now
+	a.num = c.rs.Attempts()
 	c.cur = a
+	m.callTo(now, c, cpAttempting, "")
+	m.attemptTo(now, a, apSending, "")
 	site.st.inc(m, now, sAttempts)
 	if c.rs.Attempts() > 1 {
 		site.st.inc(m, now, sRetries)
 	}
-	// The attempt's timeout, cut to the deadline when the caller knows it.
-	to := site.timeout
-	cut := false
-	if c.hasDL && (m.propagate || c.ownerUser != nil) {
-		if rem := c.deadline.Sub(now); to == 0 || rem < to {
-			to, cut = max(rem, 0), true
-		}
+	to, cut := site.timeout, false
+	if c.dl.IsSet() {
+		to, cut = m.timeoutOf(now, c)
 	}
 	switch {
 	case cut:
-		a.timeoutEv, _ = m.sim.After(to, &m.hTimeout, a)
+		a.timeoutEv = m.after(to, &m.hTimeout, a)
 	case site.lane != nil:
 		a.timeoutEv = site.lane.Schedule(&m.hTimeout, a)
 	}
 	// With propagation the callee learns when its caller will stop
-	// waiting: the attempt's own timeout, or what is left of the deadline.
+	// waiting: the deadline, shortened to the attempt's own timeout.
 	if m.propagate {
-		switch {
-		case to > 0:
-			a.deadline, a.hasDL = now.Add(to), true
-		case c.hasDL:
-			a.deadline, a.hasDL = c.deadline, true
+		a.dl = c.dl
+		if site.to != nil {
+			a.dl = a.dl.WithTimeout(now.Duration(), site.timeout)
 		}
 	}
 	m.sending++
@@ -184,220 +140,21 @@ func (m *Model) deliverAttempt(now engine.Time, a *attempt, c *call, site *callS
 	if inst == nil {
 		// No instance is up: refused at once, as a connection error would be.
 		site.target.st.inc(m, now, cRejected)
-		a.calleeDone = true
 		a.status = stRejected
-		m.sim.After(0, &m.hResponse, a)
+		m.attemptTo(now, a, apResponding, "no instance is up: refused")
+		m.after(0, &m.hResponse, a)
 		return
 	}
 	a.inst = inst
 	inst.outstanding++
 	if site.hasNet {
-		m.sim.After(site.network.Sample(site.rng), &m.hArrive, a)
+		d := site.network.Sample(site.rng)
+		m.attemptTo(now, a, apNetwork, "")
+		if m.observe != nil {
+			m.noteAttempt(now, a, "network delay "+d.String()+" to the instance")
+		}
+		m.after(d, &m.hArrive, a)
 		return
 	}
 	inst.arrive(now, a)
-}
-
-// outcomeOf maps a response status to the caller's view of it.
-func outcomeOf(st status) policies.Outcome {
-	switch st {
-	case stOK, stDegraded:
-		return policies.Success
-	case stRejected:
-		return policies.Rejected
-	case stDropped:
-		return policies.DeadlineExceeded
-	case stTimeout:
-		return policies.Timeout
-	case stCircuitOpen:
-		return policies.CircuitOpen
-	case stBulkheadFull:
-		return policies.BulkheadFull
-	}
-	return policies.Error
-}
-
-// response delivers an attempt's answer to its caller, if it still waits.
-func (m *Model) response(now engine.Time, a *attempt) {
-	a.calleeDone = true
-	c := a.call
-	if a.abandoned || c == nil {
-		m.pool.releaseAttempt(a)
-		return
-	}
-	m.sim.Cancel(a.timeoutEv)
-	a.callerDone = true
-	c.cur = nil
-	st := a.status
-	site := c.site
-	if a.trace != 0 {
-		m.traceAttempt(now, a, c, "answer: "+st.String())
-	}
-	m.attemptOutcome(now, a, outcomeOf(st))
-	m.pool.releaseAttempt(a)
-	switch st {
-	case stOK, stDegraded:
-		site.st.inc(m, now, sOK)
-		if c.cacheMiss {
-			site.target.cache.fill()
-		}
-		m.finishCall(now, c, st)
-		return
-	case stRejected:
-		site.st.inc(m, now, sRejected)
-	case stDropped:
-		site.st.inc(m, now, sDropped)
-	default:
-		site.st.inc(m, now, sErrors)
-	}
-	m.afterFailure(now, c, outcomeOf(st), st)
-}
-
-// attemptTimeout: the caller stops waiting for the attempt.
-func (m *Model) attemptTimeout(now engine.Time, a *attempt) {
-	c := a.call
-	a.timeoutEv = 0
-	if a.trace != 0 {
-		m.traceAttempt(now, a, c, "timed out; the callee may still be working")
-	}
-	a.abandoned, a.callerDone, a.call = true, true, nil
-	c.cur = nil
-	m.attemptOutcome(now, a, policies.Timeout)
-	m.pool.releaseAttempt(a)
-	c.site.st.inc(m, now, sTimeouts)
-	c.site.target.st.inc(m, now, cTimedOut)
-	m.afterFailure(now, c, policies.Timeout, stTimeout)
-}
-
-// afterFailure retries a failed attempt if the retry policy allows, or
-// finishes the call with the failure.
-func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st status) {
-	site := c.site
-	if site.retry != nil {
-		var dl time.Duration
-		if c.hasDL {
-			dl = c.deadline.Duration()
-		}
-		d := site.retry.DecideAfter(now.Duration(), c.rs, o, dl, site.rng.Float64(), c.retryAfter)
-		if d.Retry && site.guards.budget != nil && !site.guards.budget.TryRetry(now.Duration()) {
-			d = d.Deny(retry.ReasonBudget)
-		}
-		if g := &site.guards; d.Retry && g.retryConc != nil {
-			m.releaseRetrySlot(c) // the previous retry, if it was one, has ended
-			if g.retryConc.TryAcquire(g.inflight) {
-				c.retrySlot = true
-			} else {
-				d = d.Deny(retry.ReasonBudget)
-			}
-		}
-		if d.Retry {
-			if c.trace != 0 {
-				m.trace.add(c.trace, "backoff", "backoff before retry", now, engine.Time(d.At), "after "+o.String())
-			}
-			c.rs = d.Next
-			c.retryEv, _ = m.sim.At(engine.Time(d.At), &m.hRetry, c)
-			return
-		}
-		if d.Reason < retry.Reason(len(site.st.denied)) && now >= m.warmup {
-			site.st.denied[d.Reason]++
-		}
-		site.st.inc(m, now, sRetryDenied)
-	}
-	site.st.inc(m, now, sFailed)
-	m.finishCall(now, c, st)
-}
-
-// finishCall settles the call's guards (the breaker's record, the
-// bulkhead's slot, the fallback), then hands the final status to the
-// owner.
-func (m *Model) finishCall(now engine.Time, c *call, st status) {
-	g := &c.site.guards
-	if c.hasPermit {
-		c.hasPermit = false
-		m.breakerRecord(now, c.site, c.permit, outcomeOf(st), now.Sub(c.started))
-	}
-	if c.holdsSlot {
-		c.holdsSlot = false
-		m.releaseSlot(now, c.site)
-	}
-	m.releaseRetrySlot(c)
-	g.inflight--
-	if f := g.fallback; f != nil && st != stOK && st != stDegraded {
-		if f.FailRate > 0 && c.site.rng.Float64() < f.FailRate {
-			// The fallback failed too: the call fails after all.
-			c.site.st.inc(m, now, sFallbackFailed)
-		} else {
-			st = stDegraded
-			c.site.st.inc(m, now, sFallback)
-			if g.fallbackLat.Kind() != 0 {
-				c.retryEv, _ = m.sim.After(g.fallbackLat.Sample(c.site.rng), &m.hFallback, c)
-				return
-			}
-		}
-	}
-	if st == stKilled {
-		st = stError // a killed feature without a fallback fails fast
-	}
-	m.notifyOwner(now, c, st)
-}
-
-// notifyOwner hands the call's final status to its owner and frees it.
-func (m *Model) notifyOwner(now engine.Time, c *call, st status) {
-	if c.trace != 0 {
-		m.trace.add(c.trace, "call", "call "+c.site.name(), c.started, now, "result: "+st.String())
-	}
-	job, user, critical := c.ownerJob, c.ownerUser, c.critical
-	m.pool.putCall(c)
-	if job != nil {
-		m.childDone(now, job, critical, st)
-		return
-	}
-	m.userAnswered(now, user, st)
-}
-
-// abandonCall: the owner gives up on c (the user's deadline passed).
-func (m *Model) abandonCall(now engine.Time, c *call) {
-	if c.retryEv != 0 {
-		m.sim.Cancel(c.retryEv)
-	}
-	if c.waitingSlot {
-		m.sim.Cancel(c.waitEv)
-		c.site.guards.bulkhead.Cancel(c.ticket)
-		delete(c.site.guards.waiting, c.ticket)
-	}
-	m.releaseRetrySlot(c)
-	c.site.guards.inflight--
-	if c.hasPermit {
-		c.hasPermit = false
-		m.breakerRecord(now, c.site, c.permit, policies.Cancelled, now.Sub(c.started))
-	}
-	if c.holdsSlot {
-		c.holdsSlot = false
-		m.releaseSlot(now, c.site)
-	}
-	if a := c.cur; a != nil {
-		m.sim.Cancel(a.timeoutEv)
-		a.timeoutEv = 0
-		a.abandoned, a.callerDone, a.call = true, true, nil
-		m.pool.releaseAttempt(a)
-	}
-	m.pool.putCall(c)
-}
-
-// traceAttempt records an attempt's span as its caller saw it.
-func (m *Model) traceAttempt(now engine.Time, a *attempt, c *call, detail string) {
-	where := a.site.callee
-	if a.inst != nil {
-		where = fmt.Sprintf("%s[%d]", a.site.callee, a.inst.idx)
-	}
-	m.trace.add(a.trace, "attempt", fmt.Sprintf("attempt %d to %s", c.rs.Attempts(), where), a.sent, now, detail)
-}
-
-// releaseRetrySlot ends a retry's hold on the site's Envoy-style retry
-// budget.
-func (m *Model) releaseRetrySlot(c *call) {
-	if c.retrySlot {
-		c.retrySlot = false
-		c.site.guards.retryConc.Release()
-	}
 }

@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"github.com/ressim/ressim/sim/policies/deadline"
 	"math/rand/v2"
 	"slices"
 
@@ -73,59 +74,63 @@ func rateSegments(cfg *ClientConfig, faults []FaultConfig) []rateSeg {
 	}
 	slices.Sort(cuts)
 	cuts = slices.Compact(cuts)
-	base := func(t engine.Time, left bool) float64 {
-		// The schedule's rate at t (its limit from the left if left).
-		i := 0
-		for i+1 < len(pts) && (engine.Time(pts[i+1].At) < t || (!left && engine.Time(pts[i+1].At) == t)) {
-			i++
-		}
-		p := pts[i]
-		if !cfg.Linear || i+1 >= len(pts) {
-			return p.Rate
-		}
-		q := pts[i+1]
-		span := float64(q.At - p.At)
-		if span <= 0 {
-			return q.Rate
-		}
-		x := float64(t.Sub(engine.Time(p.At))) / span
-		return p.Rate + (q.Rate-p.Rate)*x
-	}
-	mult := func(t engine.Time) float64 {
-		k := 1.0
-		for _, f := range mine {
-			if engine.Time(f.Start) <= t && t < engine.Time(f.End) {
-				k *= f.Multiply
-			}
-		}
-		return k
-	}
 	var segs []rateSeg
 	for i, from := range cuts {
 		to := engine.MaxTime
 		if i+1 < len(cuts) {
 			to = cuts[i+1]
 		}
-		k := mult(from)
-		r0 := base(from, false) * k
+		k := loadMultiplier(mine, from)
+		r0 := scheduleRate(cfg, pts, from, false) * k
 		r1 := r0
 		if cfg.Linear && to != engine.MaxTime {
-			r1 = base(to, true) * k
+			r1 = scheduleRate(cfg, pts, to, true) * k
 		}
 		segs = append(segs, rateSeg{from: from, to: to, r0: r0, r1: r1})
 	}
 	return segs
 }
 
+// scheduleRate is the schedule pts's rate at t (its limit from the left
+// if left), stepwise or, with cfg.Linear, interpolated between points.
+func scheduleRate(cfg *ClientConfig, pts []RatePoint, t engine.Time, left bool) float64 {
+	i := 0
+	for i+1 < len(pts) && (engine.Time(pts[i+1].At) < t || (!left && engine.Time(pts[i+1].At) == t)) {
+		i++
+	}
+	p := pts[i]
+	if !cfg.Linear || i+1 >= len(pts) {
+		return p.Rate
+	}
+	q := pts[i+1]
+	span := float64(q.At - p.At)
+	if span <= 0 {
+		return q.Rate
+	}
+	x := float64(t.Sub(engine.Time(p.At))) / span
+	return p.Rate + (q.Rate-p.Rate)*x
+}
+
+// loadMultiplier is the product of the load faults active at t.
+func loadMultiplier(faults []FaultConfig, t engine.Time) float64 {
+	k := 1.0
+	for _, f := range faults {
+		if engine.Time(f.Start) <= t && t < engine.Time(f.End) {
+			k *= f.Multiply
+		}
+	}
+	return k
+}
+
 func (c *client) start() {
 	if c.cfg.Users > 0 {
 		for i := 0; i < c.cfg.Users; i++ {
-			c.m.sim.After(c.cfg.ThinkTime.Sample(c.rng), &c.think, nil)
+			c.m.after(c.cfg.ThinkTime.Sample(c.rng), &c.think, nil)
 		}
 		return
 	}
 	if t, ok := c.nextArrival(0); ok {
-		c.m.sim.At(t, c, nil)
+		c.m.at(t, c, nil)
 	}
 }
 
@@ -170,7 +175,7 @@ func (c *client) nextArrival(t engine.Time) (engine.Time, bool) {
 // Handle is an open-loop arrival: send one request, schedule the next.
 func (c *client) Handle(now engine.Time, _ any) {
 	if t, ok := c.nextArrival(now); ok {
-		c.m.sim.At(t, c, nil)
+		c.m.at(t, c, nil)
 	}
 	c.send(now)
 }
@@ -189,6 +194,9 @@ func (c *client) send(now engine.Time) {
 	if m.trace != nil {
 		u.trace = m.trace.sample(c.cfg.Name)
 	}
+	if m.observe != nil {
+		m.note(now, u.trace, "request from "+c.cfg.Name, "sent")
+	}
 	c.st.inc(m, now, kSent)
 	c.st.inFlight++
 	m.inFlight++
@@ -199,14 +207,13 @@ func (c *client) send(now engine.Time) {
 	}
 	if c.cfg.Deadline.Kind() != 0 {
 		if c.dlLane != nil {
-			u.deadline = now.Add(c.dlLane.Delay())
+			u.dl = deadline.After(now.Duration(), c.dlLane.Delay())
 			u.deadlineEv = c.dlLane.Schedule(&m.hDeadline, u)
 		} else {
 			d := c.cfg.Deadline.Sample(c.rng)
-			u.deadline = now.Add(d)
-			u.deadlineEv, _ = m.sim.After(d, &m.hDeadline, u)
+			u.dl = deadline.After(now.Duration(), d)
+			u.deadlineEv = m.after(d, &m.hDeadline, u)
 		}
-		u.hasDL = true
 	}
 	u.call = m.startCall(now, c.site, nil, u, true)
 }
@@ -216,6 +223,9 @@ func (m *Model) userAnswered(now engine.Time, u *userReq, st status) {
 	c := u.client
 	if u.trace != 0 {
 		m.trace.add(u.trace, "request", "request from "+c.cfg.Name, u.sent, now, "answer: "+st.String())
+	}
+	if m.observe != nil {
+		m.note(now, u.trace, "request from "+c.cfg.Name, "answered: "+st.String())
 	}
 	if u.deadlineEv != 0 {
 		m.sim.Cancel(u.deadlineEv)
@@ -228,7 +238,7 @@ func (m *Model) userAnswered(now engine.Time, u *userReq, st status) {
 			c.st.latency.Record(lat)
 		}
 		switch {
-		case u.hasDL && now > u.deadline:
+		case u.late(now):
 			c.st.inc(m, now, kLate)
 		case st == stOK:
 			c.st.inc(m, now, kGood)
@@ -248,12 +258,21 @@ func (m *Model) userAnswered(now engine.Time, u *userReq, st status) {
 	c.done(now, u)
 }
 
+// late reports whether u's answer came after its deadline.
+func (u *userReq) late(now engine.Time) bool {
+	at, ok := u.dl.Expiry()
+	return ok && now.Duration() > at
+}
+
 // userExpired: the user's patience ran out before an answer came.
 func (m *Model) userExpired(now engine.Time, u *userReq) {
 	u.deadlineEv = 0
 	c := u.client
 	if u.trace != 0 {
 		m.trace.add(u.trace, "request", "request from "+c.cfg.Name, u.sent, now, "the user gave up at the deadline")
+	}
+	if m.observe != nil {
+		m.note(now, u.trace, "request from "+c.cfg.Name, "the user gave up at the deadline")
 	}
 	c.st.inc(m, now, kExpired)
 	m.abandonCall(now, u.call)
@@ -272,6 +291,6 @@ func (c *client) done(now engine.Time, u *userReq) {
 	m.live.remove(u)
 	m.pool.putUser(u)
 	if c.cfg.Users > 0 {
-		c.m.sim.After(c.cfg.ThinkTime.Sample(c.rng), &c.think, nil)
+		c.m.after(c.cfg.ThinkTime.Sample(c.rng), &c.think, nil)
 	}
 }

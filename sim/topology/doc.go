@@ -32,6 +32,21 @@
 // over the window. The time series covers the whole run, warm-up included,
 // in fixed intervals.
 //
+// # Where things are
+//
+// The configuration, by concept: config.go (the run, Validate),
+// config_client.go, config_service.go, config_call.go, config_fault.go and
+// config_guards.go (the policies' settings and their validation);
+// balancer.go holds the one list of balancers. A request's life: client.go
+// sends it, call.go and site.go make a call's attempts, service.go,
+// admission.go, abandon.go and exec.go run an attempt at its callee,
+// answer.go brings the answer back and retries, guards.go applies the
+// call's guards; lifecycle.go has the phases of calls and attempts, their
+// one transition function each, and the one release of what each holds.
+// schedule.go is the only door to the engine's scheduling. Faults,
+// outlier detection and probes: fault.go, watch.go; results: stats.go,
+// result.go, series.go, verdict*.go, recovery.go; traces: trace.go.
+//
 // # Concurrency
 //
 // A Model is not safe for concurrent use; independent Models may run in

@@ -18,11 +18,17 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 		st := &steps[a.step]
 		if st.Kind == WorkStep {
 			d := in.workTime(st.Work.Sample(s.rng))
+			if a.phase != apWorking {
+				m.attemptTo(now, a, apWorking, "")
+			}
+			if m.observe != nil {
+				m.noteAttempt(now, a, fmt.Sprintf("work step %d: %v", a.step+1, d))
+			}
 			a.workStart, a.stepStart = now, now
-			a.workEv, _ = m.sim.After(d, &m.hWork, a)
+			a.workEv = m.after(d, &m.hWork, a)
 			return
 		}
-		expired := m.propagate && a.hasDL && now >= a.deadline
+		expired := m.propagate && a.dl.Expired(now.Duration())
 		for _, ss := range h.sites {
 			if ss.step != a.step {
 				continue
@@ -44,6 +50,7 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 		}
 		a.step++
 		if a.pending > 0 {
+			m.attemptTo(now, a, apCalling, "")
 			return
 		}
 		if a.failed {
@@ -60,7 +67,7 @@ func (m *Model) workDone(now engine.Time, a *attempt) {
 	if len(in.freezes) > 0 {
 		if extra := in.frozen(a.workStart, now); extra > 0 {
 			a.workStart = now
-			a.workEv, _ = m.sim.After(extra, &m.hWork, a)
+			a.workEv = m.after(extra, &m.hWork, a)
 			return
 		}
 	}
@@ -88,7 +95,7 @@ func (m *Model) childDone(now engine.Time, a *attempt, critical bool, st status)
 	if a.pending > 0 {
 		return
 	}
-	if a.epoch != a.inst.epoch {
+	if a.phase == apOrphaned {
 		// The instance crashed while the calls were out: the work is
 		// lost, and the caller gets its connection reset now.
 		m.respond(now, a, stError)
@@ -115,19 +122,11 @@ func (m *Model) complete(now engine.Time, a *attempt) {
 	case a.degraded:
 		st = stDegraded
 	}
-	in.busy--
-	in.outstanding--
-	a.holding = false
-	in.removeRunning(a)
-	if a.holdsLim {
-		o := policies.Success
-		if st == stError || st == stDepFailed {
-			o = policies.Error
-		}
-		in.releaseLimit(now, a, o)
+	o := policies.Success
+	if st == stError || st == stDepFailed {
+		o = policies.Error
 	}
-	s.st.busy.Add(int64(now), -1)
-	s.st.inSystem.Add(int64(now), -1)
+	in.release(now, a, o)
 	s.st.inc(m, now, cCompleted)
 	switch st {
 	case stOK:
@@ -145,7 +144,7 @@ func (m *Model) complete(now engine.Time, a *attempt) {
 		s.st.sojourn.Record(sojourn)
 		s.st.hold.Record(int64(now - a.started))
 	}
-	if a.abandoned {
+	if a.caller == cvAbandoned {
 		s.st.inc(m, now, cWasted)
 		w := int64(now - a.started)
 		s.st.ivWastedNs += w
@@ -161,14 +160,22 @@ func (m *Model) complete(now engine.Time, a *attempt) {
 // call has one.
 func (m *Model) respond(now engine.Time, a *attempt, st status) {
 	a.status = st
+	m.attemptTo(now, a, apResponding, "")
+	if m.observe != nil {
+		m.noteAttempt(now, a, "answers "+st.String())
+	}
 	if site := a.site; site.hasNet {
-		m.sim.After(site.network.Sample(site.rng), &m.hResponse, a)
+		d := site.network.Sample(site.rng)
+		if m.observe != nil {
+			m.noteAttempt(now, a, "network delay "+d.String()+" back to the caller")
+		}
+		m.after(d, &m.hResponse, a)
 		return
 	}
 	if m.sending > 0 {
 		// Answered while its caller is still sending: deliver it by an
 		// event, so the caller is not re-entered.
-		m.sim.After(0, &m.hResponse, a)
+		m.after(0, &m.hResponse, a)
 		return
 	}
 	m.response(now, a)

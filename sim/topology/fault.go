@@ -84,9 +84,9 @@ func (f *fault) schedule() {
 	case LoadFault, FreezeFault:
 		return // applied without events
 	}
-	f.m.sim.At(engine.Time(f.cfg.Start), engine.HandlerFunc(f.begin), nil)
+	f.m.at(engine.Time(f.cfg.Start), engine.HandlerFunc(f.begin), nil)
 	if f.cfg.Kind != CacheFlushFault {
-		f.m.sim.At(engine.Time(f.cfg.End), engine.HandlerFunc(f.finish), nil)
+		f.m.at(engine.Time(f.cfg.End), engine.HandlerFunc(f.finish), nil)
 	}
 }
 
@@ -116,15 +116,20 @@ func (f *fault) begin(now engine.Time, _ any) {
 	case CacheFlushFault:
 		f.svc.cache.flush()
 	case KillSwitchFault:
-		f.kill(true)
+		f.kill(now, true)
 	}
 }
 
 // kill turns the kill switch of every matching call site on or off.
-func (f *fault) kill(on bool) {
+func (f *fault) kill(now engine.Time, on bool) {
 	for _, s := range f.m.sites {
 		if s.callee == f.cfg.Target && (f.cfg.Caller == "" || s.caller == f.cfg.Caller) {
 			s.guards.killed = on
+			if fe := s.guards.feature; fe != nil && on {
+				fe.Kill(now.Duration(), f.label())
+			} else if fe != nil {
+				fe.Revive(now.Duration(), f.label())
+			}
 		}
 	}
 }
@@ -146,7 +151,7 @@ func (f *fault) finish(now engine.Time, _ any) {
 			in.startNext(now)
 		}
 	case KillSwitchFault:
-		f.kill(false)
+		f.kill(now, false)
 	}
 }
 
@@ -183,29 +188,21 @@ func (in *instance) crash(now engine.Time) {
 	in.down = true
 	in.epoch++
 	for _, a := range in.drainQueue() {
-		in.leaveQueue(now, a)
-		in.leaveSystem(now, a)
-		in.outstanding--
 		s.st.inc(m, now, cKilled)
-		in.releaseLimit(now, a, policies.Error)
-		m.respond(now, a, stError)
+		in.leave(now, a, stError, policies.Error, "the instance crashed: connection reset")
 	}
 	running := in.running
 	in.running = nil
 	for _, a := range running {
-		m.sim.Cancel(a.workEv)
-		a.workEv = 0
-		s.st.busy.Add(int64(now), -1)
-		s.st.inSystem.Add(int64(now), -1)
-		in.outstanding--
-		in.busy--
-		a.holding = false
 		s.st.inc(m, now, cKilled)
-		in.releaseLimit(now, a, policies.Error)
+		m.noteAttempt(now, a, "the instance crashed: its work is lost")
+		in.release(now, a, policies.Error)
 		if a.pending == 0 {
 			m.respond(now, a, stError)
+			continue
 		}
 		// With calls still out, the reset is sent when they return
-		// (childDone sees the epoch change).
+		// (childDone sees the orphan).
+		m.attemptTo(now, a, apOrphaned, "the instance crashed; its calls are still out")
 	}
 }

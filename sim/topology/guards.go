@@ -32,7 +32,7 @@ type siteGuards struct {
 	killed        bool // a kill switch is on: the fallback answers
 	fallback      *FallbackConfig
 	fallbackLat   dist.Dist
-	fallbackLevel fallback.Level
+	feature       *fallback.Feature // decides the fallback's answer; nil without one
 }
 
 func (g *siteGuards) build(c CallGuards) error {
@@ -73,9 +73,43 @@ func (g *siteGuards) build(c CallGuards) error {
 	if f := c.Fallback; f != nil {
 		g.fallback = f
 		g.fallbackLat = f.Latency
-		g.fallbackLevel = f.Level
+		if g.feature, err = fallback.New(featureConfig(f.Level)); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// featureConfig configures the fallback.Feature behind a call's fallback:
+// the one level l is available (a stale value is always at hand, of age
+// 0), a killed feature answers at l, and the tracker keeps its defaults.
+func featureConfig(l fallback.Level) fallback.Config {
+	c := fallback.DefaultConfig()
+	c.MaxAge, c.MaxStale = 0, -1
+	if l == fallback.Stale {
+		c.MaxStale = 0
+	}
+	c.HasGeneric, c.HasEmpty = l == fallback.Generic, l == fallback.Empty
+	c.KilledLevel = l
+	return c
+}
+
+// fallbackServes asks the site's fallback.Feature how c, which failed, is
+// answered: it walks from the failed main path to the fallback's level,
+// and on to an error if the fallback fails too (with probability
+// FailRate, drawn here: the model owns the randomness). It reports
+// whether the fallback answered.
+func (m *Model) fallbackServes(now engine.Time, c *call) bool {
+	g := &c.site.guards
+	fa := g.feature.Begin(now.Duration(), fallback.Cached{Present: true, StoredAt: now.Duration()})
+	if fa.Level() == fallback.Fresh {
+		fa.Fail() // the main path failed (a killed feature starts at the fallback)
+	}
+	if f := g.fallback; f.FailRate > 0 && c.site.rng.Float64() < f.FailRate {
+		fa.Fail() // the fallback failed too (it went to the same broken cache, say)
+	}
+	g.feature.Serve(now.Duration(), fa)
+	return fa.Level().Degraded()
 }
 
 // enterBulkhead takes a slot for c, waits for one, or refuses the call.
@@ -85,7 +119,7 @@ func (m *Model) enterBulkhead(now engine.Time, c *call) {
 	g.inflight++
 	if g.killed {
 		c.site.st.inc(m, now, sKilled)
-		m.failLater(now, c, policies.Cancelled, stKilled)
+		m.failLater(now, c, policies.Cancelled, stKilled, "the kill switch is on")
 		return
 	}
 	if g.bulkhead == nil {
@@ -93,8 +127,8 @@ func (m *Model) enterBulkhead(now engine.Time, c *call) {
 		return
 	}
 	dl := bulkhead.NoDeadline
-	if c.hasDL {
-		dl = c.deadline.Duration()
+	if at, ok := c.dl.Expiry(); ok {
+		dl = at
 	}
 	acq := g.bulkhead.Acquire(now.Duration(), dl)
 	switch acq.Decision {
@@ -102,21 +136,23 @@ func (m *Model) enterBulkhead(now engine.Time, c *call) {
 		c.holdsSlot = true
 		m.enterBreaker(now, c)
 	case bulkhead.Queued:
-		c.ticket, c.waitingSlot = acq.Ticket, true
+		c.ticket = acq.Ticket
+		m.callTo(now, c, cpWaitSlot, "")
 		g.waiting[acq.Ticket] = c
 		if acq.WaitUntil != bulkhead.NoDeadline {
-			c.waitEv, _ = m.sim.At(engine.Time(acq.WaitUntil), &m.hSlotWait, c)
+			c.waitEv = m.at(engine.Time(acq.WaitUntil), &m.hSlotWait, c)
 		}
 	default:
 		c.site.st.inc(m, now, sBulkheadFull)
-		m.failLater(now, c, policies.BulkheadFull, stBulkheadFull)
+		m.failLater(now, c, policies.BulkheadFull, stBulkheadFull, "the bulkhead is full")
 	}
 }
 
 // slotWaitExpired: a call waited its bounded time for a slot in vain.
 func (m *Model) slotWaitExpired(now engine.Time, c *call) {
 	g := &c.site.guards
-	c.waitEv, c.waitingSlot = 0, false
+	c.waitEv = 0
+	m.callTo(now, c, cpRefused, "waited for a bulkhead slot in vain")
 	delete(g.waiting, c.ticket)
 	o, ok := g.bulkhead.Expire(now.Duration(), c.ticket)
 	if !ok {
@@ -145,10 +181,10 @@ func (m *Model) releaseSlot(now engine.Time, site *callSite) {
 		return
 	}
 	m.sim.Cancel(w.waitEv)
-	w.waitEv, w.waitingSlot = 0, false
+	w.waitEv = 0
 	w.holdsSlot = true
-	if w.hasDL && now >= w.deadline {
-		m.failLater(now, w, policies.DeadlineExceeded, stDropped)
+	if w.dl.Expired(now.Duration()) {
+		m.failLater(now, w, policies.DeadlineExceeded, stDropped, "got a bulkhead slot after its deadline")
 		return
 	}
 	m.sending++
@@ -164,7 +200,7 @@ func (m *Model) enterBreaker(now engine.Time, c *call) {
 		p, ok := g.breaker.Allow(now.Duration())
 		if !ok {
 			c.site.st.inc(m, now, sShortCircuited)
-			m.failLater(now, c, policies.CircuitOpen, stCircuitOpen)
+			m.failLater(now, c, policies.CircuitOpen, stCircuitOpen, "the breaker is open")
 			return
 		}
 		c.permit, c.hasPermit = p, true
@@ -173,10 +209,12 @@ func (m *Model) enterBreaker(now engine.Time, c *call) {
 }
 
 // failLater reports a refusal by an event, so that the call's owner is
-// never notified from inside its own startCall.
-func (m *Model) failLater(now engine.Time, c *call, o policies.Outcome, st status) {
+// never notified from inside its own startCall. why says which guard
+// refused, for the observer.
+func (m *Model) failLater(now engine.Time, c *call, o policies.Outcome, st status, why string) {
+	m.callTo(now, c, cpRefused, why)
 	c.failO, c.failSt = o, st
-	c.retryEv, _ = m.sim.After(0, &m.hFail, c)
+	c.retryEv = m.after(0, &m.hFail, c)
 }
 
 // breakerRecord feeds an outcome to a site's breaker and counts trips.

@@ -53,6 +53,11 @@ type Model struct {
 
 	guard    Guard // see SetGuard; nil: unbounded
 	guardErr error // what the guard stopped the run with
+
+	// observe, when set (by tests), is told of every step of every
+	// request's life (lifecycle.go). It is nil in production, where it
+	// costs one comparison per step.
+	observe func(transition)
 }
 
 // OnProgress makes the run call f after every time-series interval, with
@@ -156,7 +161,7 @@ func (m *Model) Run() (*Result, error) {
 		c.start()
 	}
 	if m.warmup > 0 {
-		m.sim.At(m.warmup, engine.HandlerFunc(m.endWarmup), nil)
+		m.at(m.warmup, engine.HandlerFunc(m.endWarmup), nil)
 	}
 	m.series.start()
 	m.installGuard()

@@ -23,7 +23,7 @@ const oracleSeeds = 4
 //
 // Tolerances: rsd is the relative standard deviation of the metric from
 // ONE run of about 1e6 customers, measured over 20 independent seeds of
-// these exact cases (2026-12-02; the brief quotes 0.5-3 % for such means).
+// these exact cases (2026-12-02; docs/validation.md lists them, from 0.5 % for the Erlang B blocking probability to 3.0 % for the M/M/10 mean wait at utilisation 0.9).
 // Averaging oracleSeeds runs of n customers each, the standard error is
 // rsd * sqrt(1e6 / (oracleSeeds * n)); the test allows 4 standard errors,
 // so a correct model fails with probability about 6e-5 per check, while a

@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"github.com/ressim/ressim/sim/policies/deadline"
 	"time"
 
 	"github.com/ressim/ressim/sim/engine"
@@ -15,10 +16,9 @@ import (
 // user's verdict.
 type userReq struct {
 	client     *client
-	sent       engine.Time // intended send time; latency is measured from here
-	deadline   engine.Time // the user's patience runs out; valid if hasDL
-	hasDL      bool
-	measured   bool // sent inside the measurement window
+	sent       engine.Time       // intended send time; latency is measured from here
+	dl         deadline.Deadline // when the user's patience runs out; zero: never
+	measured   bool              // sent inside the measurement window
 	call       *call
 	deadlineEv engine.EventID
 	trace      int32    // traced request number, 0 if not traced
@@ -54,31 +54,30 @@ func (l *userList) remove(u *userReq) {
 // at a service) to a dependency, with its retries.
 type call struct {
 	site      *callSite
-	ownerJob  *attempt // the handler execution that made the call, or nil
-	ownerUser *userReq // the user request, for a client's call, or nil
-	deadline  engine.Time
-	hasDL     bool
-	rs        retry.Call     // retry state
-	cur       *attempt       // attempt in flight, nil while backing off
-	retryEv   engine.EventID // pending retry or cache lookup
+	ownerJob  *attempt          // the handler execution that made the call, or nil
+	ownerUser *userReq          // the user request, for a client's call, or nil
+	dl        deadline.Deadline // the owner's deadline; zero: none
+	rs        retry.Call        // retry state
+	cur       *attempt          // attempt in flight, nil while backing off
+	retryEv   engine.EventID    // pending retry or cache lookup
 	critical  bool
 	cacheMiss bool // went past a cache: a timely success fills it
 	started   engine.Time
 	prio      policies.Priority
 
 	// Guards.
-	permit      breaker.Permit // the breaker's permit, when hasPermit
-	hasPermit   bool
-	holdsSlot   bool            // holds a bulkhead slot
-	waitingSlot bool            // waits for a bulkhead slot (ticket)
-	retrySlot   bool            // a retry holds the Envoy-style budget
-	ticket      bulkhead.Ticket // waiting for a slot, when waitEv != 0
-	waitEv      engine.EventID
-	retryAfter  time.Duration // the last rejection's Retry-After hint
-	failO       policies.Outcome
-	failSt      status // the failure a deferred refusal reports
-	trace       int32
-	next        *call
+	permit     breaker.Permit // the breaker's permit, when hasPermit
+	hasPermit  bool
+	holdsSlot  bool            // holds a bulkhead slot
+	retrySlot  bool            // a retry holds the Envoy-style budget
+	ticket     bulkhead.Ticket // waiting for a slot, when waitEv != 0
+	waitEv     engine.EventID
+	retryAfter time.Duration // the last rejection's Retry-After hint
+	failO      policies.Outcome
+	failSt     status // the failure a deferred refusal reports
+	trace      int32
+	phase      callPhase
+	next       *call
 }
 
 // status is how a handler execution ended, as sent back to the caller.
@@ -102,27 +101,22 @@ type attempt struct {
 	call    *call // nil once the caller no longer waits for it
 	site    *callSite
 	inst    *instance
-	epoch   uint32 // the instance's epoch when admitted; a crash changes it
+	phase   attemptPhase
+	caller  callerView // whether the caller still waits for it
+	num     int        // the attempt's number in its call, from 1
 	sent    engine.Time
 	arrived engine.Time
 	started engine.Time
 
 	timeoutEv engine.EventID
-	// abandoned: the caller stopped waiting (timeout, or its own caller
-	// gave up); work finished for it is wasted.
-	abandoned  bool
-	callerDone bool
-	calleeDone bool
 
 	// Execution at the callee.
-	deadline   engine.Time // the request's deadline as propagated, if hasDL
-	hasDL      bool
+	dl         deadline.Deadline // the request's deadline as propagated; zero: none
 	step       int
 	pending    int // outstanding child calls
 	degraded   bool
 	failed     bool
-	holding    bool // holds a worker or an async slot
-	runIdx     int  // index in the instance's running list
+	runIdx     int // index in the instance's running list
 	workStart  engine.Time
 	workEv     engine.EventID
 	status     status
@@ -134,9 +128,10 @@ type attempt struct {
 	retryAfter time.Duration // a shedding callee's hint
 	trace      int32
 	stepStart  engine.Time // when the current work step began
-	// In the FIFO queue: its sequence number there (fifo.remove), the
-	// event at its deadline, and whether that deadline has passed (in an
-	// AtDequeue queue, where it stays).
+	// In the FIFO queue: its sequence number there (fifo.remove) and the
+	// event at its deadline. qExpired: the deadline passed while it was
+	// queued (AtDequeue), so it already stopped counting as in the system;
+	// it outlives the apExpired phase, for that accounting.
 	qseq     uint64
 	expireEv engine.EventID
 	qExpired bool
@@ -195,7 +190,7 @@ func (p *pools) attempt() *attempt {
 // releaseAttempt frees a once both its caller and its callee are done
 // with it.
 func (p *pools) releaseAttempt(a *attempt) {
-	if !a.callerDone || !a.calleeDone {
+	if a.caller == cvWaiting || a.phase != apDone {
 		return
 	}
 	p.live--

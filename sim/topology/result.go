@@ -162,7 +162,6 @@ type FaultResult struct {
 }
 
 func (m *Model) result() *Result {
-	w := m.window()
 	res := &Result{
 		Name:     m.cfg.Name,
 		Seed:     m.cfg.Seed,
@@ -176,69 +175,100 @@ func (m *Model) result() *Result {
 		res.UserRequests += c.st.win[kSent]
 	}
 	for _, s := range m.services {
-		st := &s.st
-		a := st.areas(m.end)
-		mean := func(i int) float64 { return (a[i] - st.warmArea[i]) / float64(w) }
-		inFlight := 0
-		for _, in := range s.insts {
-			inFlight += in.busy + in.queueLen()
-		}
-		c := &st.win
-		r := ServiceResult{
-			Name:               s.cfg.Name,
-			Instances:          len(s.insts),
-			Workers:            s.capacity() / len(s.insts),
-			Async:              s.cfg.Mode == Async,
-			Arrivals:           c[cOffered],
-			Admitted:           c[cAdmitted],
-			Rejected:           c[cRejected],
-			Dropped:            c[cDropped],
-			Completed:          c[cCompleted],
-			OK:                 c[cOK],
-			Degraded:           c[cDegraded],
-			Errors:             c[cError],
-			DependencyFailed:   c[cDepFailed],
-			Killed:             c[cKilled],
-			TimedOut:           c[cTimedOut],
-			Wasted:             c[cWasted],
-			Shed:               c[cShed],
-			Limited:            c[cLimited],
-			QueueDropped:       c[cQueueDropped],
-			Delayed:            st.delayed,
-			InFlightAtEnd:      inFlight,
-			Throughput:         float64(c[cCompleted]) / w.Seconds(),
-			Sojourn:            &st.sojourn,
-			Wait:               &st.wait,
-			Service:            &st.hold,
-			MeanInSystem:       mean(aInSystem),
-			MeanQueue:          mean(aQueue),
-			MeanBusy:           mean(aBusy),
-			MeanExpiredInQueue: mean(aExpired),
-			WastedWork:         time.Duration(st.wastedNs),
-		}
-		for _, in := range s.insts {
-			r.InstanceArrivals = append(r.InstanceArrivals, in.arrivals)
-		}
-		r.Utilization = r.MeanBusy / float64(s.capacity())
-		if res.UserRequests > 0 {
-			r.Amplification = float64(r.Arrivals) / float64(res.UserRequests)
-		}
-		if s.outlier != nil {
-			r.Ejections = s.outlier.ejections
-		}
-		if s.watch != nil {
-			r.Restarts = s.watch.restarts
-		}
-		if ca := s.cache; ca != nil {
-			r.Cache = &CacheResult{Hits: ca.hits, Misses: ca.misses, HitRatioAtEnd: ca.hitRatio()}
-		}
-		res.Services = append(res.Services, r)
+		res.Services = append(res.Services, m.serviceResult(s, res.UserRequests))
 	}
 	res.InFlightAtEnd, res.PeakInFlight = m.inFlight, m.peak
+	res.Clients = m.clientResults()
+	for _, s := range m.sites {
+		res.Calls = append(res.Calls, s.result())
+	}
+	for _, f := range m.faults {
+		res.Faults = append(res.Faults, FaultResult{
+			Kind: f.cfg.Kind.String(), Target: f.cfg.Target, Label: f.label(),
+			Start: f.cfg.Start, End: f.cfg.End,
+			Recovery: m.series.recovery(f.cfg),
+		})
+	}
+	return res
+}
+
+// serviceResult is s's part of the result; users is the number of user
+// requests sent in the window, for the amplification.
+func (m *Model) serviceResult(s *service, users uint64) ServiceResult {
+	w := m.window()
+	st := &s.st
+	a := st.areas(m.end)
+	mean := func(i int) float64 { return (a[i] - st.warmArea[i]) / float64(w) }
+	inFlight := 0
+	for _, in := range s.insts {
+		inFlight += in.busy + in.queueLen()
+	}
+	c := &st.win
+	r := ServiceResult{
+		Name:               s.cfg.Name,
+		Instances:          len(s.insts),
+		Workers:            s.capacity() / len(s.insts),
+		Async:              s.cfg.Mode == Async,
+		Arrivals:           c[cOffered],
+		Admitted:           c[cAdmitted],
+		Rejected:           c[cRejected],
+		Dropped:            c[cDropped],
+		Completed:          c[cCompleted],
+		OK:                 c[cOK],
+		Degraded:           c[cDegraded],
+		Errors:             c[cError],
+		DependencyFailed:   c[cDepFailed],
+		Killed:             c[cKilled],
+		TimedOut:           c[cTimedOut],
+		Wasted:             c[cWasted],
+		Shed:               c[cShed],
+		Limited:            c[cLimited],
+		QueueDropped:       c[cQueueDropped],
+		Delayed:            st.delayed,
+		InFlightAtEnd:      inFlight,
+		Throughput:         float64(c[cCompleted]) / w.Seconds(),
+		Sojourn:            &st.sojourn,
+		Wait:               &st.wait,
+		Service:            &st.hold,
+		MeanInSystem:       mean(aInSystem),
+		MeanQueue:          mean(aQueue),
+		MeanBusy:           mean(aBusy),
+		MeanExpiredInQueue: mean(aExpired),
+		WastedWork:         time.Duration(st.wastedNs),
+	}
+	s.resultExtras(&r, users)
+	return r
+}
+
+// resultExtras fills the parts of s's result that depend on its optional
+// parts: instances, cache, outlier detection, probes.
+func (s *service) resultExtras(r *ServiceResult, users uint64) {
+	for _, in := range s.insts {
+		r.InstanceArrivals = append(r.InstanceArrivals, in.arrivals)
+	}
+	r.Utilization = r.MeanBusy / float64(s.capacity())
+	if users > 0 {
+		r.Amplification = float64(r.Arrivals) / float64(users)
+	}
+	if s.outlier != nil {
+		r.Ejections = s.outlier.ejections
+	}
+	if s.watch != nil {
+		r.Restarts = s.watch.restarts
+	}
+	if ca := s.cache; ca != nil {
+		r.Cache = &CacheResult{Hits: ca.hits, Misses: ca.misses, HitRatioAtEnd: ca.hitRatio()}
+	}
+}
+
+// clientResults are the clients' parts of the result.
+func (m *Model) clientResults() []ClientResult {
+	w := m.window()
 	outcome := m.outcomeLatency()
+	var out []ClientResult
 	for i, c := range m.clients {
 		k := &c.st.win
-		res.Clients = append(res.Clients, ClientResult{
+		out = append(out, ClientResult{
 			OutcomeLatency: outcome[i], InFlightAtEnd: c.st.inFlight, PeakInFlight: c.st.peak,
 			SentGood: c.st.cohortGood, Schedule: c.cfg.Schedule,
 			Name: c.cfg.Name, Target: c.cfg.Target,
@@ -249,35 +279,30 @@ func (m *Model) result() *Result {
 			Latency:      &c.st.latency,
 		})
 	}
-	for _, s := range m.sites {
-		k := &s.st.win
-		cr := CallResult{
-			Caller: s.caller, Callee: s.callee, Operation: s.op,
-			Calls: k[sCalls], Attempts: k[sAttempts], Retries: k[sRetries], OK: k[sOK],
-			Timeouts: k[sTimeouts], Errors: k[sErrors], Rejected: k[sRejected], Dropped: k[sDropped],
-			CacheHits: k[sCacheHits], RetryDenied: k[sRetryDenied], Failed: k[sFailed],
-			ShortCircuited: k[sShortCircuited], RetriesIntoOpen: k[sRetryIntoOpen],
-			BreakerOpened: k[sBreakerOpened], BulkheadFull: k[sBulkheadFull], Fallbacks: k[sFallback],
-			Killed: k[sKilled], FallbackFailed: k[sFallbackFailed],
-		}
-		for reason, n := range s.st.denied {
-			if n > 0 {
-				if cr.DeniedBy == nil {
-					cr.DeniedBy = map[string]uint64{}
-				}
-				cr.DeniedBy[retry.Reason(reason).String()] = n
+	return out
+}
+
+// result is the call site's part of the result.
+func (s *callSite) result() CallResult {
+	k := &s.st.win
+	cr := CallResult{
+		Caller: s.caller, Callee: s.callee, Operation: s.op,
+		Calls: k[sCalls], Attempts: k[sAttempts], Retries: k[sRetries], OK: k[sOK],
+		Timeouts: k[sTimeouts], Errors: k[sErrors], Rejected: k[sRejected], Dropped: k[sDropped],
+		CacheHits: k[sCacheHits], RetryDenied: k[sRetryDenied], Failed: k[sFailed],
+		ShortCircuited: k[sShortCircuited], RetriesIntoOpen: k[sRetryIntoOpen],
+		BreakerOpened: k[sBreakerOpened], BulkheadFull: k[sBulkheadFull], Fallbacks: k[sFallback],
+		Killed: k[sKilled], FallbackFailed: k[sFallbackFailed],
+	}
+	for reason, n := range s.st.denied {
+		if n > 0 {
+			if cr.DeniedBy == nil {
+				cr.DeniedBy = map[string]uint64{}
 			}
+			cr.DeniedBy[retry.Reason(reason).String()] = n
 		}
-		res.Calls = append(res.Calls, cr)
 	}
-	for _, f := range m.faults {
-		res.Faults = append(res.Faults, FaultResult{
-			Kind: f.cfg.Kind.String(), Target: f.cfg.Target, Label: f.label(),
-			Start: f.cfg.Start, End: f.cfg.End,
-			Recovery: m.series.recovery(f.cfg),
-		})
-	}
-	return res
+	return cr
 }
 
 // outcomeLatency returns each client's outcome latency: the recorded

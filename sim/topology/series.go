@@ -166,7 +166,7 @@ func breakerLevel(st breaker.State) float64 {
 }
 
 func (r *seriesRecorder) start() {
-	r.m.sim.At(r.next(0), r, nil)
+	r.m.at(r.next(0), r, nil)
 }
 
 // next returns the end of the interval starting at t.
@@ -311,7 +311,7 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 		f(now.Duration(), r.m.end.Duration())
 	}
 	if now < r.m.end {
-		r.m.sim.At(r.next(now), r, nil)
+		r.m.at(r.next(now), r, nil)
 	}
 }
 

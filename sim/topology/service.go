@@ -110,9 +110,8 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 	}
 	if in.down {
 		// Crashed while the request was in transit: the connection resets.
-		in.outstanding--
 		s.st.inc(m, now, cKilled)
-		m.respond(now, a, stError)
+		in.leave(now, a, stError, policies.Error, "the instance is down: connection reset")
 		return
 	}
 	if !in.admit(now, a) {
@@ -122,16 +121,15 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 	case in.busy < in.capacity && in.queueLen() == 0:
 		s.st.inc(m, now, cAdmitted)
 		s.st.inSystem.Add(int64(now), 1)
+		m.attemptTo(now, a, apAdmitted, "")
 		in.start(now, a)
 	case in.enqueue(now, a):
 		s.st.inc(m, now, cAdmitted)
 		s.st.inSystem.Add(int64(now), 1)
 		s.st.queue.Add(int64(now), 1)
 	default:
-		in.outstanding--
 		s.st.inc(m, now, cRejected)
-		in.releaseLimit(now, a, policies.Rejected)
-		m.respond(now, a, stRejected)
+		in.leave(now, a, stRejected, policies.Rejected, "the queue is full")
 	}
 }
 
@@ -140,25 +138,21 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 func (in *instance) start(now engine.Time, a *attempt) {
 	s := in.svc
 	m := s.m
-	if m.propagate && a.hasDL && now >= a.deadline {
+	if m.propagate && a.dl.Expired(now.Duration()) {
 		if a.trace != 0 {
 			m.trace.add(a.trace, "queue", fmt.Sprintf("queued at %s[%d], dropped: deadline passed", s.cfg.Name, in.idx), a.arrived, now, "")
 		}
-		in.leaveSystem(now, a)
-		in.outstanding--
 		s.st.inc(m, now, cDropped)
-		in.releaseLimit(now, a, policies.Rejected)
-		m.respond(now, a, stDropped)
+		in.leave(now, a, stDropped, policies.Rejected, "dropped: its deadline passed before a worker took it")
 		return
 	}
 	in.busy++
 	s.st.busy.Add(int64(now), 1)
-	a.holding = true
+	m.attemptTo(now, a, apWorking, "took a worker")
 	a.started = now
 	if a.trace != 0 && now > a.arrived {
 		m.trace.add(a.trace, "queue", fmt.Sprintf("queued at %s[%d]", s.cfg.Name, in.idx), a.arrived, now, "")
 	}
-	a.epoch = in.epoch
 	a.step = 0
 	if a.measured {
 		s.st.wait.Record(int64(now - a.arrived))

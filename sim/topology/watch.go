@@ -83,7 +83,7 @@ func (s *service) startWatch() {
 		return
 	}
 	if w.outlier != nil {
-		s.m.sim.At(engine.Time(w.outlier.NextTickAt()), w.outlierH, nil)
+		s.m.at(engine.Time(w.outlier.NextTickAt()), w.outlierH, nil)
 	}
 	if r := s.cfg.Guards.Readiness; r != nil {
 		for _, dep := range r.DependsOn {
@@ -91,13 +91,13 @@ func (s *service) startWatch() {
 		}
 		for i, p := range w.probes {
 			if at, ok := p.NextProbeAt(); ok {
-				s.m.sim.At(engine.Time(at), &w.probeH, s.insts[i])
+				s.m.at(engine.Time(at), &w.probeH, s.insts[i])
 			}
 		}
 	}
 	for i, p := range w.live {
 		if at, ok := p.NextProbeAt(); ok {
-			s.m.sim.At(engine.Time(at), &w.liveH, s.insts[i])
+			s.m.at(engine.Time(at), &w.liveH, s.insts[i])
 		}
 	}
 }
@@ -123,11 +123,11 @@ func (h *livenessHandler) Handle(now engine.Time, arg any) {
 		if rt == 0 {
 			rt = 10 * time.Second
 		}
-		s.m.sim.After(rt, &w.restartH, in)
+		s.m.after(rt, &w.restartH, in)
 		return
 	}
 	if at, ok := p.NextProbeAt(); ok && engine.Time(at) > now {
-		s.m.sim.At(engine.Time(at), h, in)
+		s.m.at(engine.Time(at), h, in)
 	}
 }
 
@@ -141,7 +141,7 @@ func (h *restartHandler) Handle(now engine.Time, arg any) {
 	p := s.watch.live[in.idx]
 	p.Restarted(now.Duration())
 	if at, ok := p.NextProbeAt(); ok {
-		s.m.sim.At(engine.Time(at), &s.watch.liveH, in)
+		s.m.at(engine.Time(at), &s.watch.liveH, in)
 	}
 }
 
@@ -174,7 +174,7 @@ func (s *service) outlierTick(now engine.Time, _ any) {
 		s.applyOutlier(now, ev)
 	}
 	if next := engine.Time(w.outlier.NextTickAt()); next > now {
-		s.m.sim.At(next, w.outlierH, nil)
+		s.m.at(next, w.outlierH, nil)
 	}
 }
 
@@ -200,7 +200,7 @@ func (h *probeHandler) Handle(now engine.Time, arg any) {
 		in.ready = tr.To == health.Ready || tr.To == health.Live
 	}
 	if at, okAt := p.NextProbeAt(); okAt && engine.Time(at) > now {
-		s.m.sim.At(engine.Time(at), h, in)
+		s.m.at(engine.Time(at), h, in)
 	}
 }
 

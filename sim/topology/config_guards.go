@@ -18,8 +18,10 @@ import (
 )
 
 // CallGuards are the resilience policies around one call site, applied
-// outside in as the brief orders them: bulkhead, circuit breaker, retry
-// (with its budget), timeout, the call; a fallback answers what fails.
+// outside in as «Устойчивость: circuit breaker, retry, bulkhead,
+// backpressure, деградация», section 8, orders them: bulkhead, circuit
+// breaker, retry (with its budget), timeout, the call; a fallback answers
+// what fails.
 // Each is optional (nil).
 type CallGuards struct {
 	// Bulkhead bounds the calls in flight through the site, with a bounded
@@ -116,7 +118,7 @@ type ReadinessConfig struct {
 	Probe health.Config
 	// DependsOn names dependencies whose health the probe includes: the
 	// probe fails while one of them has no instance up and ready. This is
-	// the trap from the source text: a non-critical dependency's outage
+	// the trap of the resilience article, section 11: a non-critical dependency's outage
 	// makes every instance unready at once. Empty means the probe checks
 	// the instance itself only: up, not frozen, and answering within the
 	// probe's timeout (it would not wait in the queue longer than that).
@@ -145,4 +147,96 @@ type ServiceGuards struct {
 	// oldest queued request has waited that long), which is how liveness
 	// probes restart overloaded instances and make an overload worse.
 	Liveness *LivenessConfig
+}
+
+func (s *ServiceConfig) validatePolicies(svcs map[string]int) error {
+	a := &s.Admission
+	if a.Shed != nil {
+		if err := a.Shed.Validate(); err != nil {
+			return err
+		}
+	}
+	if a.CoDel != nil {
+		if err := a.CoDel.Validate(); err != nil {
+			return err
+		}
+	}
+	if a.LIFO != nil {
+		if err := a.LIFO.Validate(); err != nil {
+			return err
+		}
+		if a.CoDel != nil {
+			return fmt.Errorf("codel and lifo both manage the queue; choose one (lifo has its own controlled delay)")
+		}
+	}
+	if a.Limit != nil {
+		if _, err := a.Limit.build(); err != nil {
+			return err
+		}
+	}
+	g := &s.Guards
+	if g.Outlier != nil {
+		if err := g.Outlier.Validate(); err != nil {
+			return err
+		}
+	}
+	if l := g.Liveness; l != nil {
+		if err := l.Probe.Validate(); err != nil {
+			return err
+		}
+		if l.RestartTime < 0 {
+			return fmt.Errorf("liveness restart time must be >= 0")
+		}
+	}
+	if r := g.Readiness; r != nil {
+		if err := r.Probe.Validate(); err != nil {
+			return err
+		}
+		for _, d := range r.DependsOn {
+			if _, ok := svcs[d]; !ok {
+				return fmt.Errorf("readiness depends on unknown service %q", d)
+			}
+		}
+	}
+	return nil
+}
+
+// validate checks a call's guards: each policy's own configuration, and
+// the combinations the model does not support.
+func (g *CallGuards) validate() error {
+	if g.Bulkhead != nil {
+		if err := g.Bulkhead.Validate(); err != nil {
+			return err
+		}
+	}
+	if g.Breaker != nil {
+		if err := g.Breaker.Validate(); err != nil {
+			return err
+		}
+	}
+	if g.Budget != nil {
+		if err := g.Budget.Validate(); err != nil {
+			return err
+		}
+	}
+	if f := g.Fallback; f != nil && (!f.Level.Degraded() || !(f.FailRate >= 0 && f.FailRate <= 1)) {
+		return fmt.Errorf("fallback level must be stale, generic or empty and fail_rate in [0, 1]")
+	}
+	if g.Bulkhead != nil && g.BulkheadPool != nil {
+		return fmt.Errorf("a call has one bulkhead: semaphore or pool")
+	}
+	if g.BulkheadPool != nil {
+		if err := g.BulkheadPool.Validate(); err != nil {
+			return err
+		}
+	}
+	if g.RetryConcurrency != nil {
+		if err := g.RetryConcurrency.Validate(); err != nil {
+			return err
+		}
+		if g.Budget != nil {
+			return fmt.Errorf("a call has one retry budget: tokens or concurrency")
+		}
+	}
+	return nil
 }

@@ -1,0 +1,200 @@
+package topology
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ressim/ressim/sim/engine"
+	"github.com/ressim/ressim/sim/policies"
+	"github.com/ressim/ressim/sim/policies/retry"
+)
+
+// outcomeOf maps a response status to the caller's view of it.
+func outcomeOf(st status) policies.Outcome {
+	switch st {
+	case stOK, stDegraded:
+		return policies.Success
+	case stRejected:
+		return policies.Rejected
+	case stDropped:
+		return policies.DeadlineExceeded
+	case stTimeout:
+		return policies.Timeout
+	case stCircuitOpen:
+		return policies.CircuitOpen
+	case stBulkheadFull:
+		return policies.BulkheadFull
+	}
+	return policies.Error
+}
+
+// response delivers an attempt's answer to its caller, if it still waits.
+func (m *Model) response(now engine.Time, a *attempt) {
+	c := a.call
+	if a.caller == cvAbandoned {
+		m.attemptTo(now, a, apDone, "answer discarded: the caller stopped waiting")
+		m.pool.releaseAttempt(a)
+		return
+	}
+	m.attemptTo(now, a, apDone, "")
+	m.sim.Cancel(a.timeoutEv)
+	a.caller = cvAnswered
+	c.cur = nil
+	st := a.status
+	site := c.site
+	if a.trace != 0 {
+		m.traceAttempt(now, a, c, "answer: "+st.String())
+	}
+	m.attemptOutcome(now, a, outcomeOf(st))
+	m.pool.releaseAttempt(a)
+	switch st {
+	case stOK, stDegraded:
+		site.st.inc(m, now, sOK)
+		if c.cacheMiss {
+			site.target.cache.fill()
+		}
+		m.finishCall(now, c, st)
+		return
+	case stRejected:
+		site.st.inc(m, now, sRejected)
+	case stDropped:
+		site.st.inc(m, now, sDropped)
+	default:
+		site.st.inc(m, now, sErrors)
+	}
+	m.afterFailure(now, c, outcomeOf(st), st)
+}
+
+// attemptTimeout: the caller stops waiting for the attempt.
+func (m *Model) attemptTimeout(now engine.Time, a *attempt) {
+	c := a.call
+	a.timeoutEv = 0
+	if a.trace != 0 {
+		m.traceAttempt(now, a, c, "timed out; the callee may still be working")
+	}
+	a.caller, a.call = cvAbandoned, nil
+	c.cur = nil
+	m.noteAttempt(now, a, "timed out; the callee may still be working")
+	m.attemptOutcome(now, a, policies.Timeout)
+	m.pool.releaseAttempt(a)
+	c.site.st.inc(m, now, sTimeouts)
+	c.site.target.st.inc(m, now, cTimedOut)
+	m.afterFailure(now, c, policies.Timeout, stTimeout)
+}
+
+// afterFailure retries a failed attempt if the retry policy allows, or
+// finishes the call with the failure.
+func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st status) {
+	site := c.site
+	if site.retry != nil {
+		var dl time.Duration
+		dl, _ = c.dl.Expiry()
+		d := site.retry.DecideAfter(now.Duration(), c.rs, o, dl, site.rng.Float64(), c.retryAfter)
+		if d.Retry && site.guards.budget != nil && !site.guards.budget.TryRetry(now.Duration()) {
+			d = d.Deny(retry.ReasonBudget)
+		}
+		if g := &site.guards; d.Retry && g.retryConc != nil {
+			m.releaseRetrySlot(c) // the previous retry, if it was one, has ended
+			if g.retryConc.TryAcquire(g.inflight) {
+				c.retrySlot = true
+			} else {
+				d = d.Deny(retry.ReasonBudget)
+			}
+		}
+		if d.Retry {
+			if c.trace != 0 {
+				m.trace.add(c.trace, "backoff", "backoff before retry", now, engine.Time(d.At), "after "+o.String())
+			}
+			c.rs = d.Next
+			m.callTo(now, c, cpBackoff, "")
+			if m.observe != nil {
+				m.noteCall(now, c, "retry at "+time.Duration(d.At).String()+" after "+o.String())
+			}
+			c.retryEv = m.at(engine.Time(d.At), &m.hRetry, c)
+			return
+		}
+		if d.Reason < retry.Reason(len(site.st.denied)) && now >= m.warmup {
+			site.st.denied[d.Reason]++
+		}
+		site.st.inc(m, now, sRetryDenied)
+	}
+	site.st.inc(m, now, sFailed)
+	m.finishCall(now, c, st)
+}
+
+// finishCall settles the call's guards (the breaker's record, the
+// bulkhead's slot) and its fallback, then hands the final status to the
+// owner.
+func (m *Model) finishCall(now engine.Time, c *call, st status) {
+	m.releaseCall(now, c, outcomeOf(st))
+	g := &c.site.guards
+	if g.feature != nil && st != stOK && st != stDegraded {
+		if !m.fallbackServes(now, c) {
+			// The fallback failed too: the call fails after all.
+			c.site.st.inc(m, now, sFallbackFailed)
+		} else {
+			st = stDegraded
+			c.site.st.inc(m, now, sFallback)
+			if g.fallbackLat.Kind() != 0 {
+				d := g.fallbackLat.Sample(c.site.rng)
+				m.callTo(now, c, cpFallback, "")
+				if m.observe != nil {
+					m.noteCall(now, c, "the fallback answers in "+d.String())
+				}
+				c.retryEv = m.after(d, &m.hFallback, c)
+				return
+			}
+		}
+	}
+	if st == stKilled {
+		st = stError // a killed feature without a fallback fails fast
+	}
+	m.notifyOwner(now, c, st)
+}
+
+// notifyOwner hands the call's final status to its owner and frees it.
+func (m *Model) notifyOwner(now engine.Time, c *call, st status) {
+	if c.trace != 0 {
+		m.trace.add(c.trace, "call", "call "+c.site.name(), c.started, now, "result: "+st.String())
+	}
+	m.callTo(now, c, cpDone, "")
+	if m.observe != nil {
+		m.noteCall(now, c, "result: "+st.String())
+	}
+	job, user, critical := c.ownerJob, c.ownerUser, c.critical
+	m.pool.putCall(c)
+	if job != nil {
+		m.childDone(now, job, critical, st)
+		return
+	}
+	m.userAnswered(now, user, st)
+}
+
+// abandonCall: the owner gives up on c (the user's deadline passed).
+func (m *Model) abandonCall(now engine.Time, c *call) {
+	if c.phase != cpFallback {
+		m.releaseCall(now, c, policies.Cancelled)
+	} else {
+		m.sim.Cancel(c.retryEv) // its guards were settled when it failed
+	}
+	m.callTo(now, c, cpDone, "the owner gave up")
+	m.pool.putCall(c)
+}
+
+// traceAttempt records an attempt's span as its caller saw it.
+func (m *Model) traceAttempt(now engine.Time, a *attempt, c *call, detail string) {
+	where := a.site.callee
+	if a.inst != nil {
+		where = fmt.Sprintf("%s[%d]", a.site.callee, a.inst.idx)
+	}
+	m.trace.add(a.trace, "attempt", fmt.Sprintf("attempt %d to %s", c.rs.Attempts(), where), a.sent, now, detail)
+}
+
+// releaseRetrySlot ends a retry's hold on the site's Envoy-style retry
+// budget.
+func (m *Model) releaseRetrySlot(c *call) {
+	if c.retrySlot {
+		c.retrySlot = false
+		c.site.guards.retryConc.Release()
+	}
+}

@@ -1,0 +1,52 @@
+package topology
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ressim/ressim/sim/dist"
+	"github.com/ressim/ressim/sim/policies/retry"
+)
+
+// CallPolicy is how a caller calls one dependency.
+type CallPolicy struct {
+	// Timeout bounds each attempt; 0 means none.
+	Timeout time.Duration
+	// Retry, if MaxAttempts > 1, retries failed attempts (package retry).
+	// The zero value means a single attempt.
+	Retry retry.Config
+	// Network is the one-way network latency, applied to the request and
+	// to the response. The zero Dist means none.
+	Network dist.Dist
+	// Guards are the call's resilience policies besides timeout and retry.
+	Guards CallGuards
+}
+
+// CallConfig is a downstream call made by a handler.
+type CallConfig struct {
+	// Service is the callee; Operation names the call (default "call").
+	Service, Operation string
+	// Critical: a failed critical call fails the request; a failed
+	// non-critical call only degrades it.
+	Critical bool
+	// Probability is the share of requests that make this call, in (0, 1];
+	// 0 means 1.
+	Probability float64
+	// Policy is the call's timeout, retries and network.
+	Policy CallPolicy
+}
+
+func (p *CallPolicy) validate() error {
+	if p.Timeout < 0 {
+		return fmt.Errorf("negative timeout")
+	}
+	if err := p.Guards.validate(); err != nil {
+		return err
+	}
+	if p.Retry.MaxAttempts > 1 {
+		if err := p.Retry.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

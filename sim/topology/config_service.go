@@ -1,0 +1,254 @@
+package topology
+
+import (
+	"slices"
+
+	"github.com/ressim/ressim/sim/dist"
+)
+
+// Mode is how a service instance holds its requests.
+type Mode uint8
+
+const (
+	// Threads: thread-per-request. A worker is held for a request's whole
+	// life, including while it waits on downstream calls: this is what
+	// makes pools flood.
+	Threads Mode = iota
+	// Async: an event-loop service. A request holds one of MaxInFlight
+	// slots for its whole life, but local work does not contend for
+	// workers (its duration still grows with Contention).
+	Async
+)
+
+// ServiceConfig is a service.
+type ServiceConfig struct {
+	// Name identifies the service; unique among services.
+	Name string
+	// Instances behind the balancer; 0 means 1.
+	Instances int
+	// Balancer spreads attempts over the instances.
+	Balancer Balancer
+	// Mode is Threads (default) or Async.
+	Mode Mode
+	// Workers per instance (Threads mode). >= 1.
+	Workers int
+	// MaxInFlight per instance (Async mode). >= 1.
+	MaxInFlight int
+	// QueueCapacity is the number of requests that may wait per instance:
+	// < 0 unbounded, 0 none.
+	QueueCapacity int
+	// Steps are the default handler: local work and calls, in order. It
+	// serves every operation not listed in Operations.
+	Steps []Step
+	// Operations are handlers for named operations (a checkout service's
+	// "checkout" and "cart", say), sharing the instances' workers.
+	Operations []Operation
+	// Contention makes local work slow down with load: each work step's
+	// duration is multiplied by 1 + Contention * n, n the requests in
+	// service at the instance (itself included), as in Brooker's collapse
+	// simulations. 0 disables it.
+	Contention float64
+	// Cache, if not nil, is a look-aside cache that callers of this
+	// service consult first.
+	Cache *CacheConfig
+	// Admission are the policies at the service's door and queue.
+	Admission Admission
+	// Guards are how callers watch the service's instances.
+	Guards ServiceGuards
+	// Abandonment is what happens to a queued request whose propagated
+	// deadline passes while it waits: AtDequeue (default) or OnExpiry.
+	Abandonment Abandonment
+}
+
+// Abandonment says when a queued request whose deadline has passed
+// leaves the queue. It matters only with Config.PropagateDeadlines: the
+// service knows no deadline otherwise.
+type Abandonment uint8
+
+const (
+	// AtDequeue is a server without cancellation: an expired request
+	// keeps its queue place (and counts against QueueCapacity) until it
+	// reaches the head, where it is dropped instead of served.
+	AtDequeue Abandonment = iota
+	// OnExpiry is a deadline-aware queue: a waiting request is removed
+	// the instant its deadline passes, freeing its place. With
+	// exponential patience this is exactly M/M/c/K+M (Erlang A with a
+	// finite queue). It needs the FIFO queue (not lifo).
+	OnExpiry
+)
+
+var abandonmentNames = [...]string{"at_dequeue", "on_expiry"}
+
+// String returns the abandonment's name as written in experiment files.
+func (a Abandonment) String() string {
+	if int(a) < len(abandonmentNames) {
+		return abandonmentNames[a]
+	}
+	return "unknown"
+}
+
+// AbandonmentNames lists the abandonment semantics' names, in order.
+func AbandonmentNames() []string { return slices.Clone(abandonmentNames[:]) }
+
+// Operation is the handler of one named operation of a service.
+type Operation struct {
+	Name  string
+	Steps []Step
+}
+
+// handlerFor returns the steps that serve operation op.
+func (s *ServiceConfig) handlerFor(op string) ([]Step, bool) {
+	for _, o := range s.Operations {
+		if o.Name == op {
+			return o.Steps, true
+		}
+	}
+	return s.Steps, len(s.Steps) > 0
+}
+
+// handlers returns every handler of the service: the default (if any) and
+// the operations'.
+func (s *ServiceConfig) handlers() [][]Step {
+	var hs [][]Step
+	if len(s.Steps) > 0 {
+		hs = append(hs, s.Steps)
+	}
+	for _, o := range s.Operations {
+		hs = append(hs, o.Steps)
+	}
+	return hs
+}
+
+// StepKind says what a handler step does.
+type StepKind uint8
+
+// Step kinds.
+const (
+	WorkStep     StepKind = iota // local work for a duration
+	CallStep                     // one downstream call, waited for
+	ParallelStep                 // several calls at once, all waited for
+)
+
+// Step is one step of a handler.
+type Step struct {
+	Kind StepKind
+	// Work is the local work's duration (WorkStep).
+	Work dist.Dist
+	// Calls are the downstream calls (one for CallStep).
+	Calls []CallConfig
+}
+
+// CacheConfig is a look-aside cache in front of a service. The keyspace has
+// Keys keys of equal popularity; the warm cache holds HitRatio*Keys of
+// them, so a lookup hits with probability filled/Keys. A miss goes to the
+// service, and a successful answer (one its caller was still waiting for)
+// fills one key. A flush empties the cache: refilling it takes one
+// successful miss per key, which an overloaded service may never deliver.
+type CacheConfig struct {
+	HitRatio float64
+	Keys     int
+	// Latency of a lookup (hit or miss). The zero Dist means none.
+	Latency dist.Dist
+}
+
+func (s *ServiceConfig) validate(svcs map[string]int, propagate bool) error {
+	if s.Instances < 0 || s.Instances > MaxInstances {
+		return bad("service %q: instances must be in [1, %d], got %d", s.Name, MaxInstances, s.Instances)
+	}
+	if !s.Balancer.known() {
+		return bad("service %q: unknown balancer", s.Name)
+	}
+	switch s.Mode {
+	case Threads:
+		if s.Workers < 1 || s.Workers > MaxWorkers {
+			return bad("service %q: workers must be in [1, %d], got %d", s.Name, MaxWorkers, s.Workers)
+		}
+	case Async:
+		if s.MaxInFlight < 1 || s.MaxInFlight > MaxWorkers {
+			return bad("service %q: max_in_flight must be in [1, %d], got %d", s.Name, MaxWorkers, s.MaxInFlight)
+		}
+	default:
+		return bad("service %q: unknown mode", s.Name)
+	}
+	if !(s.Contention >= 0) || s.Contention > 1e6 {
+		return bad("service %q: contention must be in [0, 1e6]", s.Name)
+	}
+	if len(s.Steps) == 0 && len(s.Operations) == 0 {
+		return bad("service %q has no handler", s.Name)
+	}
+	ops := map[string]bool{}
+	for _, o := range s.Operations {
+		if o.Name == "" || ops[o.Name] {
+			return bad("service %q: operation names must be unique and not empty", s.Name)
+		}
+		ops[o.Name] = true
+		if len(o.Steps) == 0 {
+			return bad("service %q: operation %q has no steps", s.Name, o.Name)
+		}
+	}
+	for _, h := range s.handlers() {
+		if err := s.validateSteps(h, svcs); err != nil {
+			return err
+		}
+	}
+	if c := s.Cache; c != nil {
+		if !(c.HitRatio >= 0 && c.HitRatio <= 1) || c.Keys < 1 || c.Keys > MaxKeys {
+			return bad("service %q: cache needs hit_ratio in [0, 1] and keys in [1, %d]", s.Name, MaxKeys)
+		}
+	}
+	if err := s.validatePolicies(svcs); err != nil {
+		return bad("service %q: %v", s.Name, err)
+	}
+	return s.validateAbandonment(propagate)
+}
+
+// validateAbandonment checks that OnExpiry can apply: the service must
+// know deadlines, and its queue must be the FIFO one.
+func (s *ServiceConfig) validateAbandonment(propagate bool) error {
+	switch s.Abandonment {
+	case AtDequeue:
+		return nil
+	case OnExpiry:
+	default:
+		return bad("service %q: unknown abandonment", s.Name)
+	}
+	if !propagate {
+		return bad("service %q: abandonment on_expiry needs propagate_deadlines: without it the service knows no deadline", s.Name)
+	}
+	if s.Admission.LIFO != nil {
+		return bad("service %q: abandonment on_expiry does not combine with lifo, whose queue timeouts drop expired requests themselves", s.Name)
+	}
+	return nil
+}
+
+func (s *ServiceConfig) validateSteps(steps []Step, svcs map[string]int) error {
+	if len(steps) > MaxSteps {
+		return bad("service %q: a handler has at most %d steps, got %d", s.Name, MaxSteps, len(steps))
+	}
+	for i, st := range steps {
+		switch st.Kind {
+		case WorkStep:
+			if st.Work.Kind() == 0 {
+				return bad("service %q step %d: no work distribution", s.Name, i)
+			}
+		case CallStep, ParallelStep:
+			if len(st.Calls) == 0 || (st.Kind == CallStep && len(st.Calls) != 1) {
+				return bad("service %q step %d: wrong number of calls", s.Name, i)
+			}
+			for _, cc := range st.Calls {
+				if _, ok := svcs[cc.Service]; !ok {
+					return bad("service %q calls unknown service %q", s.Name, cc.Service)
+				}
+				if !(cc.Probability >= 0 && cc.Probability <= 1) {
+					return bad("service %q: call probability must be in [0, 1]", s.Name)
+				}
+				if err := cc.Policy.validate(); err != nil {
+					return bad("service %q call to %q: %v", s.Name, cc.Service, err)
+				}
+			}
+		default:
+			return bad("service %q step %d: unknown kind", s.Name, i)
+		}
+	}
+	return nil
+}

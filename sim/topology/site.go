@@ -1,0 +1,78 @@
+package topology
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/ressim/ressim/sim/dist"
+	"github.com/ressim/ressim/sim/engine"
+	"github.com/ressim/ressim/sim/policies/retry"
+	"github.com/ressim/ressim/sim/policies/timeout"
+)
+
+// callSite is one (caller, callee, operation): the policies that guard the
+// call live here, shared by every call made through it.
+type callSite struct {
+	m                  *Model
+	caller, callee, op string
+	target             *service
+	handler            *handler // the callee's handler for op
+	timeout            time.Duration
+	to                 *timeout.Policy // the per-attempt timeout, nil if none
+	lane               *engine.Lane    // timeouts, when constant
+	retry              *retry.Policy
+	network            dist.Dist
+	hasNet             bool
+	guards             siteGuards
+	rng                *rand.Rand
+	st                 siteStats
+}
+
+func (m *Model) newSite(caller, callee, op string, p CallPolicy) (*callSite, error) {
+	s := &callSite{
+		m: m, caller: caller, callee: callee, op: op,
+		target:  m.byName[callee],
+		timeout: p.Timeout,
+		network: p.Network,
+		hasNet:  p.Network.Kind() != 0,
+	}
+	h, ok := s.target.handlers[op]
+	if !ok {
+		h = s.target.handlers[""]
+	}
+	s.handler = h
+	if s.op == "" {
+		s.op = "call"
+	}
+	s.rng = m.sim.Stream("site/" + s.name())
+	if p.Timeout > 0 {
+		to, err := timeout.New(timeout.Config{Attempt: p.Timeout})
+		if err != nil {
+			return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
+		}
+		s.to = &to
+		lane, err := m.sim.NewLane(p.Timeout)
+		if err != nil {
+			return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
+		}
+		s.lane = lane
+	}
+	if p.Retry.MaxAttempts > 1 {
+		rc := p.Retry
+		rc.AttemptTimeout = p.Timeout
+		r, err := retry.New(rc)
+		if err != nil {
+			return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
+		}
+		s.retry = r
+	}
+	if err := s.guards.build(p.Guards); err != nil {
+		return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
+	}
+	m.sites = append(m.sites, s)
+	return s, nil
+}
+
+// name is "caller->callee/op".
+func (s *callSite) name() string { return s.caller + "->" + s.callee + "/" + s.op }
