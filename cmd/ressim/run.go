@@ -20,6 +20,7 @@ func newRunCmd() *cobra.Command {
 		svg     bool
 		trace   int
 		rf      replicaFlags
+		om      omFlags
 	)
 	c := &cobra.Command{
 		Use:   "run FILE",
@@ -33,6 +34,8 @@ func newRunCmd() *cobra.Command {
   trace.json        with --trace N: one user request in N as a trace
                     (each attempt, queue wait, work, downstream call and
                     retry backoff a slice), for ui.perfetto.dev
+  metrics.om        with --openmetrics: the time series as OpenMetrics
+                    text (docs/observability.md)
 
 A one-line summary per service is printed. The same file and seed always
 give byte-identical outputs.
@@ -58,6 +61,10 @@ then go to out/<name>/replica/<variant>[-xXyY]-rK unless -o is given.`,
 			if err != nil {
 				return err
 			}
+			omOpt, omOn, err := om.options()
+			if err != nil {
+				return err
+			}
 			opt := run.Options{OutDir: outDir, Plots: !noPlots, SVG: svg, TraceEvery: trace, Replica: replica}
 			if isTerminal(c.ErrOrStderr()) {
 				opt.Progress = simProgress(c.ErrOrStderr())
@@ -68,6 +75,11 @@ then go to out/<name>/replica/<variant>[-xXyY]-rK unless -o is given.`,
 			out, err := run.Execute(exp, opt)
 			if err != nil {
 				return err
+			}
+			if omOn {
+				if _, err := om.write(out, omOpt); err != nil {
+					return err
+				}
 			}
 			if replica != nil {
 				fmt.Fprintf(c.OutOrStdout(), "replica %s of %s\n", replica.Label(), args[0])
@@ -82,6 +94,7 @@ then go to out/<name>/replica/<variant>[-xXyY]-rK unless -o is given.`,
 	c.Flags().BoolVar(&svg, "svg", false, "also write every figure as SVG")
 	c.Flags().IntVar(&trace, "trace", 0, "trace one user request in N into trace.json (open it in ui.perfetto.dev); at most 200")
 	rf.register(c)
+	om.register(c)
 	c.MarkFlagDirname("out")
 	return c
 }
