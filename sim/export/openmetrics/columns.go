@@ -10,7 +10,7 @@ import (
 // order, each with its mapping and entity labels. A column whose metric
 // has no mapping and is not in NotExported is an error: the catalogue has
 // fallen behind topology.SeriesKeys.
-func exported(res *topology.Result) ([]series, error) {
+func exported(res *topology.Result) ([]column, error) {
 	if res.Series == nil || res.Series.Len() == 0 {
 		return nil, fmt.Errorf("openmetrics: run %s has no time series", res.Name)
 	}
@@ -20,7 +20,7 @@ func exported(res *topology.Result) ([]series, error) {
 		byKey[m.Key] = m
 	}
 	skip := NotExported()
-	var out []series
+	var out []column
 	for _, c := range res.Series.Columns() {
 		e, ok := owners[c.Entity()]
 		if !ok {
@@ -34,7 +34,7 @@ func exported(res *topology.Result) ([]series, error) {
 		if !ok {
 			return nil, fmt.Errorf("openmetrics: column %s/%s (%s): no mapping in the catalogue", c.Entity(), c.Metric(), e.owner)
 		}
-		out = append(out, series{col: c, m: m, labels: append(append([][2]string(nil), e.labels...), m.Fixed...)})
+		out = append(out, column{col: c, m: m, labels: append(append([][2]string(nil), e.labels...), m.Fixed...)})
 	}
 	return out, nil
 }

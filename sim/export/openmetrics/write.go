@@ -31,37 +31,68 @@ func (o Options) start() int64 {
 	return o.Start.UnixNano()
 }
 
-// series is one exported column: its mapping and the labels its entity
+// column is one exported column: its mapping and the labels its entity
 // gives it.
-type series struct {
+type column struct {
 	col    *metrics.Column
 	m      Mapping
 	labels [][2]string
 }
 
+// Series is one exported time series: a family's sample name (with
+// _total for a counter), its labels in the family's order, and its
+// points in time order.
+type Series struct {
+	Family Family
+	Name   string
+	Labels [][2]string
+	Points []Point
+}
+
+// Point is one sample: simulated time since the start of the run, and
+// value.
+type Point struct {
+	T time.Duration
+	V float64
+}
+
+// Collect returns every exported series of res, family by family in the
+// order of Families, columns in registration order. A counter starts with
+// 0 at the first interval's start, then holds its running total after
+// every interval; a gauge or summary has a point at every interval's end
+// where the column has a value.
+func Collect(res *topology.Result) ([]Series, error) {
+	all, err := exported(res)
+	if err != nil {
+		return nil, err
+	}
+	var out []Series
+	for _, f := range Families() {
+		for _, c := range all {
+			if c.m.Family == f.Name {
+				out = append(out, collect(f, c, res.Series)...)
+			}
+		}
+	}
+	return out, nil
+}
+
 // Write writes res's time series to w as OpenMetrics text, ending with
 // "# EOF". The same result and options always give the same bytes.
 func Write(w io.Writer, res *topology.Result, opt Options) error {
-	all, err := exported(res)
+	all, err := Collect(res)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(w)
-	ts := res.Series
 	t0 := opt.start()
-	for _, f := range Families() {
-		var fs []series
-		for _, s := range all {
-			if s.m.Family == f.Name {
-				fs = append(fs, s)
-			}
+	for i, s := range all {
+		if i == 0 || all[i-1].Family.Name != s.Family.Name {
+			writeHeader(bw, s.Family)
 		}
-		if len(fs) == 0 {
-			continue
-		}
-		writeHeader(bw, f)
-		for _, s := range fs {
-			writeSeries(bw, f, s, ts, t0)
+		lb := labelText(s.Labels)
+		for _, p := range s.Points {
+			sample(bw, s.Name, lb, p.V, t0+int64(p.T))
 		}
 	}
 	bw.WriteString("# EOF\n")
@@ -79,54 +110,58 @@ func writeHeader(w *bufio.Writer, f Family) {
 	fmt.Fprintf(w, "# HELP %s %s\n", f.Name, escape(f.Help))
 }
 
-// writeSeries writes one column's samples: a counter's running total
-// (0 at the first interval's start, then after every interval), a
-// gauge's value at every interval's end where it has one.
-func writeSeries(w *bufio.Writer, f Family, s series, ts *metrics.TimeSeries, t0 int64) {
+// collect returns one column's series: one per state for a one-hot
+// state column, else one.
+func collect(f Family, c column, ts *metrics.TimeSeries) []Series {
 	name := f.Sample()
-	if len(s.m.State) > 0 {
-		for k, st := range s.m.State {
-			lb := labelText(append(append([][2]string(nil), s.labels...), [2]string{"state", st}))
+	end := func(i int) time.Duration { return time.Duration(ts.End(i)) }
+	if len(c.m.State) > 0 {
+		var out []Series
+		for k, st := range c.m.State {
+			s := Series{Family: f, Name: name, Labels: append(append([][2]string(nil), c.labels...), [2]string{"state", st})}
 			for i := range ts.Len() {
-				v := s.col.Value(i)
-				if math.IsNaN(v) {
-					continue
+				if v := c.col.Value(i); !math.IsNaN(v) {
+					s.Points = append(s.Points, Point{end(i), oneHot(v, k)})
 				}
-				one := 0.0
-				if int(math.Round(v)) == k {
-					one = 1
-				}
-				sample(w, name, lb, one, t0+ts.End(i))
 			}
+			out = append(out, s)
 		}
-		return
+		return out
 	}
-	lb := labelText(s.labels)
+	s := Series{Family: f, Name: name, Labels: c.labels}
 	if f.Type == Counter {
 		total := 0.0
-		sample(w, name, lb, 0, t0+ts.Start(0))
+		s.Points = append(s.Points, Point{time.Duration(ts.Start(0)), 0})
 		for i := range ts.Len() {
-			total += increment(s, ts, i)
-			sample(w, name, lb, total, t0+ts.End(i))
+			total += increment(c, ts, i)
+			s.Points = append(s.Points, Point{end(i), total})
 		}
-		return
+		return []Series{s}
 	}
 	for i := range ts.Len() {
-		if v := s.col.Value(i); !math.IsNaN(v) {
-			sample(w, name, lb, v*s.m.Scale, t0+ts.End(i))
+		if v := c.col.Value(i); !math.IsNaN(v) {
+			s.Points = append(s.Points, Point{end(i), v * c.m.Scale})
 		}
 	}
+	return []Series{s}
+}
+
+func oneHot(v float64, k int) float64 {
+	if int(math.Round(v)) == k {
+		return 1
+	}
+	return 0
 }
 
 // increment is what a counter column adds in interval i: its rate times
 // the interval's length, a whole number for counts.
-func increment(s series, ts *metrics.TimeSeries, i int) float64 {
-	v := s.col.Value(i)
+func increment(c column, ts *metrics.TimeSeries, i int) float64 {
+	v := c.col.Value(i)
 	if math.IsNaN(v) {
 		return 0
 	}
-	d := v * s.m.Scale * float64(ts.End(i)-ts.Start(i)) / 1e9
-	if s.m.Integer {
+	d := v * c.m.Scale * float64(ts.End(i)-ts.Start(i)) / 1e9
+	if c.m.Integer {
 		return math.Round(d)
 	}
 	return d
