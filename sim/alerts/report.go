@@ -68,7 +68,7 @@ func detect(eps []Episode, label string, start, end, h time.Duration) FaultRepor
 		}
 		i, ok := seen[e.Alert]
 		if !ok {
-			d := Detection{Alert: e.Alert, PendingAfter: e.Pending - start, Fired: e.Fired, FiringAfter: e.Firing - start}
+			d := Detection{Alert: e.Alert, PendingAfter: e.Pending - start}
 			fr.Detections = append(fr.Detections, d)
 			i = len(fr.Detections) - 1
 			seen[e.Alert] = i
