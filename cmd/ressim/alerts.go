@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ressim/ressim/sim/alerts"
+	"github.com/ressim/ressim/sim/run"
 )
 
 func newAlertsCmd() *cobra.Command {
@@ -17,6 +18,7 @@ func newAlertsCmd() *cobra.Command {
 		seed           uint64
 		every          time.Duration
 		keep           string
+		rf             replicaFlags
 	)
 	c := &cobra.Command{
 		Use:   "alerts FILE --rules RULES.yml",
@@ -34,8 +36,12 @@ false alarms.
 
 --promtool-test OUT.yml writes a promtool unit-test file that expects
 exactly the alerts seen in the run at every change of state, checked to pass;
-it runs in a team's own CI with 'promtool test rules OUT.yml', without ressim.`,
+it runs in a team's own CI with 'promtool test rules OUT.yml', without ressim.
+
+--variant and --replication evaluate one run of 'ressim compare' instead of
+the base, exactly as 'ressim run' re-runs it.`,
 		Example: `  ressim alerts experiments/alerts/degraded-200.toml --rules experiments/alerts/degraded-200.rules.yml
+  ressim alerts experiments/metastable-retry-storm.toml --rules experiments/alerts/retry-storm.rules.yml --variant retry-budget --replication 0
   ressim alerts experiments/breaker-fallback.toml --rules my-rules.yml --eval-interval 5s --promtool-test fallback.test.yml`,
 		Args:              exactArgs(1),
 		ValidArgsFunction: tomlFiles,
@@ -50,6 +56,15 @@ it runs in a team's own CI with 'promtool test rules OUT.yml', without ressim.`,
 			cfg := exp.Model
 			if c.Flags().Changed("seed") {
 				cfg.Seed = seed
+			}
+			replica, err := rf.replica(c)
+			if err != nil {
+				return err
+			}
+			if replica != nil {
+				if cfg, err = run.ReplicaModel(exp, *replica, cfg.Seed); err != nil {
+					return err
+				}
 			}
 			if keep != "" {
 				if err := os.MkdirAll(keep, 0o755); err != nil {
@@ -77,6 +92,7 @@ it runs in a team's own CI with 'promtool test rules OUT.yml', without ressim.`,
 	c.Flags().Uint64Var(&seed, "seed", 0, "override the experiment's seed")
 	c.Flags().DurationVar(&every, "eval-interval", alerts.DefaultEvalInterval, "rule evaluation interval (a multiple of the experiment's interval)")
 	c.Flags().StringVar(&testOut, "promtool-test", "", "write a promtool unit-test file expecting the alerts seen in the run")
+	rf.register(c)
 	c.Flags().StringVar(&keep, "keep", "", "keep the generated promtool test files in this directory")
 	return c
 }
