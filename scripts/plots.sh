@@ -29,4 +29,11 @@ cp "$work/gvl/sweep-goodput.png" plots/goodput-vs-load.png
 "$work/ressim" compare experiments/brooker-spike.toml -o "$work/brooker" >/dev/null
 cp "$work/brooker/compare-timeline.png" plots/brooker-spike-compare.png
 cp "$work/brooker/compare.md" plots/brooker-spike-compare.md
+# Alerting rules on simulated incidents (docs/observability.md).
+"$work/ressim" alerts experiments/alerts/degraded-200.toml --rules experiments/alerts/degraded-200.rules.yml \
+  --figure plots/alerts-degraded-200.png >/dev/null
+"$work/ressim" alerts experiments/metastable-retry-storm.toml --rules experiments/alerts/retry-storm.rules.yml \
+  --figure plots/alerts-retry-storm.png >/dev/null
+"$work/ressim" alerts experiments/metastable-retry-storm.toml --rules experiments/alerts/retry-storm.rules.yml \
+  --variant retry-budget --replication 0 --figure plots/alerts-retry-storm-budget.png >/dev/null
 echo "plots/ updated"

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ressim/ressim/sim/alerts"
+	"github.com/ressim/ressim/sim/report"
 	"github.com/ressim/ressim/sim/run"
 )
 
@@ -17,7 +18,7 @@ func newAlertsCmd() *cobra.Command {
 		rules, testOut string
 		seed           uint64
 		every          time.Duration
-		keep           string
+		keep, figure   string
 		rf             replicaFlags
 	)
 	c := &cobra.Command{
@@ -49,6 +50,9 @@ the base, exactly as 'ressim run' re-runs it.`,
 			if rules == "" {
 				return usageError{fmt.Errorf("--rules is required")}
 			}
+			if _, err := os.Stat(rules); err != nil {
+				return usageError{fmt.Errorf("--rules: %w", err)}
+			}
 			exp, err := load(args[0])
 			if err != nil {
 				return err
@@ -78,6 +82,12 @@ the base, exactly as 'ressim run' re-runs it.`,
 				return err
 			}
 			rep.WriteText(c.OutOrStdout())
+			if figure != "" {
+				if err := report.WriteFile(figure, rep.Figure()); err != nil {
+					return err
+				}
+				fmt.Fprintf(c.OutOrStdout(), "figure %s\n", figure)
+			}
 			if testOut == "" {
 				return nil
 			}
@@ -93,6 +103,7 @@ the base, exactly as 'ressim run' re-runs it.`,
 	c.Flags().DurationVar(&every, "eval-interval", alerts.DefaultEvalInterval, "rule evaluation interval (a multiple of the experiment's interval)")
 	c.Flags().StringVar(&testOut, "promtool-test", "", "write a promtool unit-test file expecting the alerts seen in the run")
 	rf.register(c)
+	c.Flags().StringVar(&figure, "figure", "", "draw the users' goodput and every alert's pending and firing spans to this file (.png or .svg)")
 	c.Flags().StringVar(&keep, "keep", "", "keep the generated promtool test files in this directory")
 	return c
 }

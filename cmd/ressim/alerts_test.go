@@ -36,4 +36,7 @@ func TestAlertsCmdUsage(t *testing.T) {
 	if code, _, _ := ressim("alerts", "../../experiments/breaker-fallback.toml"); code != exitInvalid {
 		t.Errorf("without --rules: exit %d, want %d", code, exitInvalid)
 	}
+	if code, _, _ := ressim("alerts", "../../experiments/breaker-fallback.toml", "--rules", "no-such.yml"); code != exitInvalid {
+		t.Errorf("missing rules file: exit %d, want %d", code, exitInvalid)
+	}
 }

@@ -3,6 +3,7 @@ package alerts_test
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,6 +89,8 @@ func TestDegraded200(t *testing.T) {
 	if fa := rep.FalseAlarms(); rep.Baseline == nil || len(fa) > 0 {
 		t.Errorf("false alarms in the run without the fault: %+v (baseline %v)", fa, rep.Baseline != nil)
 	}
+	checkFigure(t, rep, "GoodputSLO", 240+g.FiringAfter.Seconds())
+	checkFigure(t, rep, "AvailabilitySLONaive", -1)
 	// The equivalent promtool test file passes on its own (the method
 	// runs it and fails otherwise).
 	if err := rep.WritePromtoolTest(context.Background(), filepath.Join(t.TempDir(), "degraded-200.test.yml")); err != nil {
@@ -158,4 +161,35 @@ func TestRetryStormBurnRate(t *testing.T) {
 	if d, ok := budget.Find(fault, "RetryStorm"); ok && d.Fired {
 		t.Errorf("retry storm alert fired with the retry budget: %v", d)
 	}
+}
+
+// checkFigure: the report's figure validates, and alert's panel has a
+// firing band from firingAt seconds (firingAt < 0: only "inactive").
+func checkFigure(t *testing.T, rep *alerts.Report, alert string, firingAt float64) {
+	t.Helper()
+	fig := rep.Figure()
+	if err := fig.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range fig.Panels {
+		if !strings.HasPrefix(p.Title, alert) {
+			continue
+		}
+		for _, b := range p.States {
+			if firingAt < 0 && b.State != "inactive" {
+				t.Errorf("%s: band %+v, want only inactive", alert, b)
+			}
+			if firingAt >= 0 && b.State == "firing" {
+				if b.From != firingAt {
+					t.Errorf("%s: firing band from %v s, want %v", alert, b.From, firingAt)
+				}
+				return
+			}
+		}
+		if firingAt >= 0 {
+			t.Errorf("%s: no firing band in %+v", alert, p.States)
+		}
+		return
+	}
+	t.Errorf("no panel for %s", alert)
 }
