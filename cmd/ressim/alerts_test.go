@@ -40,3 +40,23 @@ func TestAlertsCmdUsage(t *testing.T) {
 		t.Errorf("missing rules file: exit %d, want %d", code, exitInvalid)
 	}
 }
+
+// TestAlertsCmdExpect: expectations that hold exit 0 and print ok; a
+// failing one exits with exitExpect; a malformed one is a usage error.
+func TestAlertsCmdExpect(t *testing.T) {
+	promtooltest.Require(t)
+	args := []string{"alerts", "../../experiments/breaker-fallback.toml", "--rules", "../../experiments/alerts/degraded-200.rules.yml",
+		"--eval-interval", "5s", "--expect", "AvailabilitySLONaive silent", "--expect", "no false alarms"}
+	code, stdout, stderr := ressim(args...)
+	if code != exitOK || strings.Count(stdout, "expect ok  ") != 2 {
+		t.Errorf("holding expectations: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// The fallback alert waits 5 minutes (for: 5m); the run lasts 100 s.
+	code, stdout, _ = ressim(append(args, "--expect", "FallbackServedTooLong fires within 6m")...)
+	if code != exitExpect || !strings.Contains(stdout, `expect FAIL FallbackServedTooLong fires within 6m: did not fire in "recommendations slow x250"`) {
+		t.Errorf("failing expectation: exit %d\n%s", code, stdout)
+	}
+	if code, _, _ := ressim(append(args, "--expect", "FallbackServedTooLong fires soon")...); code != exitInvalid {
+		t.Errorf("malformed expectation: exit %d, want %d", code, exitInvalid)
+	}
+}

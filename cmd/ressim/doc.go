@@ -9,7 +9,7 @@
 //	ressim run FILE      --variant V --replication K [--cell X[,Y]] [--replications N]
 //	ressim compare FILE  [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [--series first|all|none]
 //	ressim sweep FILE    [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg]
-//	ressim alerts FILE   --rules RULES.yml [--eval-interval D] [--promtool-test OUT.yml] [--figure F.png] [--variant V --replication K]
+//	ressim alerts FILE   --rules RULES.yml [--eval-interval D] [--promtool-test OUT.yml] [--figure F.png] [--expect TEXT]... [--variant V --replication K]
 //	ressim validate FILE
 //	ressim version
 //	ressim completion bash|zsh|fish|powershell

@@ -89,6 +89,17 @@ func TestDegraded200(t *testing.T) {
 	if fa := rep.FalseAlarms(); rep.Baseline == nil || len(fa) > 0 {
 		t.Errorf("false alarms in the run without the fault: %+v (baseline %v)", fa, rep.Baseline != nil)
 	}
+	// The same as ressim alerts --expect states it.
+	for _, text := range []string{"FallbackServedTooLong fires within 6m", "GoodputSLO fires within 3m",
+		"AvailabilitySLONaive silent", "no false alarms"} {
+		e, err := alerts.ParseExpect(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := e.Check(rep); !r.OK {
+			t.Error(r)
+		}
+	}
 	checkFigure(t, rep, "GoodputSLO", 240+g.FiringAfter.Seconds())
 	checkFigure(t, rep, "AvailabilitySLONaive", -1)
 	// The equivalent promtool test file passes on its own (the method
