@@ -204,3 +204,52 @@ func checkFigure(t *testing.T, rep *alerts.Report, alert string, firingAt float6
 	}
 	t.Errorf("no panel for %s", alert)
 }
+
+// TestPatternAlerts: alerts on the patterns themselves, evaluated every
+// 5 s. breaker-fallback: the breaker opens within a second of the hang
+// at 20 s, re-opens at 35 s when its probes fail (a 15 s pause), and
+// closes at 65 s. retry-budget-storm: the budget is empty from the spike
+// at 60 s until about 75 s.
+func TestPatternAlerts(t *testing.T) {
+	t.Parallel()
+	const rules = "patterns.rules.yml"
+	s := time.Second
+	rep := evaluate(t, "../breaker-fallback.toml", "", rules, 5*s)
+	const hang = "recommendations slow x250"
+	open, ok := rep.Find(hang, "BreakerOpen")
+	if !ok || !open.Fired {
+		t.Fatalf("BreakerOpen did not fire: %+v", open)
+	}
+	// Pending at the first evaluation after the trip (<= 5 s), for: 30s.
+	within(t, "breaker open time to detect", open.FiringAfter, 30*s, 40*s)
+	// Closed at 65 s (5 s after the fault), seen at the next evaluation.
+	if !open.Resolved {
+		t.Errorf("BreakerOpen did not resolve: %v", open)
+	}
+	within(t, "breaker open resolved after the fault", open.ResolvedAfter, 5*s, 15*s)
+	// Two openings (20 s, 35 s): the second is 15 s into the fault.
+	flap, ok := rep.Find(hang, "BreakerFlapping")
+	if !ok || !flap.Fired {
+		t.Fatalf("BreakerFlapping did not fire: %+v", flap)
+	}
+	within(t, "breaker flapping time to detect", flap.FiringAfter, 15*s, 25*s)
+
+	budget := evaluate(t, "../retry-budget-storm.toml", "", rules, 5*s)
+	ex, ok := budget.Find("api slow x5", "RetryBudgetExhausted")
+	if !ok || !ex.Fired {
+		t.Fatalf("RetryBudgetExhausted did not fire: %+v", ex)
+	}
+	// Empty from the first interval of the spike; pending at the next
+	// evaluation (<= 5 s), for: 5s.
+	within(t, "budget exhausted time to detect", ex.FiringAfter, 5*s, 15*s)
+	// Refilled about 10 s after the spike's end, seen at an evaluation.
+	if !ex.Resolved {
+		t.Errorf("RetryBudgetExhausted did not resolve: %v", ex)
+	}
+	within(t, "budget exhausted resolved after the fault", ex.ResolvedAfter, 5*s, 20*s)
+	for _, r := range []*alerts.Report{rep, budget} {
+		if fa := r.FalseAlarms(); len(fa) > 0 {
+			t.Errorf("%s: false alarms: %+v", r.Experiment, fa)
+		}
+	}
+}

@@ -41,6 +41,7 @@ type serviceColumns struct {
 type siteColumns struct {
 	site                                            *callSite
 	breaker, shortCircuited, bulkheadFull, fallback *metrics.Column
+	opened                                          *metrics.Column
 	tokens, retries, retriesDenied                  *metrics.Column
 }
 
@@ -135,6 +136,7 @@ func newSeriesRecorder(m *Model, interval time.Duration) (*seriesRecorder, error
 		if g.breaker != nil {
 			sc.breaker = col(n, SiteBreakerState)
 			sc.shortCircuited = col(n, SiteShortCircuited)
+			sc.opened = col(n, SiteBreakerOpened)
 		}
 		if g.bulkhead != nil {
 			sc.bulkheadFull = col(n, SiteBulkheadFull)
@@ -288,6 +290,7 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 		if sc.breaker != nil {
 			sc.breaker.Set(breakerLevel(g.breaker.State(now.Duration())))
 			sc.shortCircuited.Set(float64(k[sShortCircuited]) / span)
+			sc.opened.Set(float64(k[sBreakerOpened]) / span)
 		}
 		if sc.bulkheadFull != nil {
 			sc.bulkheadFull.Set(float64(k[sBulkheadFull]) / span)

@@ -75,6 +75,7 @@ var (
 
 	SiteBreakerState   = SeriesKey{"breaker_state", "0 closed, 1 half-open, 2 open", OwnerSite}
 	SiteShortCircuited = SeriesKey{"short_circuited", "calls/s", OwnerSite}
+	SiteBreakerOpened  = SeriesKey{"breaker_opened", "opens/s", OwnerSite}
 	SiteBulkheadFull   = SeriesKey{"bulkhead_full", "calls/s", OwnerSite}
 	SiteFallback       = SeriesKey{"fallback", "calls/s", OwnerSite}
 	SiteRetries        = SeriesKey{"retries", "attempts/s", OwnerSite}
@@ -93,6 +94,6 @@ func SeriesKeys() []SeriesKey {
 		ServiceLatencyMean, ServiceLatencyP50, ServiceLatencyP90, ServiceLatencyP99, ServiceLatencyP999,
 		ServiceWastedWork, ServiceAmplification, ServiceCacheHitRatio,
 		ServiceShed, ServiceLimited, ServiceLimit, ServiceQueueDropped, ServiceEjected, ServiceReady,
-		SiteBreakerState, SiteShortCircuited, SiteBulkheadFull, SiteFallback, SiteRetries, SiteRetriesDenied, SiteBudgetTokens,
+		SiteBreakerState, SiteShortCircuited, SiteBreakerOpened, SiteBulkheadFull, SiteFallback, SiteRetries, SiteRetriesDenied, SiteBudgetTokens,
 	}
 }
