@@ -41,7 +41,7 @@ type serviceColumns struct {
 type siteColumns struct {
 	site                                            *callSite
 	breaker, shortCircuited, bulkheadFull, fallback *metrics.Column
-	opened                                          *metrics.Column
+	opened, inUse, attempts                         *metrics.Column
 	tokens, retries, retriesDenied                  *metrics.Column
 }
 
@@ -140,11 +140,13 @@ func newSeriesRecorder(m *Model, interval time.Duration) (*seriesRecorder, error
 		}
 		if g.bulkhead != nil {
 			sc.bulkheadFull = col(n, SiteBulkheadFull)
+			sc.inUse = col(n, SiteBulkheadInUse)
 		}
 		if g.fallback != nil {
 			sc.fallback = col(n, SiteFallback)
 		}
 		if site.retry != nil {
+			sc.attempts = col(n, SiteAttempts)
 			sc.retries = col(n, SiteRetries)
 			sc.retriesDenied = col(n, SiteRetriesDenied)
 		}
@@ -294,11 +296,13 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 		}
 		if sc.bulkheadFull != nil {
 			sc.bulkheadFull.Set(float64(k[sBulkheadFull]) / span)
+			sc.inUse.Set(float64(g.bulkhead.InUse()))
 		}
 		if sc.fallback != nil {
 			sc.fallback.Set(float64(k[sFallback]) / span)
 		}
 		if sc.retries != nil {
+			sc.attempts.Set(float64(k[sAttempts]) / span)
 			sc.retries.Set(float64(k[sRetries]) / span)
 			sc.retriesDenied.Set(float64(k[sRetryDenied]) / span)
 		}
