@@ -4,7 +4,9 @@
 package promtooltest
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/ressim/ressim/internal/promtool"
@@ -15,6 +17,22 @@ import (
 func Require(t testing.TB) string {
 	t.Helper()
 	p, err := promtool.Path()
+	return found(t, p, err)
+}
+
+// RequireProgram is Require for another program of the prometheus
+// package, such as the prometheus server.
+func RequireProgram(t testing.TB, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		err = fmt.Errorf("%s not found on PATH (install Debian's prometheus package)", name)
+	}
+	return found(t, p, err)
+}
+
+func found(t testing.TB, p string, err error) string {
+	t.Helper()
 	if err == nil {
 		return p
 	}

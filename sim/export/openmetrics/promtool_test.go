@@ -81,8 +81,8 @@ func TestPromtoolCheckMetrics(t *testing.T) {
 // create-blocks-from openmetrics (Prometheus' strict OpenMetrics parser)
 // and reads the simulated goodput back from the block with promtool tsdb
 // dump: the good-responses counter's last value in the block is the
-// export's. promtool 2.42 has no offline PromQL over a block; PromQL
-// over the same series runs in sim/alerts' tests (promtool test rules).
+// export's. promtool 2.42 has no offline PromQL over a block;
+// TestPrometheusQueriesBlock asks a server.
 func TestPromtoolTSDB(t *testing.T) {
 	promtooltest.Require(t)
 	res := runFile(t, bundled+"breaker-fallback.toml")
