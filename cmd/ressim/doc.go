@@ -9,6 +9,7 @@
 //	ressim run FILE      --variant V --replication K [--cell X[,Y]] [--replications N]
 //	ressim compare FILE  [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [--series first|all|none] [budget flags]
 //	ressim sweep FILE    [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [budget flags]
+//	ressim alerts FILE   --rules RULES.yml [--eval-interval D] [--promtool-test OUT.yml] [--figure F.png] [--expect TEXT]... [--variant V --replication K]
 //	ressim validate FILE
 //	ressim version
 //	ressim completion bash|zsh|fish|powershell
@@ -44,6 +45,12 @@
 // to the output directory (default out/<experiment name>/sweep). A file
 // without a [sweep] table is a command-line error. sweep does not check
 // [[expect]] blocks.
+//
+// alerts evaluates Prometheus alerting rules on the run and on the same run
+// without its faults with promtool test rules, and prints for every fault
+// and alert when it went pending, fired and resolved, and the false alarms
+// (docs/observability.md). run --openmetrics also writes metrics.om, the
+// time series as OpenMetrics text for Prometheus.
 //
 // validate reads the file as a run would and reports every problem with its
 // file, line, column and key, without running anything; for a valid file it

@@ -23,6 +23,7 @@ func newRunCmd() *cobra.Command {
 		trace   int
 		rf      replicaFlags
 		bf      budgetFlags
+		om      omFlags
 	)
 	c := &cobra.Command{
 		Use:   "run FILE",
@@ -36,6 +37,8 @@ func newRunCmd() *cobra.Command {
   trace.json        with --trace N: one user request in N as a trace
                     (each attempt, queue wait, work, downstream call and
                     retry backoff a slice), for ui.perfetto.dev
+  metrics.om        with --openmetrics: the time series as OpenMetrics
+                    text (docs/observability.md)
 
 A one-line summary per service is printed. The same file and seed always
 give byte-identical outputs.
@@ -76,6 +79,10 @@ are kept. SIGINT or SIGTERM stops the run the same way (status 1).`,
 			if err != nil {
 				return err
 			}
+			omOpt, omOn, err := om.options()
+			if err != nil {
+				return err
+			}
 			applyMemoryLimit(b)
 			ctx, stop := signalContext(c.Context(), c.ErrOrStderr())
 			defer stop()
@@ -94,6 +101,11 @@ are kept. SIGINT or SIGTERM stops the run the same way (status 1).`,
 				return err
 			}
 			warn(c.ErrOrStderr(), out.Warnings)
+			if omOn {
+				if _, err := om.write(out, omOpt); err != nil {
+					return err
+				}
+			}
 			if replica != nil {
 				fmt.Fprintf(c.OutOrStdout(), "replica %s of %s\n", replica.Label(), args[0])
 			}
@@ -108,6 +120,7 @@ are kept. SIGINT or SIGTERM stops the run the same way (status 1).`,
 	c.Flags().IntVar(&trace, "trace", 0, "trace one user request in N into trace.json (open it in ui.perfetto.dev); at most 200")
 	rf.register(c)
 	bf.register(c)
+	om.register(c)
 	c.MarkFlagDirname("out")
 	return c
 }

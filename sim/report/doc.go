@@ -23,7 +23,8 @@
 // panel, and labelled in a lane above the first panel (labels that would
 // overlap move up a row). A panel's States are drawn as a strip of coloured
 // bands under it, named inside each band when the name fits, with a legend:
-// "closed" is green, "open" vermillion, "half-open" yellow; other states take
+// "closed" is green, "open" vermillion, "half-open" yellow (an alert's
+// "inactive", "firing", "pending" the same); other states take
 // the remaining palette colours in order of first appearance.
 //
 // Colours come from the Okabe-Ito palette (Okabe and Ito 2008, "Color

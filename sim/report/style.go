@@ -26,14 +26,15 @@ var okabeIto = [8]color.RGBA{
 }
 
 // fixedStateColour returns the fixed colour of the usual circuit-breaker
-// states: closed is green, open vermillion, half-open yellow.
+// states: closed is green, open vermillion, half-open yellow; and of an
+// alert's: inactive green, firing vermillion, pending yellow.
 func fixedStateColour(state string) (color.RGBA, bool) {
 	switch state {
-	case "closed":
+	case "closed", "inactive":
 		return okabeIto[2], true
-	case "open":
+	case "open", "firing":
 		return okabeIto[1], true
-	case "half-open":
+	case "half-open", "pending":
 		return okabeIto[7], true
 	}
 	return color.RGBA{}, false

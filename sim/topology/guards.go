@@ -18,6 +18,7 @@ type slotGate interface {
 	Release(now time.Duration) (bulkhead.Grant, bool)
 	Expire(now time.Duration, t bulkhead.Ticket) (policies.Outcome, bool)
 	Cancel(t bulkhead.Ticket) bool
+	InUse() int
 }
 
 // siteGuards are a call site's resilience policies, as running state.

@@ -41,6 +41,7 @@ type serviceColumns struct {
 type siteColumns struct {
 	site                                            *callSite
 	breaker, shortCircuited, bulkheadFull, fallback *metrics.Column
+	opened, inUse, attempts                         *metrics.Column
 	tokens, retries, retriesDenied                  *metrics.Column
 }
 
@@ -135,14 +136,17 @@ func newSeriesRecorder(m *Model, interval time.Duration) (*seriesRecorder, error
 		if g.breaker != nil {
 			sc.breaker = col(n, SiteBreakerState)
 			sc.shortCircuited = col(n, SiteShortCircuited)
+			sc.opened = col(n, SiteBreakerOpened)
 		}
 		if g.bulkhead != nil {
 			sc.bulkheadFull = col(n, SiteBulkheadFull)
+			sc.inUse = col(n, SiteBulkheadInUse)
 		}
 		if g.fallback != nil {
 			sc.fallback = col(n, SiteFallback)
 		}
 		if site.retry != nil {
+			sc.attempts = col(n, SiteAttempts)
 			sc.retries = col(n, SiteRetries)
 			sc.retriesDenied = col(n, SiteRetriesDenied)
 		}
@@ -288,14 +292,17 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 		if sc.breaker != nil {
 			sc.breaker.Set(breakerLevel(g.breaker.State(now.Duration())))
 			sc.shortCircuited.Set(float64(k[sShortCircuited]) / span)
+			sc.opened.Set(float64(k[sBreakerOpened]) / span)
 		}
 		if sc.bulkheadFull != nil {
 			sc.bulkheadFull.Set(float64(k[sBulkheadFull]) / span)
+			sc.inUse.Set(float64(g.bulkhead.InUse()))
 		}
 		if sc.fallback != nil {
 			sc.fallback.Set(float64(k[sFallback]) / span)
 		}
 		if sc.retries != nil {
+			sc.attempts.Set(float64(k[sAttempts]) / span)
 			sc.retries.Set(float64(k[sRetries]) / span)
 			sc.retriesDenied.Set(float64(k[sRetryDenied]) / span)
 		}

@@ -75,8 +75,11 @@ var (
 
 	SiteBreakerState   = SeriesKey{"breaker_state", "0 closed, 1 half-open, 2 open", OwnerSite}
 	SiteShortCircuited = SeriesKey{"short_circuited", "calls/s", OwnerSite}
+	SiteBreakerOpened  = SeriesKey{"breaker_opened", "opens/s", OwnerSite}
 	SiteBulkheadFull   = SeriesKey{"bulkhead_full", "calls/s", OwnerSite}
+	SiteBulkheadInUse  = SeriesKey{"bulkhead_in_use", "slots", OwnerSite} // at the interval's end
 	SiteFallback       = SeriesKey{"fallback", "calls/s", OwnerSite}
+	SiteAttempts       = SeriesKey{"attempts", "attempts/s", OwnerSite}
 	SiteRetries        = SeriesKey{"retries", "attempts/s", OwnerSite}
 	SiteRetriesDenied  = SeriesKey{"retries_denied", "calls/s", OwnerSite}
 	SiteBudgetTokens   = SeriesKey{"budget_tokens", "tokens", OwnerSite}
@@ -93,6 +96,6 @@ func SeriesKeys() []SeriesKey {
 		ServiceLatencyMean, ServiceLatencyP50, ServiceLatencyP90, ServiceLatencyP99, ServiceLatencyP999,
 		ServiceWastedWork, ServiceAmplification, ServiceCacheHitRatio,
 		ServiceShed, ServiceLimited, ServiceLimit, ServiceQueueDropped, ServiceEjected, ServiceReady,
-		SiteBreakerState, SiteShortCircuited, SiteBulkheadFull, SiteFallback, SiteRetries, SiteRetriesDenied, SiteBudgetTokens,
+		SiteBreakerState, SiteShortCircuited, SiteBreakerOpened, SiteBulkheadFull, SiteBulkheadInUse, SiteFallback, SiteAttempts, SiteRetries, SiteRetriesDenied, SiteBudgetTokens,
 	}
 }

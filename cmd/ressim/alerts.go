@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ressim/ressim/sim/alerts"
+	"github.com/ressim/ressim/sim/report"
+	"github.com/ressim/ressim/sim/run"
+)
+
+func newAlertsCmd() *cobra.Command {
+	var (
+		rules, testOut string
+		seed           uint64
+		every          time.Duration
+		keep, figure   string
+		rf             replicaFlags
+		expects        []string
+	)
+	c := &cobra.Command{
+		Use:   "alerts FILE --rules RULES.yml",
+		Short: "Evaluate Prometheus alerting rules on a simulated incident",
+		Long: `Alerts runs the experiment in FILE, and the same run without its faults, and
+evaluates the Prometheus alerting and recording rules in RULES.yml on both
+with Prometheus' own rule engine (promtool test rules; install Debian's
+prometheus package). The run's time series are those of 'ressim run
+--openmetrics' (docs/observability.md).
+
+For every fault and every alert it prints when the alert went pending and
+firing relative to the fault's start (time to detect), and whether and when
+it resolved after the fault's end; alerts firing in the fault-free run are
+false alarms.
+
+--promtool-test OUT.yml writes a promtool unit-test file that expects
+exactly the alerts seen in the run at every change of state, checked to pass;
+it runs in a team's own CI with 'promtool test rules OUT.yml', without ressim.
+
+--expect states what must happen, so the rules are a regression test: "ALERT
+fires within D" (in every fault, at most D after its start), "ALERT resolves
+within D" (at most D after its end), "ALERT silent" (never fires, with or
+without faults), "no false alarms". A failed expectation exits with status 3.
+
+--variant and --replication evaluate one run of 'ressim compare' instead of
+the base, exactly as 'ressim run' re-runs it.`,
+		Example: `  ressim alerts experiments/alerts/degraded-200.toml --rules experiments/alerts/degraded-200.rules.yml
+  ressim alerts experiments/alerts/degraded-200.toml --rules experiments/alerts/degraded-200.rules.yml \
+    --expect "FallbackServedTooLong fires within 6m" --expect "AvailabilitySLONaive silent" --expect "no false alarms"
+  ressim alerts experiments/metastable-retry-storm.toml --rules experiments/alerts/retry-storm.rules.yml --variant retry-budget --replication 0
+  ressim alerts experiments/breaker-fallback.toml --rules my-rules.yml --eval-interval 5s --promtool-test fallback.test.yml`,
+		Args:              exactArgs(1),
+		ValidArgsFunction: tomlFiles,
+		RunE: func(c *cobra.Command, args []string) error {
+			if rules == "" {
+				return usageError{fmt.Errorf("--rules is required")}
+			}
+			if _, err := os.Stat(rules); err != nil {
+				return usageError{fmt.Errorf("--rules: %w", err)}
+			}
+			checks, err := parseAlertExpects(expects)
+			if err != nil {
+				return err
+			}
+			exp, err := load(args[0])
+			if err != nil {
+				return err
+			}
+			cfg := exp.Model
+			if c.Flags().Changed("seed") {
+				cfg.Seed = seed
+			}
+			replica, err := rf.replica(c)
+			if err != nil {
+				return err
+			}
+			if replica != nil {
+				if cfg, err = run.ReplicaModel(exp, *replica, cfg.Seed); err != nil {
+					return err
+				}
+			}
+			if keep != "" {
+				if err := os.MkdirAll(keep, 0o755); err != nil {
+					return err
+				}
+			}
+			ctx := context.Background()
+			opt := alerts.Options{Rules: rules, EvalInterval: every, Dir: keep}
+			rep, err := alerts.Evaluate(ctx, cfg, opt)
+			if err != nil {
+				return err
+			}
+			rep.WriteText(c.OutOrStdout())
+			if figure != "" {
+				if err := report.WriteFile(figure, rep.Figure()); err != nil {
+					return err
+				}
+				fmt.Fprintf(c.OutOrStdout(), "figure %s\n", figure)
+			}
+			if testOut != "" {
+				if err := rep.WritePromtoolTest(ctx, testOut); err != nil {
+					return err
+				}
+				fmt.Fprintf(c.OutOrStdout(), "promtool test file %s (passes: promtool test rules %s)\n", testOut, testOut)
+			}
+			return checkAlertExpects(c.OutOrStdout(), rep, checks)
+		},
+	}
+	c.Flags().StringVar(&rules, "rules", "", "Prometheus rules file (required)")
+	c.Flags().Uint64Var(&seed, "seed", 0, "override the experiment's seed")
+	c.Flags().DurationVar(&every, "eval-interval", alerts.DefaultEvalInterval, "rule evaluation interval (a multiple of the experiment's interval)")
+	c.Flags().StringVar(&testOut, "promtool-test", "", "write a promtool unit-test file expecting the alerts seen in the run")
+	rf.register(c)
+	c.Flags().StringArrayVar(&expects, "expect", nil, `assert on the report (repeatable): "ALERT fires within 6m", "ALERT resolves within 10m", "ALERT silent", "no false alarms"; a failure exits with status 3`)
+	c.Flags().StringVar(&figure, "figure", "", "draw the users' goodput and every alert's pending and firing spans to this file (.png or .svg)")
+	c.Flags().StringVar(&keep, "keep", "", "keep the generated promtool test files in this directory")
+	return c
+}
+
+func parseAlertExpects(texts []string) ([]alerts.Expect, error) {
+	var out []alerts.Expect
+	for _, t := range texts {
+		e, err := alerts.ParseExpect(t)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("--expect: %w", err)}
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// checkAlertExpects prints each expectation's result and returns
+// errExpectation if one failed.
+func checkAlertExpects(w io.Writer, rep *alerts.Report, checks []alerts.Expect) error {
+	failed := 0
+	for _, e := range checks {
+		r := e.Check(rep)
+		fmt.Fprintln(w, r.String())
+		if !r.OK {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%w: %d of %d", errExpectation, failed, len(checks))
+	}
+	return nil
+}

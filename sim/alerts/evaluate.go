@@ -1,0 +1,207 @@
+package alerts
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/ressim/ressim/internal/promtool"
+	"github.com/ressim/ressim/sim/export/openmetrics"
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// DefaultEvalInterval is the rule evaluation interval when
+// Options.EvalInterval is 0.
+const DefaultEvalInterval = 15 * time.Second
+
+// Options control Evaluate.
+type Options struct {
+	// Rules is the Prometheus rules file.
+	Rules string
+	// EvalInterval is the rule evaluation interval (promtool's
+	// evaluation_interval; a group's own interval overrides it); 0 means
+	// DefaultEvalInterval. It must be a multiple of the run's interval.
+	EvalInterval time.Duration
+	// Dir, if set, keeps the generated promtool test files there;
+	// otherwise a temporary directory is used and removed.
+	Dir string
+}
+
+// Evaluate runs the model cfg, and without faults, and evaluates the rules
+// on both with promtool test rules.
+func Evaluate(ctx context.Context, cfg topology.Config, opt Options) (*Report, error) {
+	rules, err := filepath.Abs(opt.Rules)
+	if err != nil {
+		return nil, err
+	}
+	alertNames, err := checkRules(ctx, rules)
+	if err != nil {
+		return nil, err
+	}
+	ev := opt.EvalInterval
+	if ev == 0 {
+		ev = DefaultEvalInterval
+	}
+	res, err := simulate(cfg)
+	if err != nil {
+		return nil, err
+	}
+	iv := res.Series.Interval()
+	if ev <= 0 || ev%iv != 0 {
+		return nil, fmt.Errorf("alerts: evaluation interval %v is not a positive multiple of the run's interval %v", ev, iv)
+	}
+	dir := opt.Dir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "ressim-alerts-"); err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+	}
+	r := &Report{Experiment: res.Name, Rules: opt.Rules, EvalInterval: ev, Interval: iv, Alerts: alertNames, run: res, rules: rules}
+	var tl *timeline
+	if tl, err = evaluate(ctx, res, rules, ev, filepath.Join(dir, "run.test.yml")); err != nil {
+		return nil, err
+	}
+	r.Duration, r.Episodes = tl.end, tl.episodes
+	for i, f := range res.Faults {
+		r.Faults = append(r.Faults, detect(r.Episodes, f.Label, f.Start, f.End, horizon(res, i, tl.end)))
+	}
+	if len(cfg.Faults) == 0 {
+		return r, nil
+	}
+	cfg.Faults = nil
+	base, err := simulate(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if tl, err = evaluate(ctx, base, rules, ev, filepath.Join(dir, "baseline.test.yml")); err != nil {
+		return nil, err
+	}
+	r.Baseline = tl.episodes
+	if r.Baseline == nil {
+		r.Baseline = []Episode{}
+	}
+	return r, nil
+}
+
+// horizon is where fault i's examined span ends: the next fault's start,
+// or the end.
+func horizon(res *topology.Result, i int, end time.Duration) time.Duration {
+	h := end
+	for _, o := range res.Faults {
+		if o.Start > res.Faults[i].Start && o.Start < h {
+			h = o.Start
+		}
+	}
+	return h
+}
+
+func simulate(cfg topology.Config) (*topology.Result, error) {
+	m, err := topology.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("alerts: %w", err)
+	}
+	res, err := m.Run()
+	if err != nil {
+		return nil, fmt.Errorf("alerts: %w", err)
+	}
+	return res, nil
+}
+
+var alertLine = regexp.MustCompile(`(?m)^\s*(?:-\s*)?alert:\s*['"]?([A-Za-z_:][A-Za-z0-9_:]*)`)
+
+// checkRules checks the rules file with promtool check rules and returns
+// the alert names it declares, in order.
+func checkRules(ctx context.Context, rules string) ([]string, error) {
+	b, err := os.ReadFile(rules)
+	if err != nil {
+		return nil, fmt.Errorf("alerts: %w", err)
+	}
+	r, err := promtool.Run(ctx, nil, "check", "rules", rules)
+	if err != nil {
+		return nil, fmt.Errorf("alerts: %w", err)
+	}
+	if r.Code != 0 {
+		return nil, fmt.Errorf("alerts: promtool check rules %s:\n%s%s", rules, r.Stdout, r.Stderr)
+	}
+	var names []string
+	seen := make(map[string]bool)
+	for _, m := range alertLine.FindAllSubmatch(b, -1) {
+		if n := string(m[1]); !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	return names, nil
+}
+
+// timeline is one evaluation's result.
+type timeline struct {
+	end      time.Duration
+	steps    []time.Duration
+	episodes []Episode
+}
+
+// evaluate writes the discovery test file for res to path (ALERTS queried
+// at every evaluation), runs it, and reads the episodes.
+func evaluate(ctx context.Context, res *topology.Result, rules string, ev time.Duration, path string) (*timeline, error) {
+	tf, err := newTestFile(res, rules, ev)
+	if err != nil {
+		return nil, err
+	}
+	var steps []time.Duration
+	for t := time.Duration(0); t <= tf.end; t += ev {
+		steps = append(steps, t)
+	}
+	tf.queries = steps
+	// An alert test at the end makes promtool evaluate the rules up to it.
+	tf.alerts = []alertTest{{at: steps[len(steps)-1], alertname: "ressim_horizon"}}
+	out, err := runTest(ctx, tf, path)
+	if err != nil {
+		return nil, err
+	}
+	acts, _, err := parseReport(out)
+	if err != nil {
+		return nil, fmt.Errorf("alerts: %w", err)
+	}
+	return &timeline{end: tf.end, steps: steps, episodes: episodes(acts, steps)}, nil
+}
+
+func newTestFile(res *topology.Result, rules string, ev time.Duration) (*testFile, error) {
+	series, err := openmetrics.Collect(res)
+	if err != nil {
+		return nil, err
+	}
+	iv := res.Series.Interval()
+	end := res.Duration / iv * iv
+	if end == 0 {
+		return nil, fmt.Errorf("alerts: run %s is shorter than one interval", res.Name)
+	}
+	return &testFile{rules: rules, evalInterval: ev, interval: iv, series: series, end: end / ev * ev}, nil
+}
+
+// runTest writes tf to path and runs promtool test rules on it; failed
+// tests are expected (they report what fired), other errors are not.
+func runTest(ctx context.Context, tf *testFile, path string) ([]byte, error) {
+	var b bytes.Buffer
+	if err := tf.write(&b); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return nil, fmt.Errorf("alerts: %w", err)
+	}
+	r, err := promtool.Run(ctx, nil, "test", "rules", path)
+	if err != nil {
+		return nil, fmt.Errorf("alerts: %w", err)
+	}
+	out := append(r.Stdout, r.Stderr...)
+	reported := bytes.Contains(out, []byte("    expr: ")) || bytes.Contains(out, []byte("    alertname: "))
+	if r.Code != 0 && !reported {
+		return nil, fmt.Errorf("alerts: promtool test rules %s: exit %d\n%s", path, r.Code, out)
+	}
+	return out, nil
+}

@@ -1,0 +1,167 @@
+package alerts
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// Report is what Evaluate found: every alert's episodes in the run and in
+// the same run without its faults, and how each fault was detected.
+type Report struct {
+	Experiment string
+	Rules      string
+	// EvalInterval is the rule evaluation interval; every time below is a
+	// multiple of it. Interval is the input series' resolution.
+	EvalInterval, Interval time.Duration
+	// Duration is the evaluated span: the run's last whole interval.
+	Duration time.Duration
+	// Alerts are the alert names declared in the rules file.
+	Alerts []string
+	// Episodes in the run with its faults.
+	Episodes []Episode
+	Faults   []FaultReport
+	// Baseline are the episodes in the same run without faults: a fired
+	// one is a false alarm. Nil without faults (then Episodes are the
+	// baseline).
+	Baseline []Episode
+
+	run   *topology.Result // the run with faults, for WritePromtoolTest
+	rules string           // the rules file's absolute path
+}
+
+// FaultReport is how the alerts reacted to one fault: for each alert
+// active within the fault's horizon (its start to the next fault's start or
+// the end of the run), its first episode there.
+type FaultReport struct {
+	Label      string
+	Start, End time.Duration
+	Detections []Detection
+}
+
+// Detection relates an alert's episode to a fault. PendingAfter and
+// FiringAfter are measured from the fault's start (negative if the alert
+// was already active), ResolvedAfter from its end.
+type Detection struct {
+	Alert        string
+	PendingAfter time.Duration
+	// Fired: the episode reached firing; FiringAfter is then the time to
+	// detect.
+	Fired       bool
+	FiringAfter time.Duration
+	// Resolved: the alert's last episode in the horizon ended before it;
+	// ResolvedAfter is that end minus the fault's end.
+	Resolved      bool
+	ResolvedAfter time.Duration
+}
+
+// detect relates episodes to the fault [start, end) with horizon h.
+func detect(eps []Episode, label string, start, end, h time.Duration) FaultReport {
+	fr := FaultReport{Label: label, Start: start, End: end}
+	seen := make(map[string]int) // alert -> index in fr.Detections; lookup only
+	for _, e := range eps {
+		if e.Pending >= h || (e.Resolved && e.End <= start) {
+			continue
+		}
+		i, ok := seen[e.Alert]
+		if !ok {
+			d := Detection{Alert: e.Alert, PendingAfter: e.Pending - start}
+			fr.Detections = append(fr.Detections, d)
+			i = len(fr.Detections) - 1
+			seen[e.Alert] = i
+		}
+		d := &fr.Detections[i]
+		if !d.Fired && e.Fired {
+			d.Fired, d.FiringAfter = true, e.Firing-start
+		}
+		d.Resolved = e.Resolved && e.End <= h
+		d.ResolvedAfter = e.End - end
+	}
+	return fr
+}
+
+// Find returns the detection of alert (an Alert name, or its alertname
+// alone to match any labels) in the fault labelled fault, if any.
+func (r *Report) Find(fault, alert string) (Detection, bool) {
+	for _, f := range r.Faults {
+		if f.Label != fault {
+			continue
+		}
+		for _, d := range f.Detections {
+			if d.Alert == alert || strings.HasPrefix(d.Alert, alert+"{") {
+				return d, true
+			}
+		}
+	}
+	return Detection{}, false
+}
+
+// FalseAlarms returns the baseline episodes that fired.
+func (r *Report) FalseAlarms() []Episode {
+	var out []Episode
+	for _, e := range r.Baseline {
+		if e.Fired {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// WriteText writes the report for people.
+func (r *Report) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "%s: rules %s, evaluated every %v over %v of simulated time (series every %v)\n",
+		r.Experiment, r.Rules, r.EvalInterval, r.Duration, r.Interval)
+	for _, f := range r.Faults {
+		fmt.Fprintf(w, "fault %q (%v-%v):\n", f.Label, f.Start, f.End)
+		if len(f.Detections) == 0 {
+			fmt.Fprintln(w, "  no alert pending or firing: NOT DETECTED")
+		}
+		for _, d := range f.Detections {
+			fmt.Fprintf(w, "  %s: %s\n", d.Alert, d.String())
+		}
+		fired := make(map[string]bool)
+		for _, d := range f.Detections {
+			fired[strings.SplitN(d.Alert, "{", 2)[0]] = fired[strings.SplitN(d.Alert, "{", 2)[0]] || d.Fired
+		}
+		for _, a := range r.Alerts {
+			if !fired[a] {
+				fmt.Fprintf(w, "  %s: did not fire\n", a)
+			}
+		}
+	}
+	if r.Baseline == nil {
+		return
+	}
+	fa := r.FalseAlarms()
+	fmt.Fprintf(w, "baseline (the same run without faults): %d false alarm(s)\n", len(fa))
+	for _, e := range fa {
+		fmt.Fprintf(w, "  %s: firing at %v (pending at %v)\n", e.Alert, e.Firing, e.Pending)
+	}
+}
+
+// String says when the alert went pending, fired and resolved.
+func (d Detection) String() string {
+	s := fmt.Sprintf("pending %s", rel(d.PendingAfter, "the fault's start"))
+	if d.Fired {
+		s += fmt.Sprintf(", firing %s (time to detect %v)", rel(d.FiringAfter, "the fault's start"), d.FiringAfter)
+	} else {
+		s += ", never fired"
+	}
+	switch {
+	case d.Resolved:
+		s += fmt.Sprintf(", resolved %s", rel(d.ResolvedAfter, "the fault's end"))
+	case d.Fired:
+		s += ", STILL FIRING at the horizon"
+	}
+	return s
+}
+
+func rel(d time.Duration, ref string) string {
+	if d < 0 {
+		return fmt.Sprintf("%v before %s", -d, ref)
+	}
+	return fmt.Sprintf("%v after %s", d, ref)
+}
