@@ -250,12 +250,25 @@ func (m *Model) userAnswered(now engine.Time, u *userReq, st status) {
 		}
 	case stRejected:
 		c.st.inc(m, now, kRejected)
+		c.failed(now, u)
 	case stDropped:
 		c.st.inc(m, now, kDropped)
+		c.failed(now, u)
 	default:
 		c.st.inc(m, now, kError)
+		c.failed(now, u)
 	}
 	c.done(now, u)
+}
+
+// failed records the latency to the outcome of a request that got no
+// answer.
+func (c *client) failed(now engine.Time, u *userReq) {
+	lat := int64(now - u.sent)
+	c.st.ivFailed.Record(lat)
+	if u.measured {
+		c.st.failed.Record(lat)
+	}
 }
 
 // late reports whether u's answer came after its deadline.
@@ -275,17 +288,13 @@ func (m *Model) userExpired(now engine.Time, u *userReq) {
 		m.note(now, u.trace, "request from "+c.cfg.Name, "the user gave up at the deadline")
 	}
 	c.st.inc(m, now, kExpired)
+	c.failed(now, u)
 	m.abandonCall(now, u.call)
 	c.done(now, u)
 }
 
 func (c *client) done(now engine.Time, u *userReq) {
 	m := c.m
-	lat := int64(now - u.sent)
-	c.st.ivOutcome.Record(lat)
-	if u.measured {
-		c.st.outcome.Record(lat)
-	}
 	c.st.inFlight--
 	m.inFlight--
 	m.live.remove(u)

@@ -313,7 +313,8 @@ func (m *Model) outcomeLatency() []*metrics.Histogram {
 	idx := make(map[*client]int, len(m.clients))
 	for i, c := range m.clients {
 		out[i] = &metrics.Histogram{}
-		out[i].Merge(&c.st.outcome)
+		out[i].Merge(&c.st.latency)
+		out[i].Merge(&c.st.failed)
 		idx[c] = i
 	}
 	for u := m.live.head; u != nil; u = u.succ {

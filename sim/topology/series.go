@@ -20,10 +20,11 @@ type seriesRecorder struct {
 	svcCols       []serviceColumns
 	clCols        []clientColumns
 	siteCols      []siteColumns
-	total         *metrics.Column // goodput over all clients
-	totalInFlight *metrics.Column // user requests in flight at each interval's end
-	good          []uint64        // full answers per interval, for the verdicts
-	inFlight      []int64         // user requests in flight at each interval's end
+	total         *metrics.Column   // goodput over all clients
+	totalInFlight *metrics.Column   // user requests in flight at each interval's end
+	good          []uint64          // full answers per interval, for the verdicts
+	inFlight      []int64           // user requests in flight at each interval's end
+	scratch       metrics.Histogram // for merging a client's interval latencies
 }
 
 // serviceColumns are one service's time-series columns.
@@ -206,12 +207,16 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 			cc.p50.Set(msQ(h, 0.50))
 			cc.p99.Set(msQ(h, 0.99))
 		}
-		if h := &c.st.ivOutcome; h.Count() > 0 {
+		if c.st.ivLatency.Count()+c.st.ivFailed.Count() > 0 {
+			h := &r.scratch
+			h.Reset()
+			h.Merge(&c.st.ivLatency)
+			h.Merge(&c.st.ivFailed)
 			cc.outcome.Set(msQ(h, 0.99))
 		}
 		*k = [numClCounters]uint64{}
 		c.st.ivLatency.Reset()
-		c.st.ivOutcome.Reset()
+		c.st.ivFailed.Reset()
 	}
 	r.total.Set(good)
 	r.good = append(r.good, goodN)

@@ -107,13 +107,11 @@ type clStats struct {
 	win, iv   [numClCounters]uint64
 	latency   metrics.Histogram // window: answered requests, from intended send time
 	ivLatency metrics.Histogram
-	// outcome is the window's latency to the outcome of every user
-	// request (answer, failure, or the user giving up), from the intended
-	// send time.
-	outcome metrics.Histogram
-	// ivOutcome is the same for the outcomes of the current interval,
-	// whenever the requests were sent.
-	ivOutcome metrics.Histogram
+	// failed and ivFailed are the same as latency and ivLatency for the
+	// requests that got no answer (a failure, or the user giving up): the
+	// latency to every outcome is latency and failed together, merged
+	// when read, so that an answered request is recorded once.
+	failed, ivFailed metrics.Histogram
 	// inFlight is this client's requests sent and not yet answered;
 	// peak the largest inFlight after the warm-up.
 	inFlight, peak int64
