@@ -207,7 +207,12 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 			cc.p50.Set(msQ(h, 0.50))
 			cc.p99.Set(msQ(h, 0.99))
 		}
-		if c.st.ivLatency.Count()+c.st.ivFailed.Count() > 0 {
+		switch {
+		case c.st.ivFailed.Count() == 0:
+			if h := &c.st.ivLatency; h.Count() > 0 {
+				cc.outcome.Set(msQ(h, 0.99)) // every outcome was an answer
+			}
+		default:
 			h := &r.scratch
 			h.Reset()
 			h.Merge(&c.st.ivLatency)
