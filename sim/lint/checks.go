@@ -76,7 +76,7 @@ func (c *checker) site(s site) {
 	if p.Timeout == 0 {
 		c.add("RS001", s.key+".call", "%s has no timeout", what)
 	}
-	if dl, ok := c.deadline(s.svc); ok && p.Timeout > dl {
+	if dl, ok := c.deadline(s.svc); ok && p.Timeout > dl && !c.m.PropagateDeadlines {
 		c.add("RS002", s.key+".timeout", "%s: timeout %v exceeds the longest user deadline reaching %s (%v)", what, p.Timeout, caller, dl)
 	}
 	if !s.call.Critical {

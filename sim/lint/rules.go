@@ -26,7 +26,7 @@ func Rules() []Rule {
 		{"RS001", "call without a finite timeout", Error, "2, 12",
 			"Section 2 calls the timeout the foundation without which nothing works, and the first line of the checklist in section 12 asks that every outgoing call have a timeout and none be infinite by default. A call without one holds a worker for as long as the dependency hangs, and a slow dependency then exhausts the caller's pool."},
 		{"RS002", "timeout longer than the caller's deadline", Error, "2, 12",
-			"A timeout longer than the deadline of every user request that reaches the call never fires before the user has given up (section 2): the caller keeps waiting, holding a worker, for an answer no one will read. The timeout should be derived from the deadline that remains, not set once to a round large number."},
+			"A timeout longer than the deadline of every user request that reaches the call never fires before the user has given up (section 2): the caller keeps waiting, holding a worker, for an answer no one will read. The timeout should be derived from the deadline that remains, not set once to a round large number. With `propagate_deadlines = true` each attempt's timeout is cut to what is left of the deadline, and the rule does not apply."},
 		{"RS003", "user deadline not propagated", Warning, "2, 12",
 			"The checklist (section 12) asks that the user's deadline be passed down and checked before each call. Without propagation (`propagate_deadlines = true`) a service deep in the chain keeps working on a request whose user has already timed out: work that can no longer help anyone, done exactly when capacity is short."},
 		{"RS004", "non-critical dependency without a reduced time budget", Warning, "7, 12",
