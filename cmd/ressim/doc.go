@@ -10,6 +10,7 @@
 //	ressim compare FILE  [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [--series first|all|none] [budget flags]
 //	ressim sweep FILE    [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [budget flags]
 //	ressim validate FILE
+//	ressim lint FILE     [--format text|json|sarif] [--fail-on error|warning|note|never] [--variant V]
 //	ressim version
 //	ressim completion bash|zsh|fish|powershell
 //	ressim help [COMMAND]
@@ -44,6 +45,12 @@
 // to the output directory (default out/<experiment name>/sweep). A file
 // without a [sweep] table is a command-line error. sweep does not check
 // [[expect]] blocks.
+//
+// lint checks the experiment, the base and every variant, against the
+// resilience review checklist (docs/lint.md): one finding per line with
+// file:line:col, rule ID and variant, and the worst-case retry
+// amplification of every call path; --format json or sarif (SARIF 2.1.0)
+// for machines.
 //
 // validate reads the file as a run would and reports every problem with its
 // file, line, column and key, without running anything; for a valid file it
@@ -108,4 +115,6 @@
 //	   sweep write the replications that finished
 //	5  an internal error: a bug, reported as one line with a request to
 //	   file it (RESSIM_DEBUG=1 prints the stack)
+//	6  lint found a finding at or above its --fail-on severity (default
+//	   error); the report is written first
 package main

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
@@ -90,5 +91,25 @@ func TestIgnoreComments(t *testing.T) {
 	}
 	if got := rules(r); len(got) != 2 || got[0] != "RS012" || got[1] != "RS000" {
 		t.Errorf("findings %v, want RS000 and RS012 (not silenced)", got)
+	}
+}
+
+// TestDocsListEveryRule: docs/lint.md has an anchored section per rule,
+// with its title and severity, and the table row.
+func TestDocsListEveryRule(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "lint.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Rules() {
+		for _, want := range []string{
+			`<a id="` + strings.ToLower(r.ID) + `"></a>`,
+			"### " + r.ID + ": " + r.Title,
+			"| " + r.ID + " | " + string(r.Severity) + " |",
+		} {
+			if !bytes.Contains(doc, []byte(want)) {
+				t.Errorf("docs/lint.md lacks %q", want)
+			}
+		}
 	}
 }
