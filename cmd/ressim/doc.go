@@ -11,6 +11,7 @@
 //	ressim sweep FILE    [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [budget flags]
 //	ressim validate FILE
 //	ressim lint FILE     [--format text|json|sarif] [--fail-on error|warning|note|never] [--variant V]
+//	ressim import KIND FILE... [-o experiment.toml]
 //	ressim version
 //	ressim completion bash|zsh|fish|powershell
 //	ressim help [COMMAND]
@@ -51,6 +52,10 @@
 // file:line:col, rule ID and variant, and the worst-case retry
 // amplification of every call path; --format json or sarif (SARIF 2.1.0)
 // for machines.
+//
+// import turns real configurations (KIND grpc: gRPC service config JSON)
+// into a skeleton experiment, every setting commented with its source
+// file:line:col (docs/import.md).
 //
 // validate reads the file as a run would and reports every problem with its
 // file, line, column and key, without running anything; for a valid file it

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -39,5 +40,27 @@ func TestLintExit(t *testing.T) {
 		if err := json.Unmarshal([]byte(o.String()), &v); err != nil {
 			t.Errorf("--format %s: not JSON: %v", f, err)
 		}
+	}
+}
+
+// TestImportThenLint: an imported gRPC config is a valid experiment that
+// lint accepts; a hedging policy is an error (exit 2) with its position.
+func TestImportThenLint(t *testing.T) {
+	dir := t.TempDir()
+	out := dir + "/exp.toml"
+	var o, e strings.Builder
+	if code := execute([]string{"import", "grpc", "../../sim/importer/testdata/grpc-retry.json", "-o", out}, &o, &e); code != exitOK {
+		t.Fatalf("import: exit %d: %s", code, e.String())
+	}
+	if code := execute([]string{"lint", "--fail-on", "error", out}, &o, &e); code != exitOK {
+		t.Fatalf("lint of the import: exit %d: %s", code, o.String())
+	}
+	bad := dir + "/bad.json"
+	if err := os.WriteFile(bad, []byte(`{"methodConfig": [{"name": [{"service": "a"}], "hedgingPolicy": {}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.Reset()
+	if code := execute([]string{"import", "grpc", bad}, &o, &e); code != exitInvalid || !strings.Contains(e.String(), "bad.json:1:48") {
+		t.Fatalf("hedging: exit %d, stderr %q", code, e.String())
 	}
 }

@@ -46,7 +46,7 @@ give the same results.`,
 		return usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
 	})
 	root.AddCommand(newRunCmd(), newCompareCmd(), newSweepCmd(), newValidateCmd(), newVersionCmd())
-	root.AddCommand(newLintCmd())
+	root.AddCommand(newLintCmd(), newImportCmd())
 	strictCompletion(root)
 	return root
 }

@@ -22,8 +22,12 @@ type grpcReader struct {
 	first    int      // index in sk.calls of this file's first call
 }
 
-func (g *grpcReader) warn(s src, format string, a ...any) { g.warns = append(g.warns, s.diag(format, a...)) }
-func (g *grpcReader) fail(s src, format string, a ...any) { g.errs = append(g.errs, s.diag(format, a...)) }
+func (g *grpcReader) warn(s src, format string, a ...any) {
+	g.warns = append(g.warns, s.diag(format, a...))
+}
+func (g *grpcReader) fail(s src, format string, a ...any) {
+	g.errs = append(g.errs, s.diag(format, a...))
+}
 
 // notModelled are service-config fields ressim has no counterpart for.
 var notModelled = map[string]string{
