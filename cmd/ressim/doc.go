@@ -53,8 +53,8 @@
 // amplification of every call path; --format json or sarif (SARIF 2.1.0)
 // for machines.
 //
-// import turns real configurations (KIND grpc: gRPC service config JSON)
-// into a skeleton experiment, every setting commented with its source
+// import turns real configurations (KIND grpc: gRPC service config JSON;
+// resilience4j: Spring Boot application.yml) into a skeleton experiment, every setting commented with its source
 // file:line:col (docs/import.md).
 //
 // validate reads the file as a run would and reports every problem with its

@@ -41,12 +41,16 @@ func (s *skeleton) toml() string {
 	w("description = %q", "resilience settings imported from "+strings.Join(s.files, ", "))
 	w("duration = \"60s\" %s", placeholder)
 	w("seed = 1")
-	w("propagate_deadlines = true # gRPC sends the deadline with every call\n")
+	if s.kind == "grpc" {
+		w("propagate_deadlines = true # gRPC sends the deadline with every call\n")
+	} else {
+		w("propagate_deadlines = false # %s does not send deadlines downstream\n", s.kind)
+	}
 	w("[[client]]\nname = \"users\"\ntarget = \"caller\"")
 	w("rate = 100 %s", placeholder)
 	w("deadline = \"2s\" %s\n", placeholder)
 	w("[[service]]")
-	w("name = \"caller\" # PLACEHOLDER: the service whose channel uses the imported config")
+	w("name = \"caller\" # PLACEHOLDER: the service whose calls use the imported settings")
 	w("workers = 100 %s", placeholder)
 	for _, c := range s.calls {
 		w("  [[service.step]]")

@@ -6,7 +6,7 @@ import (
 )
 
 // Kinds lists the source kinds Import reads.
-func Kinds() []string { return []string{"grpc"} }
+func Kinds() []string { return []string{"grpc", "resilience4j"} }
 
 // Source is one input file.
 type Source struct {
@@ -27,7 +27,7 @@ type Result struct {
 // unsupported or invalid value is an error of type Errors, listing every
 // one with its position; nothing is generated then.
 func Import(kind string, sources []Source) (*Result, error) {
-	if kind != "grpc" {
+	if kind != "grpc" && kind != "resilience4j" {
 		return nil, fmt.Errorf("import: unknown kind %q (known: %v)", kind, Kinds())
 	}
 	sk := &skeleton{kind: kind}
@@ -39,19 +39,24 @@ func Import(kind string, sources []Source) (*Result, error) {
 			return nil, fmt.Errorf("import: %w", err)
 		}
 		sk.files = append(sk.files, s.Name)
-		g := &grpcReader{file: s.Name, sk: sk}
-		g.serviceConfig(root)
-		warns = append(warns, g.warns...)
-		errs = append(errs, g.errs...)
+		if kind == "grpc" {
+			g := &grpcReader{file: s.Name, sk: sk}
+			g.serviceConfig(root)
+			warns, errs = append(warns, g.warns...), append(errs, g.errs...)
+			continue
+		}
+		g := &r4jReader{file: s.Name, sk: sk, calls: map[string]int{}}
+		g.document(root)
+		warns, errs = append(warns, g.warns...), append(errs, g.errs...)
 	}
 	if len(errs) > 0 {
 		return nil, errs
 	}
 	if len(sk.calls) == 0 {
-		return nil, fmt.Errorf("import: no methodConfig with a name in %v", sk.files)
+		return nil, fmt.Errorf("import: no call to import (no named methodConfig or resilience4j instance) in %v", sk.files)
 	}
 	sortDiags(warns)
-	return &Result{TOML: sk.toml(), Warnings: warns}, nil
+	return &Result{TOML: sk.toml(), Warnings: dedupe(warns)}, nil
 }
 
 func sortDiags(ds []Diag) {
@@ -65,4 +70,16 @@ func sortDiags(ds []Diag) {
 		}
 		return a.Col < b.Col
 	})
+}
+
+// dedupe drops repeated diagnostics (a base config's property is reported
+// once, not once per instance that inherits it); ds is sorted.
+func dedupe(ds []Diag) []Diag {
+	var out []Diag
+	for i, d := range ds {
+		if i == 0 || d != ds[i-1] {
+			out = append(out, d)
+		}
+	}
+	return out
 }

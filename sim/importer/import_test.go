@@ -32,8 +32,9 @@ func importFile(t *testing.T, kind, name string) *Result {
 // experiment validates, runs (shortened to 2 s), and matches its golden
 // file together with the warnings.
 func TestImportValidateRun(t *testing.T) {
-	for _, name := range []string{"grpc-retry.json", "grpc-timeout.json"} {
-		r := importFile(t, "grpc", name)
+	for _, c := range [][2]string{{"grpc", "grpc-retry.json"}, {"grpc", "grpc-timeout.json"}, {"resilience4j", "resilience4j.yml"}} {
+		name := c[1]
+		r := importFile(t, c[0], name)
 		e, err := experiment.Parse(name+".toml", []byte(r.TOML))
 		if err != nil {
 			t.Fatalf("%s: generated experiment invalid: %v\n%s", name, err, r.TOML)
@@ -128,6 +129,55 @@ func FuzzImportGRPC(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Import("grpc", []Source{{"f.json", data}})
+		if err != nil {
+			return
+		}
+		if _, err := experiment.Parse("f.toml", []byte(r.TOML)); err != nil {
+			t.Fatalf("generated experiment invalid: %v\n%s", err, r.TOML)
+		}
+	})
+}
+
+// TestResilience4jErrors: a bad value or a missing base config is an
+// error at its position.
+func TestResilience4jErrors(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"resilience4j.retry:\n  instances:\n    a:\n      waitDuration: soon\n", "x.yml:4:7: resilience4j.retry.instances.a.waitDuration: value \"soon\""},
+		{"resilience4j:\n  circuitbreaker:\n    instances:\n      a:\n        baseConfig: nope\n", "x.yml:5:21: resilience4j.circuitbreaker.instances.a.baseConfig: no config named \"nope\""},
+		{"resilience4j.circuitbreaker:\n  instances:\n    a:\n      slidingWindowType: SOMETIMES\n", "want COUNT_BASED or TIME_BASED"},
+	}
+	for _, c := range cases {
+		_, err := Import("resilience4j", []Source{{"x.yml", []byte(c.src)}})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
+// TestSpringDuration: Spring Boot's duration forms.
+func TestSpringDuration(t *testing.T) {
+	cases := map[string]time.Duration{"100": 100 * time.Millisecond, "500ms": 500 * time.Millisecond,
+		"5s": 5 * time.Second, "PT1.5S": 1500 * time.Millisecond, "2d": 48 * time.Hour}
+	for in, want := range cases {
+		if got, err := springDuration(in); err != nil || got != want {
+			t.Errorf("springDuration(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "soon", "-1s", "101d"} {
+		if _, err := springDuration(bad); err == nil {
+			t.Errorf("springDuration(%q) accepted", bad)
+		}
+	}
+}
+
+// FuzzImportResilience4j: no input panics, and a successful import
+// always validates as an experiment.
+func FuzzImportResilience4j(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("testdata", "resilience4j.yml")); err == nil {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Import("resilience4j", []Source{{"f.yml", data}})
 		if err != nil {
 			return
 		}
