@@ -20,8 +20,12 @@ type r4jReader struct {
 	calls map[string]int // instance name -> index in sk.calls
 }
 
-func (g *r4jReader) warn(s src, format string, a ...any) { g.warns = append(g.warns, s.diag(format, a...)) }
-func (g *r4jReader) fail(s src, format string, a ...any) { g.errs = append(g.errs, s.diag(format, a...)) }
+func (g *r4jReader) warn(s src, format string, a ...any) {
+	g.warns = append(g.warns, s.diag(format, a...))
+}
+func (g *r4jReader) fail(s src, format string, a ...any) {
+	g.errs = append(g.errs, s.diag(format, a...))
+}
 
 // r4jSections are the section names ressim reads.
 var r4jSections = map[string]bool{"circuitbreaker": true, "retry": true, "bulkhead": true,
