@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/importer"
 	"github.com/ressim/ressim/sim/lint"
 )
 
@@ -29,7 +30,7 @@ func lintExit(err error) (int, bool) {
 }
 
 func newLintCmd() *cobra.Command {
-	var format, failOn, variant string
+	var format, failOn, variant, kind string
 	c := &cobra.Command{
 		Use:   "lint FILE",
 		Short: "Check an experiment against the resilience review checklist",
@@ -45,22 +46,30 @@ A finding is silenced by a comment on the line before the key (or on it):
   # ressim:lint-ignore RS006 because the budget lives in the mesh
 A comment without "because ..." silences nothing and is itself reported.
 
+With --import KIND, FILE is a configuration (grpc, resilience4j): it is
+imported as by ressim import, and findings point at the source's lines.
+
 Exit status: 0 when no finding reaches --fail-on, 6 when one does, 2 when
 FILE is invalid.`,
 		Example:           "  ressim lint experiments/retry-amplification.toml\n  ressim lint --format sarif --fail-on warning exp.toml > lint.sarif",
 		Args:              exactArgs(1),
 		ValidArgsFunction: tomlFiles,
 		RunE: func(c *cobra.Command, args []string) error {
-			return runLint(c.OutOrStdout(), args[0], format, failOn, variant)
+			return runLint(c.OutOrStdout(), c.ErrOrStderr(), args[0], lintOptions{format, failOn, variant, kind})
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif")
 	c.Flags().StringVar(&failOn, "fail-on", "error", "exit 6 on findings of this severity or worse: error, warning, note or never")
 	c.Flags().StringVar(&variant, "variant", lint.AllVariants, "variant to check: base, a [[variant]] name, or * for all")
+	c.Flags().StringVar(&kind, "import", "", "FILE is a configuration of this kind (grpc, resilience4j): import it, lint the result, report at the source's lines")
 	return c
 }
 
-func runLint(w io.Writer, path, format, failOn, variant string) error {
+// lintOptions are lint's flags.
+type lintOptions struct{ format, failOn, variant, kind string }
+
+func runLint(w, stderr io.Writer, path string, o lintOptions) error {
+	format, failOn, variant := o.format, o.failOn, o.variant
 	write, ok := map[string]func(io.Writer, *lint.Report) error{
 		"text": lint.WriteText, "json": lint.WriteJSON, "sarif": lint.WriteSARIF}[format]
 	if !ok {
@@ -74,13 +83,16 @@ func runLint(w io.Writer, path, format, failOn, variant string) error {
 	default:
 		return usageError{fmt.Errorf("--fail-on %q: want error, warning, note or never", failOn)}
 	}
-	exp, src, err := loadWithSource(path)
+	exp, src, err := lintInput(stderr, path, o.kind)
 	if err != nil {
 		return err
 	}
 	rep, err := lint.Check(exp, src, variant)
 	if err != nil {
 		return usageError{err}
+	}
+	if o.kind != "" {
+		lint.MapToSources(rep, src)
 	}
 	if err := write(w, rep); err != nil {
 		return fmt.Errorf("lint: write report: %w", err)
@@ -89,6 +101,31 @@ func runLint(w io.Writer, path, format, failOn, variant string) error {
 		return errLintFindings
 	}
 	return nil
+}
+
+// lintInput returns the experiment to lint and its text: FILE itself, or
+// with kind set the experiment imported from it (its warnings go to
+// stderr), named "FILE (imported)".
+func lintInput(stderr io.Writer, path, kind string) (*experiment.Experiment, []byte, error) {
+	if kind == "" {
+		return loadWithSource(path)
+	}
+	data, err := readBounded(path)
+	if err != nil {
+		return nil, nil, usageError{fmt.Errorf("lint: %w", err)}
+	}
+	res, err := importer.Import(kind, []importer.Source{{Name: path, Data: data}})
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
+	exp, err := experiment.Parse(path+" (imported)", []byte(res.TOML))
+	if err != nil {
+		return nil, nil, fmt.Errorf("lint: the imported experiment is invalid (a bug in import): %w", err)
+	}
+	return exp, []byte(res.TOML), nil
 }
 
 // loadWithSource loads an experiment and returns its bytes too, for the

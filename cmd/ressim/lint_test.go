@@ -64,3 +64,12 @@ func TestImportThenLint(t *testing.T) {
 		t.Fatalf("hedging: exit %d, stderr %q", code, e.String())
 	}
 }
+
+// TestLintImported: lint --import reports at the source file's lines.
+func TestLintImported(t *testing.T) {
+	var o, e strings.Builder
+	code := execute([]string{"lint", "--import", "resilience4j", "--fail-on", "never", "../../sim/importer/testdata/resilience4j.yml"}, &o, &e)
+	if code != exitOK || !strings.Contains(o.String(), "sim/importer/testdata/resilience4j.yml:44:7: warning RS005") {
+		t.Fatalf("exit %d, output %s", code, o.String())
+	}
+}

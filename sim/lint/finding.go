@@ -97,12 +97,14 @@ func place(e *experiment.Experiment, f *Finding) {
 	f.File, f.Line, f.Col = e.File, p.Line, p.Col
 }
 
-// sortFindings orders findings by position, then rule, then variant, then
+// sortFindings orders findings by file, position, then rule, then variant, then
 // message, so that output never depends on check order.
 func sortFindings(fs []Finding) {
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, b := fs[i], fs[j]
 		switch {
+		case a.File != b.File:
+			return a.File < b.File
 		case a.Line != b.Line:
 			return a.Line < b.Line
 		case a.Col != b.Col:

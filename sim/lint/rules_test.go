@@ -128,3 +128,22 @@ liveness = { period = "1s" }`}, ""},
 		}
 	}
 }
+
+// TestMapToSources: a finding on a line with an importer comment moves
+// to the source position; one without keeps its own.
+func TestMapToSources(t *testing.T) {
+	gen := []byte("a = 1\n  retry.attempts = 3 # app.yml:44:7 resilience4j.retry.configs.default.maxAttempts\n")
+	r := &Report{Findings: []Finding{
+		{Rule: "RS006", File: "gen.toml", Line: 2, Col: 3},
+		{Rule: "RS012", File: "gen.toml", Line: 1, Col: 1},
+	}}
+	MapToSources(r, gen)
+	got := r.Findings // sorted: app.yml before gen.toml
+	got[0], got[1] = got[1], got[0]
+	if got[1].File != "app.yml" || got[1].Line != 44 || got[1].Col != 7 || got[1].Key != "resilience4j.retry.configs.default.maxAttempts" {
+		t.Errorf("mapped finding %+v", got[1])
+	}
+	if got[0].File != "gen.toml" || got[0].Line != 1 {
+		t.Errorf("unmapped finding %+v", got[0])
+	}
+}
