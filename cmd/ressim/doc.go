@@ -54,7 +54,8 @@
 // for machines.
 //
 // import turns real configurations (KIND grpc: gRPC service config JSON;
-// resilience4j: Spring Boot application.yml) into a skeleton experiment, every setting commented with its source
+// resilience4j: Spring Boot application.yml; envoy: Envoy v3 clusters and
+// routes) into a skeleton experiment, every setting commented with its source
 // file:line:col (docs/import.md).
 //
 // validate reads the file as a run would and reports every problem with its

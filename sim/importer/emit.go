@@ -23,6 +23,17 @@ type skeleton struct {
 	kind  string
 	files []string
 	calls []callOut
+	// svc are settings of callee services (Envoy's outlier detection),
+	// by service name.
+	svc map[string][]setting
+}
+
+// service adds a setting to a callee service.
+func (s *skeleton) service(name string, st setting) {
+	if s.svc == nil {
+		s.svc = map[string][]setting{}
+	}
+	s.svc[name] = append(s.svc[name], st)
 }
 
 // placeholder marks a value the source does not give.
@@ -66,6 +77,12 @@ func (s *skeleton) toml() string {
 		w("\n[[service]]\nname = %q", svc)
 		w("workers = 100 %s", placeholder)
 		w("service_time = { dist = \"exponential\", mean = \"10ms\" } %s", placeholder)
+		sts := s.svc[svc]
+		for _, st := range sts {
+			if st.value != "{}" || len(sts) == 1 { // a bare table only when it has no keys
+				w("%s = %s %s", st.key, st.value, st.from.comment())
+			}
+		}
 	}
 	return b.String()
 }

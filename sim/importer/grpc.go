@@ -156,6 +156,14 @@ func (g *grpcReader) names(n *yaml.Node, s src) []callOut {
 	return out
 }
 
+// durationInto is duration for other readers: errors go to errs.
+func (g *grpcReader) durationInto(n *yaml.Node, s src, errs *Errors) (time.Duration, bool) {
+	d, ok := g.duration(n, s)
+	*errs = append(*errs, g.errs...)
+	g.errs = nil
+	return d, ok
+}
+
 // duration reads a protobuf JSON Duration: decimal seconds with an "s"
 // suffix, e.g. "1.5s".
 func (g *grpcReader) duration(n *yaml.Node, s src) (time.Duration, bool) {

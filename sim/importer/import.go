@@ -6,7 +6,7 @@ import (
 )
 
 // Kinds lists the source kinds Import reads.
-func Kinds() []string { return []string{"grpc", "resilience4j"} }
+func Kinds() []string { return []string{"envoy", "grpc", "resilience4j"} }
 
 // Source is one input file.
 type Source struct {
@@ -27,7 +27,7 @@ type Result struct {
 // unsupported or invalid value is an error of type Errors, listing every
 // one with its position; nothing is generated then.
 func Import(kind string, sources []Source) (*Result, error) {
-	if kind != "grpc" && kind != "resilience4j" {
+	if kind != "grpc" && kind != "resilience4j" && kind != "envoy" {
 		return nil, fmt.Errorf("import: unknown kind %q (known: %v)", kind, Kinds())
 	}
 	sk := &skeleton{kind: kind}
@@ -42,6 +42,12 @@ func Import(kind string, sources []Source) (*Result, error) {
 		if kind == "grpc" {
 			g := &grpcReader{file: s.Name, sk: sk}
 			g.serviceConfig(root)
+			warns, errs = append(warns, g.warns...), append(errs, g.errs...)
+			continue
+		}
+		if kind == "envoy" {
+			g := &envoyReader{file: s.Name, sk: sk, calls: map[string]int{}}
+			g.document(root)
 			warns, errs = append(warns, g.warns...), append(errs, g.errs...)
 			continue
 		}

@@ -32,7 +32,7 @@ func importFile(t *testing.T, kind, name string) *Result {
 // experiment validates, runs (shortened to 2 s), and matches its golden
 // file together with the warnings.
 func TestImportValidateRun(t *testing.T) {
-	for _, c := range [][2]string{{"grpc", "grpc-retry.json"}, {"grpc", "grpc-timeout.json"}, {"resilience4j", "resilience4j.yml"}} {
+	for _, c := range [][2]string{{"grpc", "grpc-retry.json"}, {"grpc", "grpc-timeout.json"}, {"resilience4j", "resilience4j.yml"}, {"envoy", "envoy.yaml"}} {
 		name := c[1]
 		r := importFile(t, c[0], name)
 		e, err := experiment.Parse(name+".toml", []byte(r.TOML))
@@ -185,4 +185,19 @@ func FuzzImportResilience4j(f *testing.F) {
 			t.Fatalf("generated experiment invalid: %v\n%s", err, r.TOML)
 		}
 	})
+}
+
+// TestEnvoyErrors: unsupported Envoy values are errors at their position.
+func TestEnvoyErrors(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"clusters:\n- name: a\n  circuit_breakers:\n    thresholds:\n    - max_requests: -1\n", "x.yaml:5:7: clusters[0].circuit_breakers.thresholds[0].max_requests: want an integer"},
+		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      hedge_policy: {}\n", "x.yaml:5:7: routes[0].route.hedge_policy: hedging is not modelled"},
+		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      retry_policy: { retry_on: retriable-4xx }\n", "retry_on names no condition ressim models"},
+	}
+	for _, c := range cases {
+		_, err := Import("envoy", []Source{{"x.yaml", []byte(c.src)}})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
+		}
+	}
 }
