@@ -11,6 +11,8 @@
 //	ressim sweep FILE    [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [budget flags]
 //	ressim alerts FILE   --rules RULES.yml [--eval-interval D] [--promtool-test OUT.yml] [--figure F.png] [--expect TEXT]... [--variant V --replication K]
 //	ressim validate FILE
+//	ressim lint FILE     [--format text|json|sarif] [--fail-on error|warning|note|never] [--variant V]
+//	ressim import KIND FILE... [-o experiment.toml]
 //	ressim version
 //	ressim completion bash|zsh|fish|powershell
 //	ressim help [COMMAND]
@@ -51,6 +53,17 @@
 // and alert when it went pending, fired and resolved, and the false alarms
 // (docs/observability.md). run --openmetrics also writes metrics.om, the
 // time series as OpenMetrics text for Prometheus.
+//
+// lint checks the experiment, the base and every variant, against the
+// resilience review checklist (docs/lint.md): one finding per line with
+// file:line:col, rule ID and variant, and the worst-case retry
+// amplification of every call path; --format json or sarif (SARIF 2.1.0)
+// for machines.
+//
+// import turns real configurations (KIND grpc: gRPC service config JSON;
+// resilience4j: Spring Boot application.yml; envoy: Envoy v3 clusters and
+// routes) into a skeleton experiment, every setting commented with its source
+// file:line:col (docs/import.md).
 //
 // validate reads the file as a run would and reports every problem with its
 // file, line, column and key, without running anything; for a valid file it
@@ -115,4 +128,6 @@
 //	   sweep write the replications that finished
 //	5  an internal error: a bug, reported as one line with a request to
 //	   file it (RESSIM_DEBUG=1 prints the stack)
+//	6  lint found a finding at or above its --fail-on severity (default
+//	   error); the report is written first
 package main

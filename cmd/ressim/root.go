@@ -46,6 +46,7 @@ give the same results.`,
 		return usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
 	})
 	root.AddCommand(newRunCmd(), newCompareCmd(), newSweepCmd(), newValidateCmd(), newVersionCmd(), newAlertsCmd())
+	root.AddCommand(newLintCmd(), newImportCmd())
 	strictCompletion(root)
 	return root
 }
@@ -72,6 +73,9 @@ func execute(args []string, stdout, stderr io.Writer) (code int) {
 // exitCode classifies a command's error.
 func exitCode(err error) int {
 	var ue usageError
+	if code, ok := lintExit(err); ok {
+		return code
+	}
 	switch {
 	case errors.Is(err, run.ErrBudget):
 		return exitBudget

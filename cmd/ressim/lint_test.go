@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestLintExit: lint's exit status follows --fail-on (6 at or above the
+// threshold), its formats parse, and bad flags are usage errors (2).
+func TestLintExit(t *testing.T) {
+	const amp = "../../experiments/retry-amplification.toml" // RS007 errors
+	const trap = "../../experiments/checkout-pool-exhaustion.toml"
+	cases := []struct {
+		args []string
+		want int
+	}{
+		{[]string{"lint", amp}, exitLint},
+		{[]string{"lint", "--fail-on", "never", amp}, exitOK},
+		{[]string{"lint", "--variant", "retry-at-the-edge", amp}, exitOK},
+		{[]string{"lint", "--variant", "retry-at-the-edge", "--fail-on", "warning", amp}, exitLint},
+		{[]string{"lint", "--variant", "timeout-100ms", trap}, exitOK},
+		{[]string{"lint", "--variant", "base", trap}, exitLint},
+		{[]string{"lint", "--variant", "nope", amp}, exitInvalid},
+		{[]string{"lint", "--format", "xml", amp}, exitInvalid},
+		{[]string{"lint", "--fail-on", "sometimes", amp}, exitInvalid},
+		{[]string{"lint", "no-such-file.toml"}, exitInvalid},
+	}
+	for _, c := range cases {
+		var o, e strings.Builder
+		if got := execute(c.args, &o, &e); got != c.want {
+			t.Errorf("%v: exit %d, want %d; stderr %q", c.args, got, c.want, e.String())
+		}
+	}
+	for _, f := range []string{"json", "sarif"} {
+		var o, e strings.Builder
+		execute([]string{"lint", "--format", f, amp}, &o, &e)
+		var v map[string]any
+		if err := json.Unmarshal([]byte(o.String()), &v); err != nil {
+			t.Errorf("--format %s: not JSON: %v", f, err)
+		}
+	}
+}
+
+// TestImportThenLint: an imported gRPC config is a valid experiment that
+// lint accepts; a hedging policy is an error (exit 2) with its position.
+func TestImportThenLint(t *testing.T) {
+	dir := t.TempDir()
+	out := dir + "/exp.toml"
+	var o, e strings.Builder
+	if code := execute([]string{"import", "grpc", "../../sim/importer/testdata/grpc-retry.json", "-o", out}, &o, &e); code != exitOK {
+		t.Fatalf("import: exit %d: %s", code, e.String())
+	}
+	if code := execute([]string{"lint", "--fail-on", "error", out}, &o, &e); code != exitOK {
+		t.Fatalf("lint of the import: exit %d: %s", code, o.String())
+	}
+	bad := dir + "/bad.json"
+	if err := os.WriteFile(bad, []byte(`{"methodConfig": [{"name": [{"service": "a"}], "hedgingPolicy": {}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.Reset()
+	if code := execute([]string{"import", "grpc", bad}, &o, &e); code != exitInvalid || !strings.Contains(e.String(), "bad.json:1:48") {
+		t.Fatalf("hedging: exit %d, stderr %q", code, e.String())
+	}
+}
+
+// TestLintImported: lint --import reports at the source file's lines.
+func TestLintImported(t *testing.T) {
+	var o, e strings.Builder
+	code := execute([]string{"lint", "--import", "resilience4j", "--fail-on", "never", "../../sim/importer/testdata/resilience4j.yml"}, &o, &e)
+	if code != exitOK || !strings.Contains(o.String(), "sim/importer/testdata/resilience4j.yml:44:7: warning RS005") {
+		t.Fatalf("exit %d, output %s", code, o.String())
+	}
+}

@@ -1,0 +1,51 @@
+package importer
+
+import (
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Diag is a warning or an error about a source file, with its position.
+type Diag struct {
+	File      string
+	Line, Col int
+	// Key is the source's path to the field, e.g. "methodConfig[0].timeout".
+	Key string
+	Msg string
+}
+
+func (d Diag) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s: %s", d.File, d.Line, d.Col, d.Key, d.Msg)
+}
+
+// Errors is the error Import returns for unsupported or invalid values:
+// every one, in source order.
+type Errors []Diag
+
+func (e Errors) Error() string {
+	lines := make([]string, len(e))
+	for i, d := range e {
+		lines[i] = d.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// src is a position in a source file, for diagnostics and comments.
+type src struct {
+	file      string
+	line, col int
+	key       string
+}
+
+func at(file string, n *yaml.Node, key string) src {
+	return src{file, n.Line, n.Column, key}
+}
+
+// comment is the TOML comment naming where a setting came from.
+func (s src) comment() string { return fmt.Sprintf("# %s:%d:%d %s", s.file, s.line, s.col, s.key) }
+
+func (s src) diag(format string, a ...any) Diag {
+	return Diag{s.file, s.line, s.col, s.key, fmt.Sprintf(format, a...)}
+}

@@ -1,0 +1,161 @@
+package importer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// outlier maps a cluster's outlier_detection onto the callee's outlier
+// table (ressim's outlier policy is Envoy's consecutive-5xx detection).
+func (g *envoyReader) outlier(n *yaml.Node, s src, svc string) {
+	keys := map[string]string{"consecutive_5xx": "", "interval": "dur", "base_ejection_time": "dur",
+		"max_ejection_time": "dur", "max_ejection_percent": ""}
+	g.sk.service(svc, setting{"outlier", "{}", s})
+	for _, f := range fields(n) {
+		fs := at(g.file, f.kpos, s.key+"."+f.key)
+		kind, ok := keys[f.key]
+		if !ok {
+			g.warn(fs, "not modelled: ressim ejects on consecutive 5xx only")
+			continue
+		}
+		v := f.value.Value
+		if kind == "dur" {
+			d, dok := (&grpcReader{file: g.file}).durationInto(f.value, fs, &g.errs)
+			if !dok {
+				continue
+			}
+			v = strconv.Quote(d.String())
+		} else if _, err := strconv.Atoi(v); err != nil {
+			g.fail(fs, "want an integer, got %q", v)
+			continue
+		}
+		g.sk.service(svc, setting{"outlier." + f.key, v, fs})
+	}
+}
+
+// virtualHost maps each route's timeout and retry_policy onto the call
+// to its cluster.
+func (g *envoyReader) virtualHost(n *yaml.Node) {
+	for _, f := range fields(n) {
+		if f.key != "routes" || f.value.Kind != yaml.SequenceNode {
+			continue
+		}
+		for i, r := range f.value.Content {
+			for _, rf := range fields(r) {
+				if rf.key == "route" {
+					g.route(rf.value, at(g.file, rf.kpos, fmt.Sprintf("routes[%d].route", i)))
+				}
+			}
+		}
+	}
+}
+
+func (g *envoyReader) route(n *yaml.Node, s src) {
+	var cluster string
+	for _, f := range fields(n) {
+		if f.key == "cluster" {
+			cluster = f.value.Value
+		}
+	}
+	if cluster == "" {
+		g.warn(s, "no single cluster (weighted or header clusters are not modelled); ignored")
+		return
+	}
+	c := g.call(cluster, s)
+	for _, f := range fields(n) {
+		fs := at(g.file, f.kpos, s.key+"."+f.key)
+		switch f.key {
+		case "cluster":
+		case "timeout":
+			if d, ok := (&grpcReader{file: g.file}).durationInto(f.value, fs, &g.errs); ok && !hasKey(c, "timeout") {
+				c.set("timeout", strconv.Quote(d.String()), fs)
+				g.warn(fs, "the route timeout bounds all attempts; ressim's timeout bounds each: imported as the per-attempt timeout unless per_try_timeout is set")
+			}
+		case "retry_policy":
+			g.retryPolicy(f.value, fs, c)
+		case "hedge_policy":
+			g.fail(fs, "hedging is not modelled by ressim")
+		default:
+			g.warn(fs, "not modelled; ignored")
+		}
+	}
+}
+
+// envoyRetryOn maps retry_on conditions to ressim outcomes.
+var envoyRetryOn = map[string][]string{
+	"5xx": {"error", "timeout"}, "gateway-error": {"error", "timeout"}, "connect-failure": {"error"},
+	"reset": {"error"}, "refused-stream": {"rejected"}, "retriable-status-codes": {"error"},
+	"unavailable": {"error"}, "cancelled": {"error"}, "internal": {"error"},
+	"resource-exhausted": {"rejected"}, "deadline-exceeded": {"timeout"}, "envoy-ratelimited": {"rejected"},
+}
+
+// retryPolicy maps a route's retry_policy. Envoy's backoff is full jitter
+// from base_interval (default 25 ms) doubling up to max_interval (default
+// 10 x base): ressim's full_jitter.
+func (g *envoyReader) retryPolicy(n *yaml.Node, s src, c *callOut) {
+	attempts, base, capv := "2", `"25ms"`, ""
+	on := map[string]bool{}
+	gr := &grpcReader{file: g.file}
+	for _, f := range fields(n) {
+		fs := at(g.file, f.kpos, s.key+"."+f.key)
+		switch f.key {
+		case "num_retries":
+			k, err := strconv.Atoi(f.value.Value)
+			if err != nil || k < 0 || k > 99 {
+				g.fail(fs, "want an integer in [0, 99], got %q", f.value.Value)
+				continue
+			}
+			attempts = strconv.Itoa(k + 1)
+		case "per_try_timeout":
+			if d, ok := gr.durationInto(f.value, fs, &g.errs); ok {
+				c.set("timeout", strconv.Quote(d.String()), fs)
+			}
+		case "retry_on":
+			for _, cond := range strings.Split(f.value.Value, ",") {
+				outs, ok := envoyRetryOn[strings.TrimSpace(cond)]
+				if !ok {
+					g.warn(fs, "retry_on %q is not modelled; ignored", strings.TrimSpace(cond))
+				}
+				for _, o := range outs {
+					on[o] = true
+				}
+			}
+		case "retry_back_off":
+			for _, b := range fields(f.value) {
+				bs := at(g.file, b.kpos, fs.key+"."+b.key)
+				d, ok := gr.durationInto(b.value, bs, &g.errs)
+				switch {
+				case !ok:
+				case b.key == "base_interval":
+					base = strconv.Quote(d.String())
+				case b.key == "max_interval":
+					capv = strconv.Quote(d.String())
+				default:
+					g.warn(bs, "not modelled; ignored")
+				}
+			}
+		default:
+			g.warn(fs, "not modelled; ignored")
+		}
+	}
+	var outs []string
+	for _, o := range []string{"error", "timeout", "rejected"} {
+		if on[o] {
+			outs = append(outs, strconv.Quote(o))
+		}
+	}
+	if len(outs) == 0 {
+		g.fail(s, "retry_on names no condition ressim models (e.g. 5xx, connect-failure, reset)")
+		return
+	}
+	c.set("retry.attempts", attempts, s)
+	c.set("retry.backoff", `"full_jitter"`, s)
+	c.set("retry.base", base, s)
+	if capv != "" {
+		c.set("retry.cap", capv, s)
+	}
+	c.set("retry.on", "["+strings.Join(outs, ", ")+"]", s)
+}

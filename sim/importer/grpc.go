@@ -1,0 +1,181 @@
+package importer
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// grpcReader reads one gRPC service config (gRFC A6, "gRPC Retry Design",
+// and grpc/doc/service_config.md).
+type grpcReader struct {
+	file     string
+	sk       *skeleton
+	warns    []Diag
+	errs     Errors
+	throttle *setting // retryThrottling mapped, applied to every retrying call
+	first    int      // index in sk.calls of this file's first call
+}
+
+func (g *grpcReader) warn(s src, format string, a ...any) {
+	g.warns = append(g.warns, s.diag(format, a...))
+}
+func (g *grpcReader) fail(s src, format string, a ...any) {
+	g.errs = append(g.errs, s.diag(format, a...))
+}
+
+// notModelled are service-config fields ressim has no counterpart for.
+var notModelled = map[string]string{
+	"loadBalancingPolicy":     "the balancer is the callee's `balancer` key; set it by hand",
+	"loadBalancingConfig":     "the balancer is the callee's `balancer` key; set it by hand",
+	"healthCheckConfig":       "client-side health checking is not modelled",
+	"waitForReady":            "calls never wait for a connection in the model",
+	"maxRequestMessageBytes":  "message sizes are not modelled",
+	"maxResponseMessageBytes": "message sizes are not modelled",
+}
+
+func (g *grpcReader) serviceConfig(root *yaml.Node) {
+	if root.Kind != yaml.MappingNode {
+		g.fail(at(g.file, root, "(root)"), "a service config is a JSON object")
+		return
+	}
+	g.first = len(g.sk.calls)
+	for _, f := range fields(root) {
+		s := at(g.file, f.kpos, f.key)
+		switch f.key {
+		case "methodConfig":
+			if f.value.Kind != yaml.SequenceNode {
+				g.fail(s, "must be an array")
+				continue
+			}
+			for i, mc := range f.value.Content {
+				g.methodConfig(mc, fmt.Sprintf("methodConfig[%d]", i))
+			}
+		case "retryThrottling":
+			g.throttling(f.value, s)
+		default:
+			if why, ok := notModelled[f.key]; ok {
+				g.warn(s, "not modelled: %s", why)
+			} else {
+				g.warn(s, "not a gRPC service config field; ignored")
+			}
+		}
+	}
+	if g.throttle != nil {
+		for i := g.first; i < len(g.sk.calls); i++ {
+			if hasRetry(g.sk.calls[i]) {
+				g.sk.calls[i].settings = append(g.sk.calls[i].settings, *g.throttle)
+			}
+		}
+	}
+}
+
+func hasRetry(c callOut) bool {
+	for _, s := range c.settings {
+		if s.key == "retry" {
+			return true
+		}
+	}
+	return false
+}
+
+// methodConfig reads one methodConfig entry: a call per name.
+func (g *grpcReader) methodConfig(n *yaml.Node, key string) {
+	var names []callOut
+	var settings []setting
+	for _, f := range fields(n) {
+		s := at(g.file, f.kpos, key+"."+f.key)
+		switch f.key {
+		case "name":
+			names = g.names(f.value, s)
+		case "timeout":
+			if d, ok := g.duration(f.value, s); ok {
+				settings = append(settings, setting{"timeout", strconv.Quote(d.String()), s})
+			}
+		case "retryPolicy":
+			if v, ok := g.retryPolicy(f.value, s); ok {
+				settings = append(settings, setting{"retry", v, s})
+			}
+		case "hedgingPolicy":
+			g.fail(s, "hedging is not modelled by ressim: a hedged call is not a retried one, and importing it as either would misstate the load")
+		default:
+			if why, ok := notModelled[f.key]; ok {
+				g.warn(s, "not modelled: %s", why)
+			} else {
+				g.warn(s, "not a methodConfig field; ignored")
+			}
+		}
+	}
+	if len(names) == 0 {
+		g.warn(at(g.file, n, key), "no name: the entry applies to no method and is skipped")
+	}
+	for _, c := range names {
+		c.settings = settings
+		g.sk.calls = append(g.sk.calls, c)
+	}
+}
+
+// validName is ressim's rule for service names.
+var validName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+
+// names reads methodConfig[].name: {service, method} objects.
+func (g *grpcReader) names(n *yaml.Node, s src) []callOut {
+	if n.Kind != yaml.SequenceNode {
+		g.fail(s, "must be an array of {service, method}")
+		return nil
+	}
+	var out []callOut
+	for i, e := range n.Content {
+		es := at(g.file, e, fmt.Sprintf("%s[%d]", s.key, i))
+		c := callOut{from: es}
+		for _, f := range fields(e) {
+			switch f.key {
+			case "service":
+				c.service = f.value.Value
+			case "method":
+				c.operation = f.value.Value
+			default:
+				g.warn(at(g.file, f.kpos, es.key+"."+f.key), "not a name field; ignored")
+			}
+		}
+		switch {
+		case c.service == "":
+			g.warn(es, "an empty service (the default for every method) is imported as a service named \"default\"")
+			c.service, c.operation = "default", ""
+		case !validName.MatchString(c.service):
+			g.fail(es, "service %q is not a valid ressim service name (1-64 letters, digits, '-', '_', '.')", c.service)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// durationInto is duration for other readers: errors go to errs.
+func (g *grpcReader) durationInto(n *yaml.Node, s src, errs *Errors) (time.Duration, bool) {
+	d, ok := g.duration(n, s)
+	*errs = append(*errs, g.errs...)
+	g.errs = nil
+	return d, ok
+}
+
+// duration reads a protobuf JSON Duration: decimal seconds with an "s"
+// suffix, e.g. "1.5s".
+func (g *grpcReader) duration(n *yaml.Node, s src) (time.Duration, bool) {
+	v := n.Value
+	if n.Kind != yaml.ScalarNode || !strings.HasSuffix(v, "s") {
+		g.fail(s, "want a protobuf JSON duration such as \"1.5s\", got %q", v)
+		return 0, false
+	}
+	secs, err := strconv.ParseFloat(strings.TrimSuffix(v, "s"), 64)
+	if err != nil || secs <= 0 || secs > 100*24*3600 {
+		g.fail(s, "duration %q must be a positive number of seconds, at most 100 days", v)
+		return 0, false
+	}
+	return time.Duration(math.Round(secs * float64(time.Second))), true
+}

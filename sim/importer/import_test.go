@@ -1,0 +1,203 @@
+package importer
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/topology"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+func importFile(t *testing.T, kind, name string) *Result {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Import(kind, []Source{{"testdata/" + name, data}})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return r
+}
+
+// TestImportValidateRun: each documented example imports, the generated
+// experiment validates, runs (shortened to 2 s), and matches its golden
+// file together with the warnings.
+func TestImportValidateRun(t *testing.T) {
+	for _, c := range [][2]string{{"grpc", "grpc-retry.json"}, {"grpc", "grpc-timeout.json"}, {"resilience4j", "resilience4j.yml"}, {"envoy", "envoy.yaml"}} {
+		name := c[1]
+		r := importFile(t, c[0], name)
+		e, err := experiment.Parse(name+".toml", []byte(r.TOML))
+		if err != nil {
+			t.Fatalf("%s: generated experiment invalid: %v\n%s", name, err, r.TOML)
+		}
+		cfg := e.Model
+		cfg.Duration = 2 * time.Second
+		m, err := topology.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := m.Run()
+		if err != nil || res == nil {
+			t.Fatalf("%s: run: %v", name, err)
+		}
+		var b bytes.Buffer
+		b.WriteString(r.TOML)
+		b.WriteString("\n# warnings:\n")
+		for _, w := range r.Warnings {
+			b.WriteString("# " + w.String() + "\n")
+		}
+		golden(t, filepath.Join("testdata", "golden", name+".toml"), b.Bytes())
+	}
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs; run go test ./sim/importer -update and review the diff", path)
+	}
+}
+
+// TestGRPCMapping checks the mapped values against gRFC A6's semantics.
+func TestGRPCMapping(t *testing.T) {
+	r := importFile(t, "grpc", "grpc-retry.json")
+	for _, want := range []string{
+		`call = "grpc.examples.echo.Echo" # testdata/grpc-retry.json:4:16 methodConfig[0].name[0]`,
+		`timeout = "1s" # testdata/grpc-retry.json:5:7 methodConfig[0].timeout`,
+		`retry = { attempts = 4, backoff = "full_jitter", base = "100ms", cap = "1s", on = ["error"] }`,
+		`retry_budget = { ratio = 0.1, capacity = 5, min_retries_per_second = 0 }`,
+	} {
+		if !strings.Contains(r.TOML, want) {
+			t.Errorf("generated experiment lacks %q:\n%s", want, r.TOML)
+		}
+	}
+	r = importFile(t, "grpc", "grpc-timeout.json")
+	if !strings.Contains(r.TOML, `timeout = "1.000000001s"`) {
+		t.Errorf("nanosecond timeout lost:\n%s", r.TOML)
+	}
+	if len(r.Warnings) == 0 || !strings.Contains(r.Warnings[0].String(), "loadBalancingConfig: not modelled") {
+		t.Errorf("warnings %v, want loadBalancingConfig not modelled", r.Warnings)
+	}
+}
+
+// TestGRPCErrors: unsupported or invalid values are errors with their
+// source position; nothing is generated.
+func TestGRPCErrors(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{`{"methodConfig": [{"name": [{"service": "a"}], "hedgingPolicy": {"maxAttempts": 3}}]}`, "x.json:1:48: methodConfig[0].hedgingPolicy: hedging is not modelled"},
+		{`{"methodConfig": [{"name": [{"service": "a"}], "timeout": "1m"}]}`, "x.json:1:48: methodConfig[0].timeout: want a protobuf JSON duration"},
+		{"{\"methodConfig\": [{\"name\": [{\"service\": \"a\"}],\n \"retryPolicy\": {\"maxAttempts\": 3, \"initialBackoff\": \"1s\", \"maxBackoff\": \"2s\", \"retryableStatusCodes\": [\"NOPE\"]}}]}", "x.json:2:105: methodConfig[0].retryPolicy.retryableStatusCodes[0]: unknown gRPC status code"},
+		{`{"methodConfig": [{"name": [{"service": "a b"}]}]}`, `service "a b" is not a valid`},
+		{`{"retryThrottling": {"maxTokens": 0, "tokenRatio": 0.1}}`, "x.json:1:22: retryThrottling.maxTokens: must be a number in (0, 1000]"},
+	}
+	for _, c := range cases {
+		_, err := Import("grpc", []Source{{"x.json", []byte(c.src)}})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
+// FuzzImportGRPC: no input panics, and a successful import always
+// validates as an experiment.
+func FuzzImportGRPC(f *testing.F) {
+	for _, n := range []string{"grpc-retry.json", "grpc-timeout.json"} {
+		if b, err := os.ReadFile(filepath.Join("testdata", n)); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Import("grpc", []Source{{"f.json", data}})
+		if err != nil {
+			return
+		}
+		if _, err := experiment.Parse("f.toml", []byte(r.TOML)); err != nil {
+			t.Fatalf("generated experiment invalid: %v\n%s", err, r.TOML)
+		}
+	})
+}
+
+// TestResilience4jErrors: a bad value or a missing base config is an
+// error at its position.
+func TestResilience4jErrors(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"resilience4j.retry:\n  instances:\n    a:\n      waitDuration: soon\n", "x.yml:4:7: resilience4j.retry.instances.a.waitDuration: value \"soon\""},
+		{"resilience4j:\n  circuitbreaker:\n    instances:\n      a:\n        baseConfig: nope\n", "x.yml:5:21: resilience4j.circuitbreaker.instances.a.baseConfig: no config named \"nope\""},
+		{"resilience4j.circuitbreaker:\n  instances:\n    a:\n      slidingWindowType: SOMETIMES\n", "want COUNT_BASED or TIME_BASED"},
+	}
+	for _, c := range cases {
+		_, err := Import("resilience4j", []Source{{"x.yml", []byte(c.src)}})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
+// TestSpringDuration: Spring Boot's duration forms.
+func TestSpringDuration(t *testing.T) {
+	cases := map[string]time.Duration{"100": 100 * time.Millisecond, "500ms": 500 * time.Millisecond,
+		"5s": 5 * time.Second, "PT1.5S": 1500 * time.Millisecond, "2d": 48 * time.Hour}
+	for in, want := range cases {
+		if got, err := springDuration(in); err != nil || got != want {
+			t.Errorf("springDuration(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "soon", "-1s", "101d"} {
+		if _, err := springDuration(bad); err == nil {
+			t.Errorf("springDuration(%q) accepted", bad)
+		}
+	}
+}
+
+// FuzzImportResilience4j: no input panics, and a successful import
+// always validates as an experiment.
+func FuzzImportResilience4j(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("testdata", "resilience4j.yml")); err == nil {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Import("resilience4j", []Source{{"f.yml", data}})
+		if err != nil {
+			return
+		}
+		if _, err := experiment.Parse("f.toml", []byte(r.TOML)); err != nil {
+			t.Fatalf("generated experiment invalid: %v\n%s", err, r.TOML)
+		}
+	})
+}
+
+// TestEnvoyErrors: unsupported Envoy values are errors at their position.
+func TestEnvoyErrors(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"clusters:\n- name: a\n  circuit_breakers:\n    thresholds:\n    - max_requests: -1\n", "x.yaml:5:7: clusters[0].circuit_breakers.thresholds[0].max_requests: want an integer"},
+		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      hedge_policy: {}\n", "x.yaml:5:7: routes[0].route.hedge_policy: hedging is not modelled"},
+		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      retry_policy: { retry_on: retriable-4xx }\n", "retry_on names no condition ressim models"},
+	}
+	for _, c := range cases {
+		_, err := Import("envoy", []Source{{"x.yaml", []byte(c.src)}})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package lint
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ressim/ressim/sim/policies/retry"
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// checker collects the findings of one model.
+type checker struct {
+	m       *topology.Config
+	variant string
+	w       *walker
+	out     []Finding
+}
+
+func (c *checker) add(id, key, format string, a ...any) {
+	r, _ := ruleByID(id)
+	c.out = append(c.out, Finding{Rule: id, Severity: r.Severity, Key: key,
+		Variant: c.variant, Message: fmt.Sprintf(format, a...)})
+}
+
+// checkModel runs every rule on one model.
+func checkModel(m *topology.Config, variant string) ([]Finding, []Path) {
+	c := &checker{m: m, variant: variant, w: walk(m, variant)}
+	for i := range m.Clients {
+		c.client(i)
+	}
+	for _, s := range allSites(m) {
+		c.site(s)
+	}
+	for i := range m.Services {
+		c.service(i)
+	}
+	c.propagation()
+	return c.out, c.w.paths
+}
+
+func (c *checker) client(i int) {
+	cl := &c.m.Clients[i]
+	key := "client." + strconv.Itoa(i)
+	if cl.Call.Timeout == 0 && cl.Deadline.Mean() == 0 {
+		c.add("RS001", key, "client %q sets neither timeout nor deadline: its requests may wait forever", cl.Name)
+	}
+	c.retry(key, cl.Name+" -> "+cl.Target, cl.Call)
+}
+
+// retry checks a call policy's retries (RS005, RS006, RS008).
+func (c *checker) retry(key, what string, p topology.CallPolicy) {
+	r := p.Retry
+	if r.MaxAttempts <= 1 {
+		return
+	}
+	rk := key + ".retry"
+	if !r.Idempotent {
+		c.add("RS008", rk, "%s: %d attempts on a non-idempotent operation", what, r.MaxAttempts)
+	}
+	switch r.Backoff {
+	case retry.BackoffNone, retry.BackoffConstant, retry.BackoffExponential:
+		c.add("RS005", rk, "%s: %d attempts with a backoff without jitter", what, r.MaxAttempts)
+	}
+	if p.Guards.Budget == nil && p.Guards.RetryConcurrency == nil {
+		c.add("RS006", rk, "%s: %d attempts and no retry_budget: up to %dx the load on a failing dependency", what, r.MaxAttempts, r.MaxAttempts)
+	}
+}
+
+// site checks one downstream call.
+func (c *checker) site(s site) {
+	caller := c.m.Services[s.svc].Name
+	what := caller + " -> " + s.call.Service
+	p := s.call.Policy
+	if p.Timeout == 0 {
+		c.add("RS001", s.key+".call", "%s has no timeout", what)
+	}
+	if dl, ok := c.deadline(s.svc); ok && p.Timeout > dl && !c.m.PropagateDeadlines {
+		c.add("RS002", s.key+".timeout", "%s: timeout %v exceeds the longest user deadline reaching %s (%v)", what, p.Timeout, caller, dl)
+	}
+	if !s.call.Critical {
+		c.nonCritical(s, what)
+	}
+	c.retry(s.key, what, p)
+	if path, ok := c.w.worst[s.key]; ok && p.Retry.MaxAttempts > 1 && path.RetryLayers > 1 {
+		c.add("RS007", s.key+".retry", "%s retries under %d other retrying layer(s): %s = %dx worst case",
+			what, path.RetryLayers-1, pathString(path), path.Amplification)
+	}
+	if b := p.Guards.Breaker; b != nil {
+		if b.PermittedNumberOfCallsInHalfOpenState > 10 {
+			c.add("RS009", s.key+".breaker", "%s: half-open admits %d probe calls (more than 10)", what, b.PermittedNumberOfCallsInHalfOpenState)
+		}
+		if b.MinimumNumberOfCalls < 5 {
+			c.add("RS010", s.key+".breaker", "%s: the breaker may open after %d call(s) (fewer than 5)", what, b.MinimumNumberOfCalls)
+		}
+	}
+	if p.Guards.Bulkhead == nil && p.Guards.BulkheadPool == nil && c.shared(s.svc) {
+		c.add("RS011", s.key+".call", "%s has no bulkhead, and %s's workers serve other dependencies or operations too", what, caller)
+	}
+}
+
+// nonCritical checks a non-critical call's time budget and fallback.
+func (c *checker) nonCritical(s site, what string) {
+	p := s.call.Policy
+	crit := c.longestCritical(s.svc)
+	dl, hasDL := c.deadline(s.svc)
+	switch {
+	case p.Timeout == 0:
+		c.add("RS004", s.key+".critical", "%s is non-critical but has no timeout", what)
+	case crit > 0 && p.Timeout >= crit:
+		c.add("RS004", s.key+".timeout", "%s is non-critical but its timeout %v is as long as a critical call's (%v)", what, p.Timeout, crit)
+	case hasDL && p.Timeout > dl/2:
+		c.add("RS004", s.key+".timeout", "%s is non-critical but its timeout %v is above half the user's deadline (%v)", what, p.Timeout, dl)
+	}
+	if p.Guards.Fallback == nil {
+		c.add("RS016", s.key+".critical", "%s is non-critical but declares no fallback", what)
+	}
+}
+
+// deadline returns the longest user deadline reaching service svc, and
+// false when a request without a deadline (or none at all) reaches it.
+func (c *checker) deadline(svc int) (time.Duration, bool) {
+	dl, ok := c.w.reach[svc]
+	return dl, ok && !c.w.noDeadline[svc]
+}
+
+// longestCritical is the longest timeout of a critical call of svc.
+func (c *checker) longestCritical(svc int) time.Duration {
+	var max time.Duration
+	for _, s := range allSites(c.m) {
+		if s.svc == svc && s.call.Critical && s.call.Policy.Timeout > max {
+			max = s.call.Policy.Timeout
+		}
+	}
+	return max
+}
+
+// shared reports whether svc's workers serve more than one dependency or
+// more than one operation with calls.
+func (c *checker) shared(svc int) bool {
+	deps := map[string]bool{}
+	for _, s := range allSites(c.m) {
+		if s.svc == svc {
+			deps[s.call.Service] = true
+		}
+	}
+	return len(deps) > 1 || (len(deps) == 1 && len(c.m.Services[svc].Operations) > 0)
+}
+
+func pathString(p Path) string {
+	parts := make([]string, len(p.Attempts))
+	for i, a := range p.Attempts {
+		parts[i] = strconv.Itoa(a)
+	}
+	return strings.Join(p.Hops, " -> ") + " (" + strings.Join(parts, " x ") + ")"
+}

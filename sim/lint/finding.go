@@ -1,0 +1,119 @@
+package lint
+
+import (
+	"sort"
+
+	"github.com/ressim/ressim/sim/experiment"
+)
+
+// Severity is how serious a finding is; the values are SARIF's levels.
+type Severity string
+
+// The severities, most serious first.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+	Note    Severity = "note"
+)
+
+// rank orders severities: higher is more serious.
+func (s Severity) rank() int {
+	switch s {
+	case Error:
+		return 3
+	case Warning:
+		return 2
+	case Note:
+		return 1
+	}
+	return 0
+}
+
+// AtLeast reports whether s is at least as serious as t.
+func (s Severity) AtLeast(t Severity) bool { return s.rank() >= t.rank() }
+
+// Finding is one violated rule at one place.
+type Finding struct {
+	// Rule is the rule's ID, e.g. "RS001".
+	Rule string `json:"rule"`
+	// Severity is the rule's severity.
+	Severity Severity `json:"severity"`
+	// File, Line and Col locate the key at fault (1-based; Col in
+	// characters).
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+	// Key is the dotted key path at fault, as in validate's messages.
+	Key string `json:"key"`
+	// Variant is the variant whose model shows the finding ("base" for the
+	// base experiment).
+	Variant string `json:"variant"`
+	// Message says what is wrong here, with the numbers.
+	Message string `json:"message"`
+}
+
+// Path is one call path from a client down to a service that calls no
+// one, with the worst-case number of calls its bottom receives per user
+// request: the product of the attempts at each call along the way.
+type Path struct {
+	Variant       string   `json:"variant"`
+	Hops          []string `json:"hops"`
+	Attempts      []int    `json:"attempts"`
+	Amplification int      `json:"amplification"`
+	RetryLayers   int      `json:"retry_layers"`
+}
+
+// Report is the result of linting one experiment file.
+type Report struct {
+	File     string    `json:"file"`
+	Findings []Finding `json:"findings"`
+	// Suppressed are findings silenced by a lint-ignore comment, with the
+	// comment's reason in Message's place.
+	Suppressed []Suppressed `json:"suppressed"`
+	Paths      []Path       `json:"paths"`
+}
+
+// Suppressed is a finding silenced by a reasoned comment.
+type Suppressed struct {
+	Finding
+	Reason string `json:"reason"`
+}
+
+// Worst returns the most serious severity among the findings, or "" when
+// there are none.
+func (r *Report) Worst() Severity {
+	var w Severity
+	for _, f := range r.Findings {
+		if f.Severity.rank() > w.rank() {
+			w = f.Severity
+		}
+	}
+	return w
+}
+
+// place fills a finding's position from the experiment's key positions.
+func place(e *experiment.Experiment, f *Finding) {
+	p := e.KeyPos(f.Key)
+	f.File, f.Line, f.Col = e.File, p.Line, p.Col
+}
+
+// sortFindings orders findings by file, position, then rule, then variant, then
+// message, so that output never depends on check order.
+func sortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		switch {
+		case a.File != b.File:
+			return a.File < b.File
+		case a.Line != b.Line:
+			return a.Line < b.Line
+		case a.Col != b.Col:
+			return a.Col < b.Col
+		case a.Rule != b.Rule:
+			return a.Rule < b.Rule
+		case a.Variant != b.Variant:
+			return a.Variant < b.Variant
+		}
+		return a.Message < b.Message
+	})
+}

@@ -1,0 +1,98 @@
+package lint
+
+import (
+	"time"
+
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// maxPaths bounds the paths enumerated per model, so that a wide fan-out
+// cannot make lint exponential; the paths beyond are not listed (the
+// per-site amplification is still computed on those listed).
+const maxPaths = 1000
+
+// maxAmplification saturates the product of attempts (100 attempts, the
+// most a retry allows, at five layers is already 10^10).
+const maxAmplification = 1 << 40
+
+// walker enumerates call paths from the clients down.
+type walker struct {
+	m     *topology.Config
+	idx   map[string]int
+	paths []Path
+	// reach[svc] is the longest deadline among the clients whose requests
+	// reach svc; noDeadline[svc] marks one reached without a deadline.
+	reach      map[int]time.Duration
+	noDeadline map[int]bool
+	// worst[key] is the worst path through a call site that has retrying
+	// layers above it, for RS007.
+	worst map[string]Path
+}
+
+func walk(m *topology.Config, variant string) *walker {
+	w := &walker{m: m, idx: serviceIndex(m), reach: map[int]time.Duration{},
+		noDeadline: map[int]bool{}, worst: map[string]Path{}}
+	for _, c := range m.Clients {
+		t, ok := w.idx[c.Target]
+		if !ok {
+			continue
+		}
+		dl := c.Deadline.Mean()
+		p := Path{Variant: variant, Hops: []string{c.Name, c.Target}, Attempts: []int{attempts(c.Call)}}
+		w.visit(t, c.Operation, dl, p, map[int]bool{t: true})
+	}
+	return w
+}
+
+// visit extends path p, which has just reached service svc for operation
+// op, with every call of the handler.
+func (w *walker) visit(svc int, op string, dl time.Duration, p Path, on map[int]bool) {
+	if dl == 0 {
+		w.noDeadline[svc] = true
+	} else if dl > w.reach[svc] {
+		w.reach[svc] = dl
+	}
+	sites := handlerSites(w.m, svc, op)
+	leaf := true
+	for _, s := range sites {
+		t, ok := w.idx[s.call.Service]
+		if !ok || on[t] || len(w.paths) >= maxPaths {
+			continue
+		}
+		leaf = false
+		q := Path{Variant: p.Variant, Hops: append(append([]string(nil), p.Hops...), s.call.Service),
+			Attempts: append(append([]int(nil), p.Attempts...), attempts(s.call.Policy))}
+		w.noteSite(s.key, q)
+		on[t] = true
+		w.visit(t, s.call.Operation, dl, q, on)
+		delete(on, t)
+	}
+	if leaf {
+		w.paths = append(w.paths, finish(p))
+	}
+}
+
+// noteSite records q as the path through site key if it amplifies more
+// than the one recorded.
+func (w *walker) noteSite(key string, q Path) {
+	q = finish(q)
+	if old, ok := w.worst[key]; !ok || q.Amplification > old.Amplification {
+		w.worst[key] = q
+	}
+}
+
+// finish computes a path's amplification and retrying layers.
+func finish(p Path) Path {
+	p.Amplification, p.RetryLayers = 1, 0
+	for _, a := range p.Attempts {
+		if p.Amplification <= maxAmplification/a {
+			p.Amplification *= a
+		} else {
+			p.Amplification = maxAmplification
+		}
+		if a > 1 {
+			p.RetryLayers++
+		}
+	}
+	return p
+}

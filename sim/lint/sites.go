@@ -1,0 +1,84 @@
+package lint
+
+import (
+	"strconv"
+
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// site is one downstream call written in the file.
+type site struct {
+	svc  int    // index of the calling service in Config.Services
+	op   string // the caller's operation ("" for the default handler)
+	key  string // key path of the call's table, e.g. "service.0.step.1"
+	call topology.CallConfig
+}
+
+// handlerKey returns the key path of a service's handler for operation op
+// and its steps: the operation's when it has one, else the default.
+func handlerKey(m *topology.Config, svc int, op string) (string, []topology.Step) {
+	s := &m.Services[svc]
+	base := "service." + strconv.Itoa(svc)
+	for j, o := range s.Operations {
+		if o.Name == op && op != "" {
+			return base + ".operation." + strconv.Itoa(j), o.Steps
+		}
+	}
+	return base, s.Steps
+}
+
+// stepSites lists the calls of a handler's steps, in order.
+func stepSites(svc int, op, key string, steps []topology.Step) []site {
+	var out []site
+	for k, st := range steps {
+		sk := key + ".step." + strconv.Itoa(k)
+		switch st.Kind {
+		case topology.CallStep:
+			out = append(out, site{svc, op, sk, st.Calls[0]})
+		case topology.ParallelStep:
+			for c, cc := range st.Calls {
+				out = append(out, site{svc, op, sk + ".parallel." + strconv.Itoa(c), cc})
+			}
+		}
+	}
+	return out
+}
+
+// allSites lists every call site of the model: each service's default
+// handler, then its operations, services in file order.
+func allSites(m *topology.Config) []site {
+	var out []site
+	for i := range m.Services {
+		s := &m.Services[i]
+		base := "service." + strconv.Itoa(i)
+		out = append(out, stepSites(i, "", base, s.Steps)...)
+		for j, o := range s.Operations {
+			out = append(out, stepSites(i, o.Name, base+".operation."+strconv.Itoa(j), o.Steps)...)
+		}
+	}
+	return out
+}
+
+// handlerSites lists the calls a request for operation op of service svc
+// makes.
+func handlerSites(m *topology.Config, svc int, op string) []site {
+	key, steps := handlerKey(m, svc, op)
+	return stepSites(svc, op, key, steps)
+}
+
+// serviceIndex maps service names to their index.
+func serviceIndex(m *topology.Config) map[string]int {
+	idx := make(map[string]int, len(m.Services))
+	for i, s := range m.Services {
+		idx[s.Name] = i
+	}
+	return idx
+}
+
+// attempts is the most attempts a call policy makes (1 without retries).
+func attempts(p topology.CallPolicy) int {
+	if p.Retry.MaxAttempts > 1 {
+		return p.Retry.MaxAttempts
+	}
+	return 1
+}

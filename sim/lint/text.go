@@ -1,0 +1,44 @@
+package lint
+
+import (
+	"fmt"
+	"io"
+)
+
+// WriteText writes the report for people: one line per finding
+// (file:line:col: severity ID [variant] message), the call paths with
+// their worst-case amplification, and a summary line.
+func WriteText(w io.Writer, r *Report) error {
+	ew := &errWriter{w: w}
+	for _, f := range r.Findings {
+		ew.printf("%s:%d:%d: %s %s [%s] %s\n", f.File, f.Line, f.Col, f.Severity, f.Rule, f.Variant, f.Message)
+	}
+	for _, s := range r.Suppressed {
+		ew.printf("%s:%d:%d: suppressed %s [%s] %s (because %s)\n", s.File, s.Line, s.Col, s.Rule, s.Variant, s.Message, s.Reason)
+	}
+	if len(r.Paths) > 0 {
+		ew.printf("worst-case retry amplification per call path:\n")
+	}
+	for _, p := range r.Paths {
+		ew.printf("  [%s] %s = %dx\n", p.Variant, pathString(p), p.Amplification)
+	}
+	counts := map[Severity]int{}
+	for _, f := range r.Findings {
+		counts[f.Severity]++
+	}
+	ew.printf("%s: %d finding(s): %d error(s), %d warning(s), %d note(s); %d suppressed\n",
+		r.File, len(r.Findings), counts[Error], counts[Warning], counts[Note], len(r.Suppressed))
+	return ew.err
+}
+
+// errWriter keeps the first write error.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, a ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, a...)
+	}
+}
