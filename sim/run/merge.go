@@ -1,0 +1,181 @@
+package run
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ressim/ressim/internal/version"
+	"github.com/ressim/ressim/sim/experiment"
+)
+
+// PartialPaths expands merge's arguments: files as they are, folders to
+// the *.partial.jsonl files in them, and glob patterns to their matches.
+// A pattern or folder that matches nothing is an error.
+func PartialPaths(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if st, err := os.Stat(a); err == nil {
+			if !st.IsDir() {
+				out = append(out, a)
+				continue
+			}
+			m, _ := filepath.Glob(filepath.Join(a, "*.partial.jsonl"))
+			if len(m) == 0 {
+				return nil, fmt.Errorf("%w: folder %s holds no *.partial.jsonl file", ErrPartial, a)
+			}
+			out = append(out, m...)
+			continue
+		}
+		m, err := filepath.Glob(a)
+		if err != nil || len(m) == 0 {
+			return nil, fmt.Errorf("%w: %s: no such file, folder or match", ErrPartial, a)
+		}
+		out = append(out, m...)
+	}
+	return out, nil
+}
+
+// MergeSweep merges the partial files at paths (every shard of one sweep)
+// into the sweep's outputs in opt.OutDir (default out/<name>/sweep), with
+// opt.Plots and opt.SVG: the same bytes as the unsharded sweep, since it
+// fills the same records in the same order and writes them with the same
+// code. It refuses (ErrPartial) corrupt or torn files, partials of another
+// experiment file, seed, replications, shard count or ressim version, and
+// units missing or held twice.
+func MergeSweep(paths []string, opt CompareOptions) (*SweepOutput, error) {
+	parts, err := readPartials(paths)
+	if err != nil {
+		return nil, err
+	}
+	h := parts[0].Header
+	exp, err := experiment.Parse(h.FileName, h.File)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the experiment file inside %s: %w", ErrPartial, paths[0], err)
+	}
+	opt.Seed, opt.Replications = &h.Seed, h.Replications
+	res, cells, err := newSweep(exp, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := fillSweep(res, len(cells), parts, paths); err != nil {
+		return nil, err
+	}
+	out := &SweepOutput{Result: res, Dir: sweepDir(exp.Name, opt.OutDir)}
+	stage, err := stageOutput(out.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("merge %s: %w", exp.Name, err)
+	}
+	defer stage.Abort()
+	if err := out.commit(stage, opt); err != nil {
+		return nil, fmt.Errorf("merge %s: %w", exp.Name, err)
+	}
+	return out, nil
+}
+
+// readPartials reads every file and checks that they are whole and of
+// one run, made by this version of ressim.
+func readPartials(paths []string) ([]*partialFile, error) {
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%w: no partial file given", ErrPartial)
+	}
+	var parts []*partialFile
+	for _, p := range paths {
+		pf, err := readPartial(p)
+		if err != nil {
+			return nil, fmt.Errorf("%w: corrupt: %w", ErrPartial, err)
+		}
+		if pf.Torn {
+			return nil, fmt.Errorf("%w: %s ends in a torn line: its shard was killed while writing; re-run the shard to resume it", ErrPartial, p)
+		}
+		if err := checkHeader(p, pf.Header, paths[0], parts); err != nil {
+			return nil, err
+		}
+		parts = append(parts, pf)
+	}
+	return parts, nil
+}
+
+func checkHeader(p string, h PartialHeader, first string, parts []*partialFile) error {
+	sum := sha256.Sum256(h.File)
+	if h.Kind != "sweep" || hex.EncodeToString(sum[:]) != h.FileSHA256 {
+		return fmt.Errorf("%w: corrupt: %s: kind %q, or its experiment file does not match its SHA-256", ErrPartial, p, h.Kind)
+	}
+	if h.Version != version.Version {
+		return fmt.Errorf("%w: %s was made by ressim %s, this is %s: merge with the version that ran the shards", ErrPartial, p, h.Version, version.Version)
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	r := parts[0].Header
+	var diff []string
+	if h.FileSHA256 != r.FileSHA256 {
+		diff = append(diff, fmt.Sprintf("experiment file (SHA-256 %.12s… vs %.12s…)", h.FileSHA256, r.FileSHA256))
+	}
+	if h.Seed != r.Seed {
+		diff = append(diff, fmt.Sprintf("seed (%d vs %d)", h.Seed, r.Seed))
+	}
+	if h.Replications != r.Replications {
+		diff = append(diff, fmt.Sprintf("replications (%d vs %d)", h.Replications, r.Replications))
+	}
+	if h.Shards != r.Shards {
+		diff = append(diff, fmt.Sprintf("shard count (%d vs %d)", h.Shards, r.Shards))
+	}
+	if len(diff) > 0 {
+		return fmt.Errorf("%w: %s and %s are of different runs: %s differ", ErrPartial, p, first, strings.Join(diff, ", "))
+	}
+	return nil
+}
+
+// fillSweep puts every unit's record in its slot, refusing units out of
+// range, held twice, or missing.
+func fillSweep(res *SweepResult, ncells int, parts []*partialFile, paths []string) error {
+	total := ncells * res.Replications
+	from := make([]int, total) // 1 + index of the file that held the unit
+	for i, pf := range parts {
+		for _, u := range pf.Order {
+			if u < 0 || u >= total {
+				return fmt.Errorf("%w: corrupt: %s holds unit %d, outside 0..%d", ErrPartial, paths[i], u, total-1)
+			}
+			if from[u] != 0 {
+				return fmt.Errorf("%w: unit %d is held twice, by %s and %s", ErrPartial, u, paths[from[u]-1], paths[i])
+			}
+			from[u] = i + 1
+			r := pf.Records[u]
+			rep, c := u/ncells, u%ncells
+			if r.Replication != rep {
+				return fmt.Errorf("%w: corrupt: %s: unit %d records replication %d, want %d", ErrPartial, paths[i], u, r.Replication, rep)
+			}
+			v, y, x := cellIndex(res, c)
+			res.Cells[v][y][x][rep] = r.Headline
+			res.Records[v][y][x][rep] = r
+		}
+	}
+	return missingUnits(from, parts[0].Header.Shards)
+}
+
+// cellIndex is cell c's (variant, y, x), in sweepCells' order.
+func cellIndex(res *SweepResult, c int) (v, y, x int) {
+	nx := len(res.Cells[0][0])
+	ny := len(res.Cells[0])
+	return c / (nx * ny), c / nx % ny, c % nx
+}
+
+func missingUnits(from []int, shards int) error {
+	var missing []int
+	for u, f := range from {
+		if f == 0 {
+			missing = append(missing, u)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	sort.Ints(missing)
+	show := missing[:min(len(missing), 10)]
+	return fmt.Errorf("%w: %d unit(s) missing (of %d shards), e.g. %v: a shard's file is absent or its shard did not finish; re-run it (it resumes)", ErrPartial, len(missing), shards, show)
+}
