@@ -12,31 +12,6 @@ import (
 	"github.com/ressim/ressim/sim/run"
 )
 
-// runSweepShard runs one shard of a sweep (--shard) and says what it did.
-func runSweepShard(c *cobra.Command, file string, exp *experiment.Experiment, spec string, opt run.CompareOptions, ctx context.Context) error {
-	s, from, err := run.ParseShard(spec, os.Getenv)
-	if err != nil {
-		return usageError{fmt.Errorf("--%w", err)}
-	}
-	if from != "" {
-		fmt.Fprintf(c.ErrOrStderr(), "shard %s: index from %s\n", s, from)
-	}
-	data, err := readExperimentBytes(file)
-	if err != nil {
-		return err
-	}
-	sr, err := run.RunSweepShard(ctx, exp, file, data, s, opt)
-	if sr == nil {
-		return err
-	}
-	fmt.Fprintf(c.OutOrStdout(), "%s: shard %s: %d unit(s), %d resumed, %d run\npartial result in %s\n",
-		exp.Name, s, sr.Units, sr.Resumed, sr.Ran, sr.Path)
-	if err != nil {
-		return stopped(err, sr.Resumed+sr.Ran, "unit of the shard")
-	}
-	return nil
-}
-
 // readExperimentBytes reads the experiment file again, for its digest
 // and to embed it in the partial result; it must be a regular file (a
 // pipe cannot be read twice).
@@ -54,6 +29,53 @@ func readExperimentBytes(file string) ([]byte, error) {
 	return data, nil
 }
 
+// reportMerge prints the merged table, as the unsharded command does, and
+// checks a comparison's [[expect]] blocks.
+func reportMerge(c *cobra.Command, out *run.MergeOutput, n int) error {
+	w := c.OutOrStdout()
+	if s := out.Sweep; s != nil {
+		warn(c.ErrOrStderr(), s.Warnings)
+		run.WriteSweepTable(w, s.Result, s.Stats)
+		fmt.Fprintf(w, "\nmerged %d partial file(s); outputs in %s/\n", n, s.Dir)
+		return nil
+	}
+	cmp := out.Compare
+	warn(c.ErrOrStderr(), cmp.Warnings)
+	run.WriteCompareTable(w, cmp.Comparison, cmp.Stats, cmp.Locked, false)
+	fmt.Fprintf(w, "\nmerged %d partial file(s); outputs in %s/\n", n, cmp.Dir)
+	return reportExpectations(w, run.CheckExpectations(out.Experiment, cmp.Comparison.ByVariant()))
+}
+
+// runShard runs one shard of a sweep or comparison (--shard) and says
+// what it did.
+func runShard(ctx context.Context, c *cobra.Command, file string, exp *experiment.Experiment, spec string, opt run.CompareOptions) error {
+	s, from, err := run.ParseShard(spec, os.Getenv)
+	if err != nil {
+		return usageError{fmt.Errorf("--%w", err)}
+	}
+	if from != "" {
+		fmt.Fprintf(c.ErrOrStderr(), "shard %s: index from %s\n", s, from)
+	}
+	data, err := readExperimentBytes(file)
+	if err != nil {
+		return err
+	}
+	shard := run.RunSweepShard
+	if c.Name() == "compare" {
+		shard = run.RunCompareShard
+	}
+	sr, err := shard(ctx, exp, file, data, s, opt)
+	if sr == nil {
+		return err
+	}
+	fmt.Fprintf(c.OutOrStdout(), "%s: shard %s: %d unit(s), %d resumed, %d run\npartial result in %s\n",
+		exp.Name, s, sr.Units, sr.Resumed, sr.Ran, sr.Path)
+	if err != nil {
+		return stopped(err, sr.Resumed+sr.Ran, "unit of the shard")
+	}
+	return nil
+}
+
 func newMergeCmd() *cobra.Command {
 	var (
 		outDir       string
@@ -61,12 +83,15 @@ func newMergeCmd() *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "merge -o DIR PARTIAL...",
-		Short: "Merge the partial results of sharded sweeps into the sweep's outputs",
-		Long: `Merge reads the partial results that 'ressim sweep FILE --shard I/N' wrote
-(files, folders holding *.partial.jsonl, or glob patterns) and writes the
-outputs the unsharded sweep writes, byte for byte: sweep.md, sweep.csv,
-sweep.json and the figures. The partial files carry the experiment file, so
-nothing else is needed.
+		Short: "Merge the partial results of a sharded sweep or comparison into its outputs",
+		Long: `Merge reads the partial results that 'ressim sweep FILE --shard I/N' or
+'ressim compare FILE --shard I/N' wrote (files, folders holding
+*.partial.jsonl, or glob patterns) and writes the outputs the unsharded
+command writes, byte for byte: sweep.md, sweep.csv, sweep.json or compare.md,
+compare.csv, compare.json, timeseries.csv, and the figures. The partial files
+carry the experiment file, so nothing else is needed. For a comparison it
+re-runs replication 0 of each variant (the figures need its whole result),
+checking it against the shard's record.
 
 It refuses (exit status 2) corrupt or torn files, partials of another
 experiment file, seed, replications, shard count or ressim version, and units
@@ -79,20 +104,17 @@ that are missing or held twice. See docs/scale-out.md.`,
 				return usageError{err}
 			}
 			opt := run.CompareOptions{OutDir: outDir, Plots: !noPlots, SVG: svg}
-			out, err := run.MergeSweep(paths, opt)
+			out, err := run.Merge(paths, opt)
 			if errors.Is(err, run.ErrPartial) {
 				return usageError{err}
 			}
 			if err != nil {
 				return err
 			}
-			warn(c.ErrOrStderr(), out.Warnings)
-			run.WriteSweepTable(c.OutOrStdout(), out.Result, out.Stats)
-			fmt.Fprintf(c.OutOrStdout(), "\nmerged %d partial file(s); outputs in %s/\n", len(paths), out.Dir)
-			return nil
+			return reportMerge(c, out, len(paths))
 		},
 	}
-	c.Flags().StringVarP(&outDir, "out", "o", "", "output directory (default out/<experiment name>/sweep)")
+	c.Flags().StringVarP(&outDir, "out", "o", "", "output directory (default out/<experiment name>/sweep or compare)")
 	c.Flags().BoolVar(&noPlots, "no-plots", false, "skip drawing the plots")
 	c.Flags().BoolVar(&svg, "svg", false, "also write every figure as SVG")
 	c.MarkFlagDirname("out")

@@ -52,7 +52,7 @@ See docs/scale-out.md.`,
 			}
 			defer stop()
 			if shard != "" {
-				return runSweepShard(c, args[0], exp, shard, opt, ctx)
+				return runShard(ctx, c, args[0], exp, shard, opt)
 			}
 			out, err := run.RunSweep(ctx, exp, opt)
 			if out == nil {

@@ -40,14 +40,22 @@ func PartialPaths(args []string) ([]string, error) {
 	return out, nil
 }
 
-// MergeSweep merges the partial files at paths (every shard of one sweep)
-// into the sweep's outputs in opt.OutDir (default out/<name>/sweep), with
-// opt.Plots and opt.SVG: the same bytes as the unsharded sweep, since it
-// fills the same records in the same order and writes them with the same
-// code. It refuses (ErrPartial) corrupt or torn files, partials of another
-// experiment file, seed, replications, shard count or ressim version, and
-// units missing or held twice.
-func MergeSweep(paths []string, opt CompareOptions) (*SweepOutput, error) {
+// MergeOutput is what Merge produced: the outputs of a sweep or of a
+// comparison (the other is nil), and the experiment the partials carry.
+type MergeOutput struct {
+	Experiment *experiment.Experiment
+	Sweep      *SweepOutput
+	Compare    *CompareOutput
+}
+
+// Merge merges the partial files at paths (every shard of one sweep or
+// comparison) into the outputs the unsharded command writes in opt.OutDir
+// (default out/<name>/sweep or compare), with opt.Plots and opt.SVG: the
+// same bytes, since it fills the same records in the same order and
+// writes them with the same code. It refuses (ErrPartial) corrupt or torn
+// files, partials of another experiment file, seed, replications, series,
+// shard count or ressim version, and units missing or held twice.
+func Merge(paths []string, opt CompareOptions) (*MergeOutput, error) {
 	parts, err := readPartials(paths)
 	if err != nil {
 		return nil, err
@@ -57,13 +65,38 @@ func MergeSweep(paths []string, opt CompareOptions) (*SweepOutput, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: the experiment file inside %s: %w", ErrPartial, paths[0], err)
 	}
-	opt.Seed, opt.Replications = &h.Seed, h.Replications
-	res, cells, err := newSweep(exp, opt)
+	out := &MergeOutput{Experiment: exp}
+	if h.Kind == "compare" {
+		out.Compare, err = mergeCompare(exp, parts, paths, opt)
+	} else {
+		out.Sweep, err = mergeSweep(exp, parts, paths, opt)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if err := fillSweep(res, len(cells), parts, paths); err != nil {
+	return out, nil
+}
+
+func mergeSweep(exp *experiment.Experiment, parts []*partialFile, paths []string, opt CompareOptions) (*SweepOutput, error) {
+	h := parts[0].Header
+	opt.Seed, opt.Replications = &h.Seed, h.Replications
+	res, cells, err := newSweep(exp, opt)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrPartial, err)
+	}
+	from, err := collectUnits(parts, paths, len(cells)*res.Replications)
+	if err != nil {
 		return nil, err
+	}
+	for u, f := range from {
+		r := parts[f].Records[u].Rec
+		rep, c := u/len(cells), u%len(cells)
+		if r.Replication != rep {
+			return nil, fmt.Errorf("%w: corrupt: %s: unit %d records replication %d, want %d", ErrPartial, paths[f], u, r.Replication, rep)
+		}
+		v, y, x := cellIndex(res, c)
+		res.Cells[v][y][x][rep] = r.Headline
+		res.Records[v][y][x][rep] = r
 	}
 	out := &SweepOutput{Result: res, Dir: sweepDir(exp.Name, opt.OutDir)}
 	stage, err := stageOutput(out.Dir)
@@ -102,7 +135,7 @@ func readPartials(paths []string) ([]*partialFile, error) {
 
 func checkHeader(p string, h PartialHeader, first string, parts []*partialFile) error {
 	sum := sha256.Sum256(h.File)
-	if h.Kind != "sweep" || hex.EncodeToString(sum[:]) != h.FileSHA256 {
+	if (h.Kind != "sweep" && h.Kind != "compare") || hex.EncodeToString(sum[:]) != h.FileSHA256 {
 		return fmt.Errorf("%w: corrupt: %s: kind %q, or its experiment file does not match its SHA-256", ErrPartial, p, h.Kind)
 	}
 	if h.Version != version.Version {
@@ -122,6 +155,9 @@ func checkHeader(p string, h PartialHeader, first string, parts []*partialFile) 
 	if h.Replications != r.Replications {
 		diff = append(diff, fmt.Sprintf("replications (%d vs %d)", h.Replications, r.Replications))
 	}
+	if h.Kind != r.Kind || h.Series != r.Series {
+		diff = append(diff, fmt.Sprintf("kind or series (%s %q vs %s %q)", h.Kind, h.Series, r.Kind, r.Series))
+	}
 	if h.Shards != r.Shards {
 		diff = append(diff, fmt.Sprintf("shard count (%d vs %d)", h.Shards, r.Shards))
 	}
@@ -131,31 +167,29 @@ func checkHeader(p string, h PartialHeader, first string, parts []*partialFile) 
 	return nil
 }
 
-// fillSweep puts every unit's record in its slot, refusing units out of
-// range, held twice, or missing.
-func fillSweep(res *SweepResult, ncells int, parts []*partialFile, paths []string) error {
-	total := ncells * res.Replications
+// collectUnits returns, for each of the total units, the index of the
+// partial file holding it, refusing units out of range, held twice, or
+// missing.
+func collectUnits(parts []*partialFile, paths []string, total int) ([]int, error) {
 	from := make([]int, total) // 1 + index of the file that held the unit
 	for i, pf := range parts {
 		for _, u := range pf.Order {
 			if u < 0 || u >= total {
-				return fmt.Errorf("%w: corrupt: %s holds unit %d, outside 0..%d", ErrPartial, paths[i], u, total-1)
+				return nil, fmt.Errorf("%w: corrupt: %s holds unit %d, outside 0..%d", ErrPartial, paths[i], u, total-1)
 			}
 			if from[u] != 0 {
-				return fmt.Errorf("%w: unit %d is held twice, by %s and %s", ErrPartial, u, paths[from[u]-1], paths[i])
+				return nil, fmt.Errorf("%w: unit %d is held twice, by %s and %s", ErrPartial, u, paths[from[u]-1], paths[i])
 			}
 			from[u] = i + 1
-			r := pf.Records[u]
-			rep, c := u/ncells, u%ncells
-			if r.Replication != rep {
-				return fmt.Errorf("%w: corrupt: %s: unit %d records replication %d, want %d", ErrPartial, paths[i], u, r.Replication, rep)
-			}
-			v, y, x := cellIndex(res, c)
-			res.Cells[v][y][x][rep] = r.Headline
-			res.Records[v][y][x][rep] = r
 		}
 	}
-	return missingUnits(from, parts[0].Header.Shards)
+	if err := missingUnits(from, parts[0].Header.Shards); err != nil {
+		return nil, err
+	}
+	for u := range from {
+		from[u]--
+	}
+	return from, nil
 }
 
 // cellIndex is cell c's (variant, y, x), in sweepCells' order.

@@ -4,13 +4,18 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
+
+	"github.com/ressim/ressim/sim/metrics"
 )
 
 // PartialFormat names the partial-result format; a reader refuses others.
@@ -29,17 +34,20 @@ const maxPartialLine = 1 << 20
 // keeps what it wrote and a re-run resumes after it.
 type PartialHeader struct {
 	Format       string `json:"format"`
-	Kind         string `json:"kind"` // "sweep"
+	Kind         string `json:"kind"` // "sweep" or "compare"
 	Experiment   string `json:"experiment"`
 	FileName     string `json:"file"`
 	FileSHA256   string `json:"file_sha256"`
 	Version      string `json:"ressim_version"`
 	Seed         uint64 `json:"seed"`
 	Replications int    `json:"replications"`
-	Shard        int    `json:"shard"`
-	Shards       int    `json:"shards"`
-	// Units are the ids of the work units the shard holds (unit u is
-	// replication u / cells of cell u % cells, cells in sweep.json order).
+	// Series is a comparison's timeseries.csv mode (first or none).
+	Series string `json:"series,omitempty"`
+	Shard  int    `json:"shard"`
+	Shards int    `json:"shards"`
+	// Units are the ids of the work units the shard holds: unit u is
+	// replication u / k of cell (or variant) u % k, k cells in sweep.json
+	// order or k variants in compare.json order.
 	Units []int `json:"units"`
 	// File is the experiment file itself, so that a merge needs nothing
 	// else (bounded by the experiment's 1 MiB limit).
@@ -54,6 +62,16 @@ type partialUnit struct {
 	SHA256 string          `json:"sha256"`
 }
 
+// unitData is what a partial file keeps of one unit: its record, and
+// for a comparison the run's answered latencies (all clients) and its
+// overlay series, which the comparison's merged histogram and timeline
+// figure need of every replication.
+type unitData struct {
+	Rec     RunRecord
+	Latency *metrics.Histogram
+	Overlay [numOverlays][]float64
+}
+
 // wireRecord is a RunRecord with every float as strconv 'g' -1 text,
 // which round-trips exactly (NaN and ±Inf included, which JSON numbers
 // cannot hold).
@@ -66,6 +84,10 @@ type wireRecord struct {
 	LockedIn    bool              `json:"locked_in,omitempty"`
 	HasFault    bool              `json:"has_fault,omitempty"`
 	Summary     string            `json:"summary_sha256"`
+	// Comparisons only: the run's latency histogram and its overlay
+	// columns, each as base64 of little-endian float64 bits (exact).
+	Latency *metrics.Snapshot `json:"latency,omitempty"`
+	Overlay []string          `json:"overlay,omitempty"`
 }
 
 type wireFault struct {
@@ -83,7 +105,61 @@ func headlineFloats(h *Headline) map[string]*float64 {
 
 func fmtExact(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
-func toWire(r RunRecord) wireRecord {
+func toWire(d unitData) wireRecord {
+	w := recordWire(d.Rec)
+	if d.Latency != nil {
+		snap := d.Latency.Snapshot()
+		w.Latency = &snap
+		for _, col := range d.Overlay {
+			w.Overlay = append(w.Overlay, packFloats(col))
+		}
+	}
+	return w
+}
+
+func (w wireRecord) unit() (unitData, error) {
+	r, err := w.record()
+	d := unitData{Rec: r}
+	if err != nil || w.Latency == nil {
+		return d, err
+	}
+	if d.Latency, err = metrics.FromSnapshot(*w.Latency); err != nil {
+		return d, err
+	}
+	if len(w.Overlay) != numOverlays {
+		return d, fmt.Errorf("overlay has %d columns, want %d", len(w.Overlay), numOverlays)
+	}
+	for k, col := range w.Overlay {
+		if d.Overlay[k], err = unpackFloats(col); err != nil {
+			return d, fmt.Errorf("overlay column %d: %w", k, err)
+		}
+	}
+	return d, nil
+}
+
+// packFloats is base64 of xs' little-endian IEEE 754 bits; nil for nil
+// is "" (an absent series folds like an empty one).
+func packFloats(xs []float64) string {
+	b := make([]byte, 8*len(xs))
+	for i, x := range xs {
+		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
+	}
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+func unpackFloats(s string) ([]float64, error) {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(b)%8 != 0 {
+		return nil, fmt.Errorf("not base64 of float64s")
+	}
+	xs := make([]float64, len(b)/8)
+	for i := range xs {
+		xs[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return xs, nil
+}
+
+func recordWire(r RunRecord) wireRecord {
 	w := wireRecord{Replication: r.Replication, Seed: r.Seed, Floats: map[string]string{}, HasRecovery: r.Headline.HasRecovery,
 		LockedIn: r.Headline.LockedIn, HasFault: r.Headline.HasFault, Summary: r.SummarySHA256}
 	for k, p := range headlineFloats(&r.Headline) {
@@ -129,8 +205,8 @@ func (w wireRecord) record() (RunRecord, error) {
 }
 
 // unitLine encodes unit u's record as one line of a partial file.
-func unitLine(u int, r RunRecord) ([]byte, error) {
-	data, err := json.Marshal(toWire(r))
+func unitLine(u int, d unitData) ([]byte, error) {
+	data, err := json.Marshal(toWire(d))
 	if err != nil {
 		return nil, err
 	}
@@ -140,24 +216,24 @@ func unitLine(u int, r RunRecord) ([]byte, error) {
 }
 
 // parseUnitLine decodes and verifies one unit line.
-func parseUnitLine(line []byte) (int, RunRecord, error) {
+func parseUnitLine(line []byte) (int, unitData, error) {
 	var pu partialUnit
 	if err := strictJSON(line, &pu); err != nil {
-		return 0, RunRecord{}, err
+		return 0, unitData{}, err
 	}
 	sum := sha256.Sum256(pu.Data)
 	if hex.EncodeToString(sum[:]) != pu.SHA256 {
-		return 0, RunRecord{}, fmt.Errorf("unit %d: checksum mismatch", pu.Unit)
+		return 0, unitData{}, fmt.Errorf("unit %d: checksum mismatch", pu.Unit)
 	}
 	var w wireRecord
 	if err := strictJSON(pu.Data, &w); err != nil {
-		return 0, RunRecord{}, fmt.Errorf("unit %d: %w", pu.Unit, err)
+		return 0, unitData{}, fmt.Errorf("unit %d: %w", pu.Unit, err)
 	}
-	r, err := w.record()
+	d, err := w.unit()
 	if err != nil {
-		return 0, RunRecord{}, fmt.Errorf("unit %d: %w", pu.Unit, err)
+		return 0, unitData{}, fmt.Errorf("unit %d: %w", pu.Unit, err)
 	}
-	return pu.Unit, r, nil
+	return pu.Unit, d, nil
 }
 
 func strictJSON(b []byte, v any) error {
@@ -176,7 +252,7 @@ func strictJSON(b []byte, v any) error {
 // by unit id, and whether its last line was torn (a killed writer).
 type partialFile struct {
 	Header  PartialHeader
-	Records map[int]RunRecord
+	Records map[int]unitData
 	Order   []int // unit ids in file order
 	Torn    bool
 }
@@ -191,7 +267,7 @@ func readPartial(path string) (*partialFile, error) {
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
-	p := &partialFile{Records: map[int]RunRecord{}}
+	p := &partialFile{Records: map[int]unitData{}}
 	for n := 1; ; n++ {
 		line, err := readLine(br)
 		if err == io.EOF {
