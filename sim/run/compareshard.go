@@ -42,7 +42,7 @@ func mergeCompare(exp *experiment.Experiment, parts []*partialFile, paths []stri
 	opt.Seed, opt.Replications, opt.Series = &h.Seed, h.Replications, h.Series
 	c := newComparison(exp, opt)
 	n := len(c.Arms)
-	from, err := collectUnits(parts, paths, n*c.Replications)
+	from, err := collectUnits(parts, paths, assignModels(c.models(), c.Replications, h.Shards))
 	if err != nil {
 		return nil, err
 	}

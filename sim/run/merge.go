@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/topology"
 )
 
 // PartialPaths expands merge's arguments: files as they are, folders to
@@ -84,7 +85,11 @@ func mergeSweep(exp *experiment.Experiment, parts []*partialFile, paths []string
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrPartial, err)
 	}
-	from, err := collectUnits(parts, paths, len(cells)*res.Replications)
+	models := make([]topology.Config, len(cells))
+	for i, c := range cells {
+		models[i] = c.cfg
+	}
+	from, err := collectUnits(parts, paths, assignModels(models, res.Replications, h.Shards))
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +143,9 @@ func checkHeader(p string, h PartialHeader, first string, parts []*partialFile) 
 	if (h.Kind != "sweep" && h.Kind != "compare") || hex.EncodeToString(sum[:]) != h.FileSHA256 {
 		return fmt.Errorf("%w: corrupt: %s: kind %q, or its experiment file does not match its SHA-256", ErrPartial, p, h.Kind)
 	}
+	if h.Shards < 1 || h.Shards > MaxShards || h.Replications < 1 || h.Replications > experiment.MaxReplications {
+		return fmt.Errorf("%w: corrupt: %s: %d shards, %d replications out of range", ErrPartial, p, h.Shards, h.Replications)
+	}
 	if h.Version != version.Version {
 		return fmt.Errorf("%w: %s was made by ressim %s, this is %s: merge with the version that ran the shards", ErrPartial, p, h.Version, version.Version)
 	}
@@ -167,15 +175,24 @@ func checkHeader(p string, h PartialHeader, first string, parts []*partialFile) 
 	return nil
 }
 
-// collectUnits returns, for each of the total units, the index of the
-// partial file holding it, refusing units out of range, held twice, or
-// missing.
-func collectUnits(parts []*partialFile, paths []string, total int) ([]int, error) {
+// collectUnits returns, for each unit, the index of the partial file
+// holding it. assign is the assignment every shard computed (the same
+// for all of them): a file must hold only its shard's units, each unit
+// once; a missing unit is reported with the shard that should hold it.
+func collectUnits(parts []*partialFile, paths []string, assign [][]int) ([]int, error) {
+	total := 0
+	for _, us := range assign {
+		total += len(us)
+	}
 	from := make([]int, total) // 1 + index of the file that held the unit
 	for i, pf := range parts {
+		h := pf.Header
+		if h.Shard < 0 || h.Shard >= len(assign) || !slices.Equal(h.Units, assign[h.Shard]) {
+			return nil, fmt.Errorf("%w: corrupt: %s: shard %d/%d does not list the units this sweep deals it", ErrPartial, paths[i], h.Shard, h.Shards)
+		}
 		for _, u := range pf.Order {
-			if u < 0 || u >= total {
-				return nil, fmt.Errorf("%w: corrupt: %s holds unit %d, outside 0..%d", ErrPartial, paths[i], u, total-1)
+			if _, ok := slices.BinarySearch(h.Units, u); !ok {
+				return nil, fmt.Errorf("%w: corrupt: %s holds unit %d, not one of shard %d's", ErrPartial, paths[i], u, h.Shard)
 			}
 			if from[u] != 0 {
 				return nil, fmt.Errorf("%w: unit %d is held twice, by %s and %s", ErrPartial, u, paths[from[u]-1], paths[i])
@@ -183,7 +200,7 @@ func collectUnits(parts []*partialFile, paths []string, total int) ([]int, error
 			from[u] = i + 1
 		}
 	}
-	if err := missingUnits(from, parts[0].Header.Shards); err != nil {
+	if err := missingUnits(from, assign); err != nil {
 		return nil, err
 	}
 	for u := range from {
@@ -199,17 +216,26 @@ func cellIndex(res *SweepResult, c int) (v, y, x int) {
 	return c / (nx * ny), c / nx % ny, c % nx
 }
 
-func missingUnits(from []int, shards int) error {
-	var missing []int
-	for u, f := range from {
-		if f == 0 {
-			missing = append(missing, u)
+func missingUnits(from []int, assign [][]int) error {
+	var msgs []string
+	total := 0
+	for s, us := range assign {
+		n := 0
+		for _, u := range us {
+			if from[u] == 0 {
+				n++
+			}
+		}
+		if n > 0 {
+			total += n
+			msgs = append(msgs, fmt.Sprintf("shard %d/%d: %d of %d", s, len(assign), n, len(us)))
 		}
 	}
-	if len(missing) == 0 {
+	if total == 0 {
 		return nil
 	}
-	sort.Ints(missing)
-	show := missing[:min(len(missing), 10)]
-	return fmt.Errorf("%w: %d unit(s) missing (of %d shards), e.g. %v: a shard's file is absent or its shard did not finish; re-run it (it resumes)", ErrPartial, len(missing), shards, show)
+	if len(msgs) > 5 {
+		msgs = append(msgs[:5], "...")
+	}
+	return fmt.Errorf("%w: %d unit(s) missing (%s): a shard's file is absent or its shard did not finish; re-run it (it resumes)", ErrPartial, total, strings.Join(msgs, "; "))
 }

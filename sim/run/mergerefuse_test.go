@@ -100,7 +100,9 @@ func TestMergeRefusals(t *testing.T) {
 		paths []string
 		want  string
 	}{
-		{"missing shard", paths[:2], "missing"},
+		{"missing shard", paths[:2], "missing (shard 2/3: 12 of 12)"},
+		{"another shard's units", []string{edit("units", `"shard":0`, `"shard":1`)}, "does not list the units"},
+		{"absurd shard count", []string{edit("huge", `"shards":3`, `"shards":2000000000`)}, "out of range"},
 		{"duplicated units", append(paths, paths[0]), "held twice"},
 		{"other seed", []string{paths[1], paths[2], other.Path}, "seed (8 vs 7)"},
 		{"other file", []string{paths[0], paths[1], otherFile[2]}, "experiment file"},
