@@ -100,3 +100,28 @@ func TestMergeExitStatus(t *testing.T) {
 		t.Fatalf("exit %v, %v:\n%s", cmd.ProcessState, err, out)
 	}
 }
+
+// A shard stopped by its wall-time budget (as a Slurm time limit stops a
+// task) exits 4 and says how to resume; the same command then finishes
+// it, and the merge equals the unsharded sweep.
+func TestShardStoppedThenResumed(t *testing.T) {
+	full := unshardedSweep(t)
+	parts := filepath.Join(t.TempDir(), "parts")
+	cmd := command(t, "sweep", smallSweep, "--shard", "0/2", "-j", "1", "-o", parts, "--timeout", "1ms")
+	out, _ := cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != exitBudget || !strings.Contains(string(out), "run the same command again to resume") {
+		t.Fatalf("stopped shard: exit %d\n%s", cmd.ProcessState.ExitCode(), out)
+	}
+	for _, shard := range []string{"0/2", "1/2"} {
+		if out, err := command(t, "sweep", smallSweep, "--shard", shard, "-j", "2", "-o", parts).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", shard, err, out)
+		}
+	}
+	merged := filepath.Join(t.TempDir(), "merged")
+	if out, err := command(t, "merge", "-o", merged, parts).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if a, b := fileSet(t, full), fileSet(t, merged); !reflect.DeepEqual(a, b) {
+		t.Errorf("merge after a resumed shard differs from the unsharded sweep")
+	}
+}

@@ -71,9 +71,20 @@ func runShard(ctx context.Context, c *cobra.Command, file string, exp *experimen
 	fmt.Fprintf(c.OutOrStdout(), "%s: shard %s: %d unit(s), %d resumed, %d run\npartial result in %s\n",
 		exp.Name, s, sr.Units, sr.Resumed, sr.Ran, sr.Path)
 	if err != nil {
-		return stopped(err, sr.Resumed+sr.Ran, "unit of the shard")
+		return shardStopped(err, sr)
 	}
 	return nil
+}
+
+// shardStopped explains why a shard ended early, keeping the error's
+// class (a budget exits exitBudget, anything else exitFailure), and says
+// how to resume.
+func shardStopped(err error, sr *run.ShardRun) error {
+	kept := fmt.Sprintf("%d of %d unit(s) are in %s; run the same command again to resume", sr.Resumed+sr.Ran, sr.Units, sr.Path)
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted: %s", kept)
+	}
+	return fmt.Errorf("%w (%s)", err, kept)
 }
 
 func newMergeCmd() *cobra.Command {

@@ -25,8 +25,12 @@ const PartialFormat = "ressim-partial/1"
 // of another experiment, seed or version, or missing or duplicated units.
 var ErrPartial = errors.New("partial results refused")
 
-// maxPartialLine bounds one line of a partial file (a unit's record).
-const maxPartialLine = 1 << 20
+// maxPartialLine bounds one line of a partial file, so that a corrupt or
+// hostile file cannot make a reader hold more: the header carries the
+// experiment file (at most 1 MiB, 1.4 MiB in base64) and a comparison's
+// unit its overlay series (32 bytes per interval and series in base64;
+// 64 MiB is 700,000 intervals, over 190 hours at one-second intervals).
+const maxPartialLine = 64 << 20
 
 // PartialHeader is the first line of a partial file: what the shard ran.
 // A partial file is JSON Lines: this header, then one line per finished
