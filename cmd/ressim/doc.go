@@ -9,6 +9,8 @@
 //	ressim run FILE      --variant V --replication K [--cell X[,Y]] [--replications N]
 //	ressim compare FILE  [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [--series first|all|none] [budget flags]
 //	ressim sweep FILE    [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [budget flags]
+//	ressim compare|sweep FILE --shard I/N|auto/N [-o PARTS] [-j N] [--replications N] [--seed N]
+//	ressim merge -o DIR [--no-plots] [--svg] PARTIAL...
 //	ressim validate FILE
 //	ressim version
 //	ressim completion bash|zsh|fish|powershell
@@ -44,6 +46,15 @@
 // to the output directory (default out/<experiment name>/sweep). A file
 // without a [sweep] table is a command-line error. sweep does not check
 // [[expect]] blocks.
+//
+// compare and sweep with --shard I/N run only shard I of N's share of the
+// runs (balanced by estimated cost; auto/N takes I from a Kubernetes
+// Indexed Job's or a Slurm array's environment) into a resumable partial
+// file in the output directory (default out/<experiment name>/shards).
+// merge turns every shard's partial file (files, folders or globs) into
+// exactly the outputs of the unsharded command, byte for byte, and refuses
+// (exit status 2) missing, duplicated, corrupt or mismatched partials. See
+// docs/scale-out.md.
 //
 // validate reads the file as a run would and reports every problem with its
 // file, line, column and key, without running anything; for a valid file it

@@ -28,8 +28,8 @@ var ErrPartial = errors.New("partial results refused")
 // maxPartialLine bounds one line of a partial file, so that a corrupt or
 // hostile file cannot make a reader hold more: the header carries the
 // experiment file (at most 1 MiB, 1.4 MiB in base64) and a comparison's
-// unit its overlay series (32 bytes per interval and series in base64;
-// 64 MiB is 700,000 intervals, over 190 hours at one-second intervals).
+// unit its three overlay series (about 32 bytes per interval in base64;
+// 64 MiB holds 2 million intervals, twice topology.MaxIntervals).
 const maxPartialLine = 64 << 20
 
 // PartialHeader is the first line of a partial file: what the shard ran.
