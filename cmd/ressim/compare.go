@@ -12,6 +12,7 @@ func newCompareCmd() *cobra.Command {
 	var (
 		f      batchFlags
 		series string
+		shard  string
 	)
 	c := &cobra.Command{
 		Use:   "compare FILE",
@@ -39,7 +40,13 @@ that every variant finished; a second signal stops at once. The budget
 flags bound the whole comparison (see 'ressim help run').
 
 'ressim run FILE --variant V --replication K' re-runs one of the runs exactly,
-with all of ressim run's outputs.`,
+with all of ressim run's outputs.
+
+With --shard I/N it runs only shard I's share of the (variant, replication)
+runs and writes a partial result (default folder out/<experiment name>/shards);
+'ressim merge' turns the N partial files into the same outputs, byte for byte.
+--shard auto/N takes I from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID minus
+SLURM_ARRAY_TASK_MIN. --series all cannot be sharded. See docs/scale-out.md.`,
 		Example:           "  ressim compare experiments/metastable-retry-storm.toml -j 2",
 		Args:              exactArgs(1),
 		ValidArgsFunction: tomlFiles,
@@ -57,6 +64,9 @@ with all of ressim run's outputs.`,
 			}
 			defer stop()
 			opt.Series = series
+			if shard != "" {
+				return runShard(ctx, c, args[0], exp, shard, opt)
+			}
 			out, err := run.Compare(ctx, exp, opt)
 			if out == nil {
 				return err
@@ -77,5 +87,6 @@ with all of ressim run's outputs.`,
 	}
 	f.register(c, "out/<experiment name>/compare")
 	c.Flags().StringVar(&series, "series", "", "whose time series timeseries.csv holds: first, all or none (default [experiment].compare_series, else first)")
+	c.Flags().StringVar(&shard, "shard", "", "run only shard I of N (I/N, or auto/N from the batch engine's environment) and write a partial result")
 	return c
 }

@@ -10,6 +10,8 @@
 //	ressim compare FILE  [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [--series first|all|none] [budget flags]
 //	ressim sweep FILE    [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [budget flags]
 //	ressim alerts FILE   --rules RULES.yml [--eval-interval D] [--promtool-test OUT.yml] [--figure F.png] [--expect TEXT]... [--variant V --replication K]
+//	ressim compare|sweep FILE --shard I/N|auto/N [-o PARTS] [-j N] [--replications N] [--seed N]
+//	ressim merge -o DIR [--no-plots] [--svg] PARTIAL...
 //	ressim validate FILE
 //	ressim lint FILE     [--format text|json|sarif] [--fail-on error|warning|note|never] [--variant V]
 //	ressim import KIND FILE... [-o experiment.toml]
@@ -64,6 +66,15 @@
 // resilience4j: Spring Boot application.yml; envoy: Envoy v3 clusters and
 // routes) into a skeleton experiment, every setting commented with its source
 // file:line:col (docs/import.md).
+//
+// compare and sweep with --shard I/N run only shard I of N's share of the
+// runs (balanced by estimated cost; auto/N takes I from a Kubernetes
+// Indexed Job's or a Slurm array's environment) into a resumable partial
+// file in the output directory (default out/<experiment name>/shards).
+// merge turns every shard's partial file (files, folders or globs) into
+// exactly the outputs of the unsharded command, byte for byte, and refuses
+// (exit status 2) missing, duplicated, corrupt or mismatched partials. See
+// docs/scale-out.md.
 //
 // validate reads the file as a run would and reports every problem with its
 // file, line, column and key, without running anything; for a valid file it

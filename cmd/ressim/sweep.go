@@ -9,7 +9,10 @@ import (
 )
 
 func newSweepCmd() *cobra.Command {
-	var f batchFlags
+	var (
+		f     batchFlags
+		shard string
+	)
 	c := &cobra.Command{
 		Use:   "sweep FILE",
 		Short: "Run an experiment over a grid of one or two parameters",
@@ -23,7 +26,15 @@ grid and writes to the output directory:
   sweep-<metric>.png                one axis: the metric against it, a line per variant
 
 The default metric is the probability of staying locked in after the first
-fault: the phase diagrams in which metastable regions show.`,
+fault: the phase diagrams in which metastable regions show.
+
+With --shard I/N it runs only shard I's share of the runs (of N, balanced by
+estimated cost) and appends their records to a partial file in the output
+folder (default out/<experiment name>/shards); 'ressim merge' turns the N
+partial files into the same outputs, byte for byte. --shard auto/N takes I
+from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID
+minus SLURM_ARRAY_TASK_MIN (Slurm array). Re-running a shard resumes it.
+See docs/scale-out.md.`,
 		Example:           "  ressim sweep experiments/metastable-phase.toml -j 2",
 		Args:              exactArgs(1),
 		ValidArgsFunction: tomlFiles,
@@ -40,6 +51,9 @@ fault: the phase diagrams in which metastable regions show.`,
 				return err
 			}
 			defer stop()
+			if shard != "" {
+				return runShard(ctx, c, args[0], exp, shard, opt)
+			}
 			out, err := run.RunSweep(ctx, exp, opt)
 			if out == nil {
 				return err
@@ -53,5 +67,6 @@ fault: the phase diagrams in which metastable regions show.`,
 		},
 	}
 	f.register(c, "out/<experiment name>/sweep")
+	c.Flags().StringVar(&shard, "shard", "", "run only shard I of N (I/N, or auto/N from the batch engine's environment) and write a partial result")
 	return c
 }

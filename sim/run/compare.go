@@ -107,21 +107,11 @@ func Arms(exp *experiment.Experiment) []Arm {
 // in replication order as runs finish, and every run's time series goes,
 // with opt.Series "all", to a spool file in Compare's staging folder.
 func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*Comparison, error) {
-	seed := exp.Model.Seed
-	if opt.Seed != nil {
-		seed = *opt.Seed
-	}
-	reps := exp.Replications
-	if opt.Replications > 0 {
-		reps = opt.Replications
-	}
-	reps = max(reps, 1)
-	c := &Comparison{Name: exp.Name, Seed: seed, Replications: reps, Arms: Arms(exp)}
+	c := newComparison(exp, opt)
+	seed, reps, n := c.Seed, c.Replications, len(c.Arms)
 	if err := opt.Budget.Check(c.plan()); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 	}
-	n := len(c.Arms)
-	c.alloc(reps)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	g := newMeter(ctx, opt.Budget, c.models()...)
@@ -160,6 +150,23 @@ func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions)
 		return c, stopErr
 	}
 	return c, nil
+}
+
+// newComparison sets up the comparison of exp under opt (seed,
+// replications) with its records allocated. RunAll, the shards and
+// MergeCompare all start from it.
+func newComparison(exp *experiment.Experiment, opt CompareOptions) *Comparison {
+	seed := exp.Model.Seed
+	if opt.Seed != nil {
+		seed = *opt.Seed
+	}
+	reps := exp.Replications
+	if opt.Replications > 0 {
+		reps = opt.Replications
+	}
+	c := &Comparison{Name: exp.Name, Seed: seed, Replications: max(reps, 1), Arms: Arms(exp)}
+	c.alloc(c.Replications)
+	return c
 }
 
 // plan is every model the comparison runs, with its count.
@@ -202,13 +209,28 @@ func (c *Comparison) keep(arm, rep int, res *topology.Result, rec RunRecord, kee
 	if rep == 0 || keepAll {
 		c.Runs[arm][rep] = res
 	}
-	c.Headlines[arm][rep] = rec.Headline
-	c.Records[arm][rep] = rec
-	c.done[arm][rep] = true
+	c.keepUnit(arm, rep, unitOfRun(res, rec))
+}
+
+// unitOfRun is what a comparison keeps of every run: its record, its
+// clients' answered latencies merged, and its overlay series.
+func unitOfRun(res *topology.Result, rec RunRecord) unitData {
+	d := unitData{Rec: rec, Latency: &metrics.Histogram{}, Overlay: overlayColumns(res)}
 	for _, cl := range res.Clients {
-		c.latency[arm].Merge(cl.Latency)
+		d.Latency.Merge(cl.Latency)
 	}
-	c.overlay[arm].add(rep, overlayColumns(res))
+	return d
+}
+
+// keepUnit adds a run's unit data to its arm: the unsharded comparison
+// and MergeCompare both go through it, so the histograms and the overlay
+// means are built by the same operations.
+func (c *Comparison) keepUnit(arm, rep int, d unitData) {
+	c.Headlines[arm][rep] = d.Rec.Headline
+	c.Records[arm][rep] = d.Rec
+	c.done[arm][rep] = true
+	c.latency[arm].Merge(d.Latency)
+	c.overlay[arm].add(rep, d.Overlay)
 }
 
 // isStop reports whether err stopped a run from outside: a budget or a

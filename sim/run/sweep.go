@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/analysis"
 	"github.com/ressim/ressim/sim/experiment"
@@ -69,9 +70,53 @@ type SweepOutput struct {
 // diagram), or, for one axis, the metric against it with a line per
 // variant.
 func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*SweepOutput, error) {
+	res, cells, err := newSweep(exp, opt)
+	if err != nil {
+		return nil, err
+	}
+	plan := make([]PlannedRun, len(cells))
+	cfgs := make([]topology.Config, len(cells))
+	for i, c := range cells {
+		plan[i], cfgs[i] = PlannedRun{Model: c.cfg, Times: res.Replications}, c.cfg
+	}
+	if err := opt.Budget.Check(plan); err != nil {
+		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
+	}
+	out := &SweepOutput{Result: res, Dir: sweepDir(exp.Name, opt.OutDir)}
+	stage, err := stageOutput(out.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
+	}
+	defer stage.Abort()
+	runErr := res.runCells(ctx, cells, opt, newMeter(ctx, opt.Budget, cfgs...))
+	if runErr != nil && !isStop(runErr) {
+		return nil, fmt.Errorf("sweep %s: %w", exp.Name, runErr)
+	}
+	if res.Replications == 0 {
+		return out, runErr
+	}
+	if err := out.commit(stage, opt); err != nil {
+		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
+	}
+	return out, runErr
+}
+
+// sweepDir is the sweep's output folder: dir, or out/<name>/sweep.
+func sweepDir(name, dir string) string {
+	if dir == "" {
+		return filepath.Join(DefaultOutDir(name), "sweep")
+	}
+	return dir
+}
+
+// newSweep sets up the sweep of exp under opt (seed, replications,
+// variants) with its records allocated, and builds every cell's model.
+// RunSweep, the shards and MergeSweep all start from it, so that they
+// agree on the grid and the order of the cells.
+func newSweep(exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []sweepCell, error) {
 	sw := exp.Sweep
 	if sw == nil {
-		return nil, fmt.Errorf("sweep %s: the file has no [sweep] table", exp.Name)
+		return nil, nil, fmt.Errorf("sweep %s: the file has no [sweep] table", exp.Name)
 	}
 	seed := exp.Model.Seed
 	if opt.Seed != nil {
@@ -92,43 +137,24 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 	res := &SweepResult{Name: exp.Name, Seed: seed, Replications: reps, Sweep: sw, Variants: variants}
 	cells, err := sweepCells(exp, variants, nx, ny)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	plan := make([]PlannedRun, len(cells))
-	cfgs := make([]topology.Config, len(cells))
-	for i, c := range cells {
-		plan[i], cfgs[i] = PlannedRun{Model: c.cfg, Times: reps}, c.cfg
-	}
-	if err := opt.Budget.Check(plan); err != nil {
-		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
-	}
-	out := &SweepOutput{Result: res, Dir: opt.OutDir}
-	if out.Dir == "" {
-		out.Dir = filepath.Join(DefaultOutDir(exp.Name), "sweep")
-	}
-	stage, err := stageOutput(out.Dir)
-	if err != nil {
-		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
-	}
-	defer stage.Abort()
 	res.alloc(len(variants), nx, ny, reps)
-	runErr := res.runCells(ctx, cells, opt, newMeter(ctx, opt.Budget, cfgs...))
-	var stop error
-	if runErr != nil && !isStop(runErr) {
-		return nil, fmt.Errorf("sweep %s: %w", exp.Name, runErr)
-	}
-	stop = runErr
-	if res.Replications == 0 {
-		return out, stop
-	}
+	return res, cells, nil
+}
+
+// commit writes the sweep's files into stage and commits it whole. The
+// unsharded sweep and MergeSweep both end here: the same records in the
+// same order give the same bytes.
+func (out *SweepOutput) commit(stage *atomicfile.Dir, opt CompareOptions) error {
 	if err := out.write(stage.Path(), opt); err != nil {
-		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
+		return err
 	}
 	if err := stage.Commit(); err != nil {
-		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
+		return err
 	}
 	out.Files = underDir(out.Files, stage.Path(), out.Dir)
-	return out, stop
+	return nil
 }
 
 // sweepCell is one cell of the grid for one variant, and its model.

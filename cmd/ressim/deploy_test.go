@@ -1,0 +1,127 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// recipe runs a deploy/ script with bash, ressim being this test binary.
+func recipe(t *testing.T, script string, env []string, args ...string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", append([]string{filepath.Join("..", "..", "deploy", script)}, args...)...)
+	cmd.Env = append(os.Environ(), append(env, childEnv+"=1", "RESSIM="+exe)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %v: %v\n%s", script, env, err, out)
+	}
+	return string(out)
+}
+
+const smallSweep = "../../sim/run/testdata/sweep-small.toml"
+
+func unshardedSweep(t *testing.T) string {
+	t.Helper()
+	full := filepath.Join(t.TempDir(), "full")
+	if out, err := command(t, "sweep", smallSweep, "-j", "2", "-o", full).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return full
+}
+
+// The Slurm recipe, with the array's environment faked: N array tasks
+// numbered from 10 (so SLURM_ARRAY_TASK_MIN matters), then the merge job.
+// The merged folder equals the unsharded sweep's, file for file.
+func TestSlurmRecipe(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	full := unshardedSweep(t)
+	base := t.TempDir()
+	parts, out := filepath.Join(base, "parts"), filepath.Join(base, "out")
+	const n = 3
+	for i := 0; i < n; i++ {
+		log := recipe(t, "slurm/shard.sbatch", []string{"FILE=" + smallSweep, "N=" + strconv.Itoa(n), "PARTS=" + parts,
+			"SLURM_ARRAY_TASK_ID=" + strconv.Itoa(10+i), "SLURM_ARRAY_TASK_MIN=10", "SLURM_CPUS_PER_TASK=1"})
+		if want := "index from SLURM_ARRAY_TASK_ID=" + strconv.Itoa(10+i) + " minus SLURM_ARRAY_TASK_MIN=10"; !strings.Contains(log, want) {
+			t.Errorf("task %d did not say %q:\n%s", i, want, log)
+		}
+	}
+	recipe(t, "slurm/merge.sbatch", []string{"PARTS=" + parts, "OUT=" + out})
+	if a, b := fileSet(t, full), fileSet(t, out); !reflect.DeepEqual(a, b) {
+		t.Errorf("Slurm recipe's merge differs from the unsharded sweep:\n%v\n%v", a, b)
+	}
+}
+
+// The xargs recipe: N local processes, J at a time, then the merge; and
+// the Kubernetes Indexed Job's environment (JOB_COMPLETION_INDEX).
+func TestLocalAndIndexedJobRecipes(t *testing.T) {
+	if _, err := exec.LookPath("xargs"); err != nil {
+		t.Skip("no xargs")
+	}
+	full := unshardedSweep(t)
+	base := t.TempDir()
+	recipe(t, "local/shards.sh", nil, smallSweep, "4", "2", filepath.Join(base, "parts"), filepath.Join(base, "out"))
+	if a, b := fileSet(t, full), fileSet(t, filepath.Join(base, "out")); !reflect.DeepEqual(a, b) {
+		t.Errorf("xargs recipe's merge differs from the unsharded sweep")
+	}
+	k8s := filepath.Join(base, "k8s")
+	for i := 0; i < 2; i++ {
+		cmd := command(t, "sweep", smallSweep, "--shard", "auto/2", "-j", "1", "-o", k8s)
+		cmd.Env = append(cmd.Env, "JOB_COMPLETION_INDEX="+strconv.Itoa(i))
+		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "index from JOB_COMPLETION_INDEX") {
+			t.Fatalf("indexed job pod %d: %v\n%s", i, err, out)
+		}
+	}
+	if out, err := command(t, "merge", "-o", filepath.Join(base, "k8s-out"), filepath.Join(k8s, "*.partial.jsonl")).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if a, b := fileSet(t, full), fileSet(t, filepath.Join(base, "k8s-out")); !reflect.DeepEqual(a, b) {
+		t.Errorf("indexed job's merge differs from the unsharded sweep")
+	}
+}
+
+// A refused merge exits 2 (exitInvalid) and names the cause.
+func TestMergeExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "x.partial.jsonl")
+	os.WriteFile(bad, []byte("{}\n"), 0o644)
+	cmd := command(t, "merge", "-o", filepath.Join(dir, "out"), bad)
+	out, err := cmd.CombinedOutput()
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != exitInvalid || !strings.Contains(string(out), "refused") {
+		t.Fatalf("exit %v, %v:\n%s", cmd.ProcessState, err, out)
+	}
+}
+
+// A shard stopped by its wall-time budget (as a Slurm time limit stops a
+// task) exits 4 and says how to resume; the same command then finishes
+// it, and the merge equals the unsharded sweep.
+func TestShardStoppedThenResumed(t *testing.T) {
+	full := unshardedSweep(t)
+	parts := filepath.Join(t.TempDir(), "parts")
+	cmd := command(t, "sweep", smallSweep, "--shard", "0/2", "-j", "1", "-o", parts, "--timeout", "1ms")
+	out, _ := cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != exitBudget || !strings.Contains(string(out), "run the same command again to resume") {
+		t.Fatalf("stopped shard: exit %d\n%s", cmd.ProcessState.ExitCode(), out)
+	}
+	for _, shard := range []string{"0/2", "1/2"} {
+		if out, err := command(t, "sweep", smallSweep, "--shard", shard, "-j", "2", "-o", parts).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", shard, err, out)
+		}
+	}
+	merged := filepath.Join(t.TempDir(), "merged")
+	if out, err := command(t, "merge", "-o", merged, parts).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if a, b := fileSet(t, full), fileSet(t, merged); !reflect.DeepEqual(a, b) {
+		t.Errorf("merge after a resumed shard differs from the unsharded sweep")
+	}
+}

@@ -1,0 +1,241 @@
+package run
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ressim/ressim/internal/version"
+	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// PartialPaths expands merge's arguments: files as they are, folders to
+// the *.partial.jsonl files in them, and glob patterns to their matches.
+// A pattern or folder that matches nothing is an error.
+func PartialPaths(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if st, err := os.Stat(a); err == nil {
+			if !st.IsDir() {
+				out = append(out, a)
+				continue
+			}
+			m, _ := filepath.Glob(filepath.Join(a, "*.partial.jsonl"))
+			if len(m) == 0 {
+				return nil, fmt.Errorf("%w: folder %s holds no *.partial.jsonl file", ErrPartial, a)
+			}
+			out = append(out, m...)
+			continue
+		}
+		m, err := filepath.Glob(a)
+		if err != nil || len(m) == 0 {
+			return nil, fmt.Errorf("%w: %s: no such file, folder or match", ErrPartial, a)
+		}
+		out = append(out, m...)
+	}
+	return out, nil
+}
+
+// MergeOutput is what Merge produced: the outputs of a sweep or of a
+// comparison (the other is nil), and the experiment the partials carry.
+type MergeOutput struct {
+	Experiment *experiment.Experiment
+	Sweep      *SweepOutput
+	Compare    *CompareOutput
+}
+
+// Merge merges the partial files at paths (every shard of one sweep or
+// comparison) into the outputs the unsharded command writes in opt.OutDir
+// (default out/<name>/sweep or compare), with opt.Plots and opt.SVG: the
+// same bytes, since it fills the same records in the same order and
+// writes them with the same code. It refuses (ErrPartial) corrupt or torn
+// files, partials of another experiment file, seed, replications, series,
+// shard count or ressim version, and units missing or held twice.
+func Merge(paths []string, opt CompareOptions) (*MergeOutput, error) {
+	parts, err := readPartials(paths)
+	if err != nil {
+		return nil, err
+	}
+	h := parts[0].Header
+	exp, err := experiment.Parse(h.FileName, h.File)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the experiment file inside %s: %w", ErrPartial, paths[0], err)
+	}
+	out := &MergeOutput{Experiment: exp}
+	if h.Kind == "compare" {
+		out.Compare, err = mergeCompare(exp, parts, paths, opt)
+	} else {
+		out.Sweep, err = mergeSweep(exp, parts, paths, opt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func mergeSweep(exp *experiment.Experiment, parts []*partialFile, paths []string, opt CompareOptions) (*SweepOutput, error) {
+	h := parts[0].Header
+	opt.Seed, opt.Replications = &h.Seed, h.Replications
+	res, cells, err := newSweep(exp, opt)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrPartial, err)
+	}
+	models := make([]topology.Config, len(cells))
+	for i, c := range cells {
+		models[i] = c.cfg
+	}
+	from, err := collectUnits(parts, paths, assignModels(models, res.Replications, h.Shards))
+	if err != nil {
+		return nil, err
+	}
+	for u, f := range from {
+		r := parts[f].Records[u].Rec
+		rep, c := u/len(cells), u%len(cells)
+		if r.Replication != rep {
+			return nil, fmt.Errorf("%w: corrupt: %s: unit %d records replication %d, want %d", ErrPartial, paths[f], u, r.Replication, rep)
+		}
+		v, y, x := cellIndex(res, c)
+		res.Cells[v][y][x][rep] = r.Headline
+		res.Records[v][y][x][rep] = r
+	}
+	out := &SweepOutput{Result: res, Dir: sweepDir(exp.Name, opt.OutDir)}
+	stage, err := stageOutput(out.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("merge %s: %w", exp.Name, err)
+	}
+	defer stage.Abort()
+	if err := out.commit(stage, opt); err != nil {
+		return nil, fmt.Errorf("merge %s: %w", exp.Name, err)
+	}
+	return out, nil
+}
+
+// readPartials reads every file and checks that they are whole and of
+// one run, made by this version of ressim.
+func readPartials(paths []string) ([]*partialFile, error) {
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%w: no partial file given", ErrPartial)
+	}
+	var parts []*partialFile
+	for _, p := range paths {
+		pf, err := readPartial(p)
+		if err != nil {
+			return nil, fmt.Errorf("%w: corrupt: %w", ErrPartial, err)
+		}
+		if pf.Torn {
+			return nil, fmt.Errorf("%w: %s ends in a torn line: its shard was killed while writing; re-run the shard to resume it", ErrPartial, p)
+		}
+		if err := checkHeader(p, pf.Header, paths[0], parts); err != nil {
+			return nil, err
+		}
+		parts = append(parts, pf)
+	}
+	return parts, nil
+}
+
+func checkHeader(p string, h PartialHeader, first string, parts []*partialFile) error {
+	sum := sha256.Sum256(h.File)
+	if (h.Kind != "sweep" && h.Kind != "compare") || hex.EncodeToString(sum[:]) != h.FileSHA256 {
+		return fmt.Errorf("%w: corrupt: %s: kind %q, or its experiment file does not match its SHA-256", ErrPartial, p, h.Kind)
+	}
+	if h.Shards < 1 || h.Shards > MaxShards || h.Replications < 1 || h.Replications > experiment.MaxReplications {
+		return fmt.Errorf("%w: corrupt: %s: %d shards, %d replications out of range", ErrPartial, p, h.Shards, h.Replications)
+	}
+	if h.Version != version.Version {
+		return fmt.Errorf("%w: %s was made by ressim %s, this is %s: merge with the version that ran the shards", ErrPartial, p, h.Version, version.Version)
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	r := parts[0].Header
+	var diff []string
+	if h.FileSHA256 != r.FileSHA256 {
+		diff = append(diff, fmt.Sprintf("experiment file (SHA-256 %.12s… vs %.12s…)", h.FileSHA256, r.FileSHA256))
+	}
+	if h.Seed != r.Seed {
+		diff = append(diff, fmt.Sprintf("seed (%d vs %d)", h.Seed, r.Seed))
+	}
+	if h.Replications != r.Replications {
+		diff = append(diff, fmt.Sprintf("replications (%d vs %d)", h.Replications, r.Replications))
+	}
+	if h.Kind != r.Kind || h.Series != r.Series {
+		diff = append(diff, fmt.Sprintf("kind or series (%s %q vs %s %q)", h.Kind, h.Series, r.Kind, r.Series))
+	}
+	if h.Shards != r.Shards {
+		diff = append(diff, fmt.Sprintf("shard count (%d vs %d)", h.Shards, r.Shards))
+	}
+	if len(diff) > 0 {
+		return fmt.Errorf("%w: %s and %s are of different runs: %s differ", ErrPartial, p, first, strings.Join(diff, ", "))
+	}
+	return nil
+}
+
+// collectUnits returns, for each unit, the index of the partial file
+// holding it. assign is the assignment every shard computed (the same
+// for all of them): a file must hold only its shard's units, each unit
+// once; a missing unit is reported with the shard that should hold it.
+func collectUnits(parts []*partialFile, paths []string, assign [][]int) ([]int, error) {
+	total := 0
+	for _, us := range assign {
+		total += len(us)
+	}
+	from := make([]int, total) // 1 + index of the file that held the unit
+	for i, pf := range parts {
+		h := pf.Header
+		if h.Shard < 0 || h.Shard >= len(assign) || !slices.Equal(h.Units, assign[h.Shard]) {
+			return nil, fmt.Errorf("%w: corrupt: %s: shard %d/%d does not list the units this sweep deals it", ErrPartial, paths[i], h.Shard, h.Shards)
+		}
+		for _, u := range pf.Order {
+			if _, ok := slices.BinarySearch(h.Units, u); !ok {
+				return nil, fmt.Errorf("%w: corrupt: %s holds unit %d, not one of shard %d's", ErrPartial, paths[i], u, h.Shard)
+			}
+			if from[u] != 0 {
+				return nil, fmt.Errorf("%w: unit %d is held twice, by %s and %s", ErrPartial, u, paths[from[u]-1], paths[i])
+			}
+			from[u] = i + 1
+		}
+	}
+	if err := missingUnits(from, assign); err != nil {
+		return nil, err
+	}
+	for u := range from {
+		from[u]--
+	}
+	return from, nil
+}
+
+// cellIndex is cell c's (variant, y, x), in sweepCells' order.
+func cellIndex(res *SweepResult, c int) (v, y, x int) {
+	nx := len(res.Cells[0][0])
+	ny := len(res.Cells[0])
+	return c / (nx * ny), c / nx % ny, c % nx
+}
+
+func missingUnits(from []int, assign [][]int) error {
+	var msgs []string
+	total := 0
+	for s, us := range assign {
+		n := 0
+		for _, u := range us {
+			if from[u] == 0 {
+				n++
+			}
+		}
+		if n > 0 {
+			total += n
+			msgs = append(msgs, fmt.Sprintf("shard %d/%d: %d of %d", s, len(assign), n, len(us)))
+		}
+	}
+	if total == 0 {
+		return nil
+	}
+	if len(msgs) > 5 {
+		msgs = append(msgs[:5], "...")
+	}
+	return fmt.Errorf("%w: %d unit(s) missing (%s): a shard's file is absent or its shard did not finish; re-run it (it resumes)", ErrPartial, total, strings.Join(msgs, "; "))
+}

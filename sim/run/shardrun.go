@@ -1,0 +1,191 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/ressim/ressim/internal/atomicfile"
+	"github.com/ressim/ressim/internal/version"
+	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// ShardRun is what a shard did.
+type ShardRun struct {
+	// Path is the partial file written.
+	Path string
+	// Units is the number of units the shard holds; Resumed those found
+	// already done in Path and skipped; Ran those run now.
+	Units, Resumed, Ran int
+}
+
+// ShardPath is the partial file of shard s of a kind ("sweep",
+// "compare") in dir.
+func ShardPath(dir, kind string, s Shard) string {
+	return filepath.Join(dir, fmt.Sprintf("%s-shard-%05d-of-%05d.partial.jsonl", kind, s.I, s.N))
+}
+
+// shardJob is a sharded batch: its header (all but the shard's part),
+// each unit's model and estimated cost, and what a unit keeps of its run.
+type shardJob struct {
+	header PartialHeader
+	models []topology.Config // models[u % len(models)] is unit u's model
+	keep   func(res *topology.Result, rec RunRecord) unitData
+}
+
+// newHeader is a partial header for exp read from file (bytes data).
+func newHeader(kind string, exp *experiment.Experiment, file string, data []byte, seed uint64, reps int) PartialHeader {
+	sum := sha256.Sum256(data)
+	return PartialHeader{Format: PartialFormat, Kind: kind, Experiment: exp.Name, FileName: filepath.Base(file),
+		FileSHA256: hex.EncodeToString(sum[:]), Version: version.Version, Seed: seed, Replications: reps, File: data}
+}
+
+// run runs shard s of the job: unit u is replication u / len(models) of
+// model u % len(models), the order in which the unsharded command hands
+// out its runs. The units are dealt by AssignUnits on Estimate's events.
+func (j *shardJob) run(ctx context.Context, s Shard, opt CompareOptions) (*ShardRun, error) {
+	mine := assignModels(j.models, j.header.Replications, s.N)[s.I]
+	h := j.header
+	h.Shard, h.Shards, h.Units = s.I, s.N, append([]int{}, mine...)
+	dir := opt.OutDir
+	if dir == "" {
+		dir = filepath.Join(DefaultOutDir(h.Experiment), "shards")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrOutput, err)
+	}
+	sr := &ShardRun{Path: ShardPath(dir, h.Kind, s), Units: len(mine)}
+	done, err := resumePartial(sr.Path, h, mine)
+	if err != nil {
+		return nil, err
+	}
+	sr.Resumed = len(done)
+	var todo []int
+	for _, u := range mine {
+		if _, ok := done[u]; !ok {
+			todo = append(todo, u)
+		}
+	}
+	return sr, j.runUnits(ctx, sr, todo, opt)
+}
+
+// assignModels deals the units of reps replications of models to n
+// shards by AssignUnits on each model's estimated events.
+func assignModels(models []topology.Config, reps, n int) [][]int {
+	k := len(models)
+	per := make([]float64, k)
+	for i, m := range models {
+		per[i] = Estimate(m).Events
+	}
+	cost := make([]float64, k*reps)
+	for u := range cost {
+		cost[u] = per[u%k]
+	}
+	return AssignUnits(cost, n)
+}
+
+// resumePartial rewrites path with header h and the units of an earlier
+// run of the same shard found in it (all of them verified by checksum),
+// and returns those. A file of another run is refused rather than lost.
+func resumePartial(path string, h PartialHeader, mine []int) (map[int]unitData, error) {
+	done := map[int]unitData{}
+	old, err := readPartial(path)
+	switch {
+	case os.IsNotExist(err):
+	case err != nil:
+		return nil, fmt.Errorf("resume: %w (remove it to start the shard afresh)", err)
+	default:
+		a, _ := json.Marshal(old.Header)
+		b, _ := json.Marshal(h)
+		if !bytes.Equal(a, b) {
+			return nil, fmt.Errorf("resume: %s holds another run (file, seed, replications, series, version or shards differ); remove it or choose another folder", path)
+		}
+		for _, u := range old.Order {
+			done[u] = old.Records[u]
+		}
+	}
+	hb, err := json.Marshal(h)
+	if err != nil {
+		return nil, err
+	}
+	err = atomicfile.Write(path, func(w io.Writer) error {
+		if _, err := w.Write(append(hb, '\n')); err != nil {
+			return err
+		}
+		for _, u := range mine {
+			if d, ok := done[u]; ok {
+				line, err := unitLine(u, d)
+				if err != nil {
+					return err
+				}
+				if _, err := w.Write(line); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	return done, err
+}
+
+// runUnits runs the units todo, opt.Jobs at a time, appending each
+// record to sr.Path as it finishes (one write per line, under a lock).
+// On a stop (cancellation, budget) the units finished stay in the file.
+func (j *shardJob) runUnits(ctx context.Context, sr *ShardRun, todo []int, opt CompareOptions) error {
+	k := len(j.models)
+	plan := make([]PlannedRun, len(todo))
+	for i, u := range todo {
+		plan[i] = PlannedRun{Model: j.models[u%k], Times: 1}
+	}
+	if err := opt.Budget.Check(plan); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(sr.Path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	g := newMeter(ctx, opt.Budget, j.models...)
+	var mu sync.Mutex
+	var firstErr error
+	_, cancelled := parallel(ctx, len(todo), opt.Jobs, func(i int) {
+		u := todo[i]
+		rep, cfg := u/k, j.models[u%k]
+		cfg.Seed = ReplicationSeed(j.header.Seed, rep)
+		res, rec, err := runRecorded(cfg, rep, g, "", 0, "")
+		var line []byte
+		if err == nil {
+			line, err = unitLine(u, j.keep(res, rec))
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if err == nil {
+			_, err = f.Write(line)
+		}
+		if err != nil {
+			if firstErr == nil || (isStop(firstErr) && !isStop(err)) {
+				firstErr = err
+			}
+			cancel()
+			return
+		}
+		sr.Ran++
+	}, opt.Progress)
+	if firstErr == nil {
+		firstErr = cancelled
+	}
+	if err := f.Sync(); err != nil && firstErr == nil {
+		firstErr = err
+	}
+	return firstErr
+}

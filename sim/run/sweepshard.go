@@ -1,0 +1,33 @@
+package run
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// RunSweepShard runs shard s's share of the sweep of exp (read from file,
+// whose bytes are data) and appends each finished unit's record to its
+// partial file in opt.OutDir (default out/<name>/shards). If that file
+// already holds units of the same run, it keeps those whose checksums
+// verify and runs only the rest (resume). On a stop (cancellation,
+// budget) the units finished stay in the file and the reason is returned
+// with the ShardRun.
+func RunSweepShard(ctx context.Context, exp *experiment.Experiment, file string, data []byte, s Shard, opt CompareOptions) (*ShardRun, error) {
+	res, cells, err := newSweep(exp, opt)
+	if err != nil {
+		return nil, err
+	}
+	j := &shardJob{header: newHeader("sweep", exp, file, data, res.Seed, res.Replications),
+		keep: func(_ *topology.Result, rec RunRecord) unitData { return unitData{Rec: rec} }}
+	for _, c := range cells {
+		j.models = append(j.models, c.cfg)
+	}
+	sr, err := j.run(ctx, s, opt)
+	if err != nil {
+		return sr, fmt.Errorf("sweep %s shard %s: %w", exp.Name, s, err)
+	}
+	return sr, nil
+}
