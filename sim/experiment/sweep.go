@@ -68,6 +68,12 @@ func (r *reader) sweep(root *table, e *Experiment, check bool) *Sweep {
 				r.errorf(join(t.key("variants"), fmt.Sprint(i)), "no variant named %q", name)
 				check = false
 			}
+			if slices.Contains(v[:i], name) {
+				// A duplicate would run every cell of that variant twice
+				// and draw one phase diagram over the other.
+				r.errorf(join(t.key("variants"), fmt.Sprint(i)), "variant %q is listed twice", name)
+				check = false
+			}
 		}
 	}
 	t.done("x", "y", "metric", "variants")
