@@ -60,6 +60,8 @@ type Experiment struct {
 	Sweep *Sweep
 	// Expects are the [[expect]] blocks, in file order.
 	Expects []Expect
+	// Knobs are the [[knob]] blocks, in file order (knob.go).
+	Knobs []Knob
 
 	doc       map[string]any // the decoded base document, for With
 	pos       positions
@@ -105,6 +107,8 @@ func Parse(file string, data []byte) (*Experiment, error) {
 	delete(doc, "sweep")
 	expectDoc, _ := doc["expect"]
 	delete(doc, "expect")
+	knobDoc, _ := doc["knob"] // read by readKnobs, knob.go
+	delete(doc, "knob")
 	r := &reader{file: file, pos: pos}
 	e := r.experiment(r.root(deepCopy(doc).(map[string]any)))
 	e.File = file
@@ -131,6 +135,9 @@ func Parse(file string, data []byte) (*Experiment, error) {
 		if len(er.errs) > 0 {
 			return nil, er.errs.sorted()
 		}
+	}
+	if err := readKnobs(e, knobDoc); err != nil {
+		return nil, err
 	}
 	if sweepDoc != nil {
 		sr := &reader{file: file, pos: pos}
