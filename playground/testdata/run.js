@@ -12,7 +12,9 @@ globalThis.ressimReady = () => {
     process.stderr.write(out.error + "\n");
     process.exit(1);
   }
-  process.stdout.write(out.summary);
+  // Synchronous: process.exit would cut an asynchronous write to a pipe
+  // at 64 KiB boundaries.
+  fs.writeSync(1, out.summary);
   process.exit(0);
 };
 WebAssembly.instantiate(fs.readFileSync(wasmFile), go.importObject).then((r) => go.run(r.instance));
