@@ -92,3 +92,38 @@ on = { ratio = 0.1 }
 		t.Errorf("budget default = %v, want nil", got)
 	}
 }
+
+// FuzzKnobs: a file the reader accepts never panics, and every value each
+// of its knobs can set (min, max, each choice, on) gives a valid
+// experiment, as the reader promises the playground.
+func FuzzKnobs(f *testing.F) {
+	f.Add([]byte(knobBase + "[[knob]]\nname = \"a\"\nlabel = \"A\"\npath = \"client.users.retry.attempts\"\ntype = \"integer\"\nmin = 1\nmax = 5\n"))
+	f.Add([]byte(knobBase + "[[knob]]\nname = \"b\"\nlabel = \"B\"\npath = \"client.users.retry_budget\"\ntype = \"toggle\"\non = { ratio = 0.1 }\n"))
+	f.Add([]byte(knobBase + "[[knob]]\nname = \"c\"\nlabel = \"C\"\npath = \"client.users.retry.backoff\"\ntype = \"choice\"\nvalues = [\"none\", \"full_jitter\"]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		e, err := Parse("fuzz.toml", data)
+		if err != nil {
+			return
+		}
+		for _, k := range e.Knobs {
+			var values []any
+			switch k.Type {
+			case "integer":
+				values = []any{int64(k.Min), int64(k.Max)}
+			case "number":
+				values = []any{k.Min, k.Max}
+			case "choice":
+				values = k.Values
+			case "toggle":
+				values = []any{k.On}
+			default:
+				t.Fatalf("knob %q has type %q", k.Name, k.Type)
+			}
+			for _, v := range values {
+				if _, err := e.With(map[string]any{k.Path: v}); err != nil {
+					t.Fatalf("knob %q value %v accepted by the reader but: %v", k.Name, v, err)
+				}
+			}
+		}
+	})
+}
