@@ -87,6 +87,8 @@ func TestBrowser(t *testing.T) {
 		return ta.value.slice(0, ta.value.indexOf("workers = -3")).split("\n").length; })()`)
 	b.wait(fmt.Sprintf(`(() => { const li = document.querySelector('#problems li[data-line="%d"]'); return li !== null && li.textContent.includes("workers"); })()`, line))
 	b.wait(fmt.Sprintf(`document.querySelectorAll("#gutter .bad").length === 1 && document.querySelector("#gutter .bad").textContent === "%d"`, line))
+	b.wait(`document.querySelectorAll("#marks .bad-at").length === 1`)
+	b.do(click("#problems li button")) // jumps to the line
 	b.shot("6-invalid-value")
 	b.labels()
 

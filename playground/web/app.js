@@ -146,6 +146,39 @@ function drawGutter(errors) {
     g.append(s, "\n");
   }
   g.scrollTop = $("toml").scrollTop;
+  drawMarks(errors);
+}
+
+// drawMarks shades each problem's line behind the text and underlines it
+// from the problem's column.
+function drawMarks(errors) {
+  const m = $("marks");
+  m.replaceChildren();
+  if (errors.length === 0) return;
+  const bad = new Map(errors.map((e) => [e.line, e]));
+  $("toml").value.split("\n").forEach((text, i) => {
+    const e = bad.get(i + 1);
+    if (!e) {
+      m.append(text + "\n");
+      return;
+    }
+    const line = document.createElement("span");
+    line.className = "bad-line";
+    const at = Math.max(0, Math.min(e.col - 1, text.length));
+    const under = document.createElement("span");
+    under.className = "bad-at";
+    under.textContent = text.slice(at) || " ";
+    line.append(text.slice(0, at), under);
+    m.append(line, "\n");
+  });
+  syncScroll();
+}
+
+function syncScroll() {
+  const ta = $("toml");
+  $("gutter").scrollTop = ta.scrollTop;
+  $("marks").scrollTop = ta.scrollTop;
+  $("marks").scrollLeft = ta.scrollLeft;
 }
 
 function goTo(line, col) {
@@ -156,6 +189,11 @@ function goTo(line, col) {
   at += Math.max(0, col - 1);
   ta.focus();
   ta.setSelectionRange(at, at);
+  // Show the line a third of the way down (setSelectionRange alone does
+  // not always scroll).
+  const lh = parseFloat(getComputedStyle(ta).lineHeight) || 19;
+  ta.scrollTop = Math.max(0, (line - 1) * lh - ta.clientHeight / 3);
+  syncScroll();
 }
 
 // Knobs: controls for the [[knob]] blocks of the file.
@@ -420,7 +458,7 @@ async function readFragment() {
 
 // Wiring.
 $("toml").addEventListener("input", () => { state.file = state.file.replace(/^(?!edited: )/, "edited: "); drawGutter([]); scheduleValidate(300); });
-$("toml").addEventListener("scroll", () => { $("gutter").scrollTop = $("toml").scrollTop; });
+$("toml").addEventListener("scroll", syncScroll);
 $("run").onclick = () => runNow();
 $("stop").onclick = () => stopNow();
 $("pin").onclick = () => { state.pinned = state.last; $("pin").disabled = true; render(); };
