@@ -45,7 +45,7 @@ give the same results.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
 	})
-	root.AddCommand(newRunCmd(), newCompareCmd(), newSweepCmd(), newValidateCmd(), newMergeCmd(), newVersionCmd(), newAlertsCmd())
+	root.AddCommand(newRunCmd(), newCompareCmd(), newSweepCmd(), newValidateCmd(), newMergeCmd(), newServeCmd(), newVersionCmd(), newAlertsCmd())
 	root.AddCommand(newLintCmd(), newImportCmd())
 	strictCompletion(root)
 	return root

@@ -61,6 +61,8 @@ type Experiment struct {
 	Sweep *Sweep
 	// Expects are the [[expect]] blocks, in file order.
 	Expects []Expect
+	// Knobs are the [[knob]] blocks, in file order (knob.go).
+	Knobs []Knob
 
 	doc       map[string]any // the decoded base document, for With
 	pos       positions
@@ -145,6 +147,8 @@ func Parse(file string, data []byte) (*Experiment, error) {
 	delete(doc, "sweep")
 	expectDoc, _ := doc["expect"]
 	delete(doc, "expect")
+	knobDoc, _ := doc["knob"] // read by readKnobs, knob.go
+	delete(doc, "knob")
 	r := &reader{file: file, pos: pos}
 	e := r.experiment(r.root(deepCopy(doc).(map[string]any)))
 	e.File = file
@@ -174,6 +178,9 @@ func Parse(file string, data []byte) (*Experiment, error) {
 		er := &reader{file: file, pos: pos}
 		e.Expects = er.expects(er.root(map[string]any{"expect": expectDoc}), e)
 		errs = append(errs, er.errs...)
+	}
+	if err := readKnobs(e, knobDoc); err != nil {
+		return nil, err
 	}
 	if sweepDoc != nil {
 		sr := &reader{file: file, pos: pos}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ressim/ressim/playground"
+)
+
+func newServeCmd() *cobra.Command {
+	var addr, dir string
+	c := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the browser playground on this machine",
+		Long: `Serve serves the playground: ressim compiled to WebAssembly in a web page
+(docs/playground.md). Every run happens in the browser; the server only
+hands out files, so a room can use one laptop's address, offline.
+
+The site comes from, in order: --dir (a folder built with
+'go run ./playground/build -o DIR'); the copy compiled into this binary
+(built with -tags playground_embed); or it is built now into the user cache
+folder, which needs the go command and ressim's source (run it from the
+source folder).
+
+It listens on --addr (loopback by default; give 0.0.0.0:8080 to serve a
+room), prints the URL, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM.`,
+		Example: `  ressim serve
+  ressim serve --addr 0.0.0.0:8080 --dir dist/playground`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			site, err := siteFS(c, dir)
+			if err != nil {
+				return err
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return usageError{fmt.Errorf("serve: %w", err)}
+			}
+			ctx, stop := signalContext(c.Context(), c.ErrOrStderr())
+			defer stop()
+			fmt.Fprintf(c.OutOrStdout(), "ressim playground on http://%s/ (Ctrl-C stops)\n", ln.Addr())
+			if err := playground.Serve(ctx, ln, site); err != nil {
+				return err
+			}
+			fmt.Fprintln(c.OutOrStdout(), "ressim serve: stopped")
+			return nil
+		},
+	}
+	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
+	c.Flags().StringVar(&dir, "dir", "", "serve this built site folder instead of the embedded or freshly built one")
+	c.MarkFlagDirname("dir")
+	return c
+}
+
+// siteFS finds the site to serve: --dir, the embedded copy, or a fresh
+// build in the user cache folder.
+func siteFS(c *cobra.Command, dir string) (fs.FS, error) {
+	if dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, playground.WasmFile)); err != nil {
+			return nil, usageError{fmt.Errorf("serve: --dir %s is not a built playground: %w", dir, err)}
+		}
+		return os.DirFS(dir), nil
+	}
+	if site, ok := playground.Embedded(); ok {
+		return site, nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	out := filepath.Join(cache, "ressim", "playground")
+	fmt.Fprintf(c.ErrOrStderr(), "ressim serve: building the playground into %s (the go command compiles main.wasm; a minute or more the first time)\n", out)
+	if err := playground.Build(c.Context(), out); err != nil {
+		return nil, fmt.Errorf("serve: %w (or give --dir a built site)", err)
+	}
+	return os.DirFS(out), nil
+}

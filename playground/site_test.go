@@ -1,0 +1,70 @@
+package playground
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// builtSite builds the site once per test binary into a temporary folder
+// (or uses RESSIM_PLAYGROUND_SITE, a folder built with
+// go run ./playground/build, to save the minute main.wasm takes).
+var builtSite = sync.OnceValues(func() (string, error) {
+	if dir := os.Getenv("RESSIM_PLAYGROUND_SITE"); dir != "" {
+		return dir, nil
+	}
+	dir, err := os.MkdirTemp("", "ressim-playground-")
+	if err != nil {
+		return "", err
+	}
+	return dir, Build(context.Background(), dir)
+})
+
+func site(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds main.wasm: not with -short")
+	}
+	dir, err := builtSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// inCI reports whether the CI environment variable is set: tools the CI
+// installs (node, chromium) must then be there.
+func inCI() bool { return os.Getenv("CI") != "" }
+
+// need finds one of the named programs, or skips (fails in CI).
+func need(t *testing.T, names ...string) string {
+	t.Helper()
+	for _, n := range names {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	if inCI() {
+		t.Fatalf("none of %v installed, and CI is set", names)
+	}
+	t.Skipf("none of %v installed", names)
+	return ""
+}
+
+// artifacts is where a test writes its screenshots and measurements:
+// $RESSIM_ARTIFACTS/<test> if set, else a temporary folder.
+func artifacts(t *testing.T) string {
+	t.Helper()
+	base := os.Getenv("RESSIM_ARTIFACTS")
+	if base == "" {
+		return t.TempDir()
+	}
+	dir := filepath.Join(base, t.Name())
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}

@@ -1,0 +1,476 @@
+// The playground page: a catalogue of the bundled experiments, an editor
+// with the simulator's own validation, knobs, runs in a Web Worker with
+// progress and Stop, a pinned result beside the current one, and links
+// that carry the whole state in the URL fragment. No build step; nothing
+// leaves the page.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const state = { bundled: [], file: "", knobs: [], values: {}, info: null, last: null, pinned: null };
+let module = null;
+let checker = null;
+let runner = null;
+let nextID = 1;
+
+// A worker running main.wasm; call(op, args, onProgress) returns a promise
+// of the parsed answer.
+function newWorker() {
+  const w = new Worker("worker.js");
+  const waiting = new Map();
+  w.onmessage = (ev) => {
+    const m = ev.data;
+    const p = waiting.get(m.id);
+    if (!p) return;
+    if (m.progress !== undefined) return p.progress && p.progress(m.progress);
+    waiting.delete(m.id);
+    p.resolve(JSON.parse(m.result));
+  };
+  w.postMessage({ op: "init", module });
+  return {
+    call(op, args, progress) {
+      const id = nextID++;
+      return new Promise((resolve) => {
+        waiting.set(id, { resolve, progress });
+        w.postMessage({ id, op, args });
+      });
+    },
+    stop() { w.terminate(); },
+  };
+}
+
+async function start() {
+  const t0 = performance.now();
+  module = await WebAssembly.compileStreaming(fetch("main.wasm"));
+  checker = newWorker();
+  runner = newWorker();
+  state.bundled = await checker.call("list", {});
+  setStatus(`Simulator ready (${Math.round(performance.now() - t0)} ms). ${state.bundled.length} bundled experiments.`);
+  renderCatalogue();
+  const shared = await readFragment();
+  if (shared) {
+    openText(shared.file, shared.text, shared.seed, shared.values);
+    await validateNow();
+    runNow();
+  } else {
+    const first = state.bundled.find((b) => b.file === "metastable-retry-storm.toml") || state.bundled[0];
+    openText(first.file, first.text, "", {});
+  }
+}
+
+function setStatus(s) { $("status").textContent = s; }
+
+function renderCatalogue() {
+  const ul = $("experiments");
+  ul.replaceChildren();
+  for (const b of state.bundled) {
+    const li = document.createElement("li");
+    const btn = document.createElement("button");
+    btn.type = "button";
+    btn.dataset.file = b.file;
+    btn.innerHTML = `<span class="name"></span><span class="story"></span>`;
+    btn.querySelector(".name").textContent = b.name;
+    btn.querySelector(".story").textContent = b.description || "";
+    btn.setAttribute("aria-label", `Open ${b.name}: ${b.description || ""}`);
+    btn.onclick = () => openText(b.file, b.text, "", {});
+    li.append(btn);
+    ul.append(li);
+  }
+}
+
+function openText(file, text, seed, values) {
+  state.file = file;
+  state.values = values || {};
+  $("toml").value = text;
+  $("seed").value = seed || "";
+  for (const b of document.querySelectorAll("#experiments button")) {
+    b.setAttribute("aria-current", b.dataset.file === file ? "true" : "false");
+  }
+  $("file-title").textContent = `Experiment file: ${file || "(edited)"}`;
+  drawGutter([]);
+  scheduleValidate(0);
+}
+
+// Validation as you type, debounced.
+let validateTimer = 0;
+function scheduleValidate(ms) {
+  clearTimeout(validateTimer);
+  validateTimer = setTimeout(validateNow, ms);
+}
+
+async function validateNow() {
+  const text = $("toml").value;
+  const v = await checker.call("validate", { text });
+  if ($("toml").value !== text) return; // stale: typing went on
+  state.info = v.experiment || null;
+  showProblems(v.errors || []);
+  if (state.info) {
+    $("description").textContent = state.info.description || "";
+    if (!$("seed").value) $("seed").placeholder = String(state.info.seed);
+    renderKnobs(state.info.knobs || []);
+  }
+  $("run").disabled = !state.info;
+}
+
+function showProblems(errors) {
+  const ul = $("problems");
+  ul.replaceChildren();
+  drawGutter(errors);
+  if (errors.length === 0) {
+    const li = document.createElement("li");
+    li.className = "ok";
+    li.textContent = "The file is valid.";
+    ul.append(li);
+    return;
+  }
+  for (const e of errors) {
+    const li = document.createElement("li");
+    li.dataset.line = e.line;
+    const btn = document.createElement("button");
+    btn.type = "button";
+    btn.textContent = `line ${e.line}, column ${e.col}${e.key ? ", " + e.key : ""}: ${e.msg}`;
+    btn.onclick = () => goTo(e.line, e.col);
+    li.append(btn);
+    ul.append(li);
+  }
+}
+
+function drawGutter(errors) {
+  const n = $("toml").value.split("\n").length;
+  const bad = new Map(errors.map((e) => [e.line, e.msg]));
+  const g = $("gutter");
+  g.replaceChildren();
+  for (let i = 1; i <= n; i++) {
+    const s = document.createElement("span");
+    s.textContent = String(i);
+    if (bad.has(i)) { s.className = "bad"; s.title = bad.get(i); }
+    g.append(s, "\n");
+  }
+  g.scrollTop = $("toml").scrollTop;
+  drawMarks(errors);
+}
+
+// drawMarks shades each problem's line behind the text and underlines it
+// from the problem's column.
+function drawMarks(errors) {
+  const m = $("marks");
+  m.replaceChildren();
+  if (errors.length === 0) return;
+  const bad = new Map(errors.map((e) => [e.line, e]));
+  $("toml").value.split("\n").forEach((text, i) => {
+    const e = bad.get(i + 1);
+    if (!e) {
+      m.append(text + "\n");
+      return;
+    }
+    const line = document.createElement("span");
+    line.className = "bad-line";
+    const at = Math.max(0, Math.min(e.col - 1, text.length));
+    const under = document.createElement("span");
+    under.className = "bad-at";
+    under.textContent = text.slice(at) || " ";
+    line.append(text.slice(0, at), under);
+    m.append(line, "\n");
+  });
+  syncScroll();
+}
+
+function syncScroll() {
+  const ta = $("toml");
+  $("gutter").scrollTop = ta.scrollTop;
+  $("marks").scrollTop = ta.scrollTop;
+  $("marks").scrollLeft = ta.scrollLeft;
+}
+
+function goTo(line, col) {
+  const ta = $("toml");
+  const lines = ta.value.split("\n");
+  let at = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) at += lines[i].length + 1;
+  at += Math.max(0, col - 1);
+  ta.focus();
+  ta.setSelectionRange(at, at);
+  // Show the line a third of the way down (setSelectionRange alone does
+  // not always scroll).
+  const lh = parseFloat(getComputedStyle(ta).lineHeight) || 19;
+  ta.scrollTop = Math.max(0, (line - 1) * lh - ta.clientHeight / 3);
+  syncScroll();
+}
+
+// Knobs: controls for the [[knob]] blocks of the file.
+function renderKnobs(knobs) {
+  state.knobs = knobs;
+  const box = $("knob-list");
+  box.replaceChildren();
+  $("knobs").hidden = knobs.length === 0;
+  for (const k of knobs) {
+    const id = "knob-" + k.name;
+    const div = document.createElement("div");
+    div.className = "knob";
+    const label = document.createElement("label");
+    label.htmlFor = id;
+    label.textContent = k.label;
+    let input;
+    const v = state.values[k.name];
+    if (k.type === "toggle") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = v === true;
+      input.onchange = () => setKnob(k.name, input.checked ? true : undefined);
+      div.append(input, label);
+    } else if (k.type === "choice") {
+      input = document.createElement("select");
+      k.values.forEach((x, i) => input.append(new Option(String(x), String(i))));
+      const def = k.values.findIndex((x) => JSON.stringify(x) === JSON.stringify(k.default));
+      input.value = String(v !== undefined ? v : Math.max(def, 0));
+      input.onchange = () => setKnob(k.name, Number(input.value) === def ? undefined : Number(input.value));
+      div.append(label, input);
+    } else {
+      input = document.createElement("input");
+      input.type = "range";
+      input.min = k.min;
+      input.max = k.max;
+      input.step = k.step || (k.type === "integer" ? 1 : (k.max - k.min) / 100);
+      input.value = v !== undefined ? v : (typeof k.default === "number" ? k.default : k.min);
+      const out = document.createElement("output");
+      out.htmlFor = id;
+      out.textContent = input.value;
+      input.oninput = () => { out.textContent = input.value; setKnob(k.name, Number(input.value) === k.default ? undefined : Number(input.value)); };
+      div.append(label, input, out);
+    }
+    input.id = id;
+    input.dataset.knob = k.name;
+    box.append(div);
+  }
+}
+
+function setKnob(name, value) {
+  if (value === undefined) delete state.values[name];
+  else state.values[name] = value;
+}
+
+// settings turns the knob positions into variant overrides {path: value}.
+function settings() {
+  const set = {};
+  for (const k of state.knobs) {
+    const v = state.values[k.name];
+    if (v === undefined) continue;
+    if (k.type === "toggle") set[k.path] = k.on;
+    else if (k.type === "choice") set[k.path] = k.values[v];
+    else set[k.path] = v;
+  }
+  return set;
+}
+
+// Runs: in the runner worker; Stop terminates it and starts a fresh one.
+let running = false;
+async function runNow() {
+  if (running) return;
+  running = true;
+  $("run").disabled = true;
+  $("stop").disabled = false;
+  $("pin").disabled = true;
+  $("progress").value = 0;
+  $("progress-text").textContent = "0 %";
+  const t0 = performance.now();
+  const req = { text: $("toml").value, seed: $("seed").value.trim(), set: settings() };
+  setStatus("Running…");
+  const r = await runner.call("run", req, (pct) => {
+    $("progress").value = pct;
+    $("progress-text").textContent = pct + " %";
+  });
+  running = false;
+  $("stop").disabled = true;
+  $("run").disabled = !state.info;
+  if (r === null) return; // stopped
+  const ms = Math.round(performance.now() - t0);
+  if (r.error) {
+    setStatus("The run failed.");
+    showError(r);
+    return;
+  }
+  state.last = { ...r, summaryJSON: JSON.parse(r.summary), req, file: state.file, values: { ...state.values }, ms };
+  setStatus(`Done in ${ms} ms (seed ${r.seed}).`);
+  $("pin").disabled = false;
+  render();
+}
+
+function stopNow() {
+  if (!running) return;
+  runner.stop();
+  runner = newWorker();
+  running = false;
+  $("stop").disabled = true;
+  $("run").disabled = !state.info;
+  $("progress-text").textContent = "stopped";
+  setStatus("Stopped: the run was abandoned, nothing was kept.");
+  // Settle the abandoned promise's caller.
+}
+
+function showError(r) {
+  const el = $("current");
+  el.replaceChildren();
+  const p = document.createElement("p");
+  p.className = "error";
+  p.textContent = r.error;
+  el.append(p);
+  if (r.errors) showProblems(r.errors);
+}
+
+// Rendering results.
+const verdictWords = {
+  locked_in: "LOCKED IN: the system stayed down after the trigger was gone",
+  relapsed: "RELAPSED: it came back, then fell again (locked in)",
+  recovered: "Recovered: goodput came back after the fault",
+  unaffected: "Unaffected: the fault did not hurt the users",
+  "": "No fault in this experiment",
+};
+
+function render() {
+  const two = state.pinned !== null;
+  $("columns").classList.toggle("two", two);
+  $("pinned").hidden = !two;
+  $("unpin").hidden = !two;
+  if (state.last) fill($("current"), state.last, two ? "Current" : "Result", two ? state.pinned : null);
+  if (two) fill($("pinned"), state.pinned, "Pinned", null);
+}
+
+function fill(el, r, title, other) {
+  el.replaceChildren();
+  const s = r.summaryJSON;
+  const h = s.headline;
+  const h3 = document.createElement("h3");
+  const knobText = Object.keys(r.values).length ? ", knobs " + Object.entries(r.values).map(([k, v]) => `${k}=${knobValueText(k, v)}`).join(" ") : "";
+  h3.textContent = `${title}: ${s.experiment}, seed ${s.seed}${knobText}`;
+  const verdict = document.createElement("p");
+  verdict.className = "verdict " + (h.verdict || "none");
+  verdict.textContent = verdictWords[h.verdict] || h.verdict;
+  verdict.dataset.verdict = h.verdict;
+  const reasons = document.createElement("ul");
+  reasons.className = "reasons";
+  for (const f of s.faults || []) {
+    const li = document.createElement("li");
+    li.textContent = `${f.label || "fault"}: ${f.reason || ""}`;
+    reasons.append(li);
+  }
+  el.append(h3, verdict, reasons, headlineTable(s, other && other.summaryJSON), downloads(r), figures(r));
+}
+
+function knobValueText(name, v) {
+  const k = state.knobs.find((x) => x.name === name);
+  if (k && k.type === "choice") return String(k.values[v]);
+  if (k && k.type === "toggle") return "on";
+  return String(v);
+}
+
+function headlineTable(s, o) {
+  const rows = [
+    ["Goodput share (answered in full and in time)", (x) => x.headline.goodput_share, pct],
+    ["Requests in flight at the end", (x) => x.headline.in_flight_at_end, num],
+    ["Peak requests in flight", (x) => x.headline.peak_in_flight, num],
+    ["p99 time to any outcome", (x) => x.headline.p99_outcome_latency_s, secs],
+    ["p99 answered latency", (x) => x.headline.p99_answered_latency_s, secs],
+    ["User requests (window)", (x) => x.user_requests, num],
+    ["Events simulated", (x) => x.events, num],
+  ];
+  const t = document.createElement("table");
+  t.innerHTML = `<caption class="visually-hidden">Headline</caption><thead><tr><th scope="col">Headline</th><th scope="col">Value</th>${o ? '<th scope="col">Pinned</th><th scope="col">Difference</th>' : ""}</tr></thead>`;
+  const body = document.createElement("tbody");
+  for (const [name, get, fmt] of rows) {
+    const tr = document.createElement("tr");
+    const cells = [name, fmt(get(s))];
+    if (o) {
+      const a = get(s), b = get(o);
+      cells.push(fmt(b), a == null || b == null ? "–" : diff(a - b, fmt));
+    }
+    cells.forEach((c, i) => {
+      const td = document.createElement(i === 0 ? "th" : "td");
+      if (i === 0) td.scope = "row";
+      else td.className = "num";
+      td.textContent = c;
+      tr.append(td);
+    });
+    body.append(tr);
+  }
+  t.append(body);
+  return t;
+}
+const pct = (x) => (x == null ? "–" : (100 * x).toFixed(1) + " %");
+const num = (x) => (x == null ? "–" : Number(x).toLocaleString("en"));
+const secs = (x) => (x == null ? "–" : x < 1 ? (1000 * x).toFixed(1) + " ms" : x.toFixed(2) + " s");
+const diff = (d, fmt) => (d > 0 ? "+" : d < 0 ? "−" : "±") + fmt(Math.abs(d));
+
+function blobURL(text, type) { return URL.createObjectURL(new Blob([text], { type })); }
+
+function downloads(r) {
+  const div = document.createElement("div");
+  div.className = "downloads";
+  const name = r.summaryJSON.experiment;
+  const items = [[`${name}.toml`, r.req.text, "application/toml"], ["summary.json", r.summary, "application/json"]];
+  for (const f of r.figures || []) items.push([f.file, f.svg, "image/svg+xml"]);
+  for (const [file, text, type] of items) {
+    const a = document.createElement("a");
+    a.href = blobURL(text, type);
+    a.download = file;
+    a.textContent = "Download " + file;
+    div.append(a);
+  }
+  return div;
+}
+
+function figures(r) {
+  const div = document.createElement("div");
+  div.className = "figures";
+  for (const f of r.figures || []) {
+    const img = document.createElement("img");
+    img.src = blobURL(f.svg, "image/svg+xml");
+    img.alt = `Figure ${f.file} of ${r.summaryJSON.experiment}, seed ${r.summaryJSON.seed}`;
+    img.dataset.file = f.file;
+    div.append(img);
+  }
+  return div;
+}
+
+// Sharing: {file, text, seed, values} as deflate-raw, base64url, in #s=.
+async function writeFragment() {
+  const json = JSON.stringify({ file: state.file, text: $("toml").value, seed: $("seed").value.trim(), values: state.values });
+  const stream = new Blob([json]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  let bin = "";
+  bytes.forEach((b) => (bin += String.fromCharCode(b)));
+  const b64 = btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return location.href.split("#")[0] + "#s=" + b64;
+}
+
+async function readFragment() {
+  const m = location.hash.match(/^#s=([A-Za-z0-9_-]+)$/);
+  if (!m) return null;
+  try {
+    const b64 = m[1].replace(/-/g, "+").replace(/_/g, "/");
+    const bin = atob(b64 + "===".slice((b64.length + 3) % 4));
+    const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    return JSON.parse(await new Response(stream).text());
+  } catch (e) {
+    setStatus("The shared link could not be read: " + e.message);
+    return null;
+  }
+}
+
+// Wiring.
+$("toml").addEventListener("input", () => { state.file = state.file.replace(/^(?!edited: )/, "edited: "); drawGutter([]); scheduleValidate(300); });
+$("toml").addEventListener("scroll", syncScroll);
+$("run").onclick = () => runNow();
+$("stop").onclick = () => stopNow();
+$("pin").onclick = () => { state.pinned = state.last; $("pin").disabled = true; render(); };
+$("unpin").onclick = () => { state.pinned = null; render(); };
+$("share").onclick = async () => {
+  const url = await writeFragment();
+  history.replaceState(null, "", url);
+  try { await navigator.clipboard.writeText(url); setStatus("Share link copied: it reproduces this file, seed and knobs."); }
+  catch { setStatus("Share link is in the address bar."); }
+};
+document.addEventListener("keydown", (e) => {
+  if ((e.ctrlKey || e.metaKey) && e.key === "Enter") { e.preventDefault(); runNow(); }
+  if (e.key === "Escape") stopNow();
+});
+start().catch((e) => setStatus("The simulator could not start: " + e.message));

@@ -1,0 +1,96 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/report"
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// Memory is a run's outputs held in memory, for callers without a file
+// system (the WebAssembly playground): the same summary.json bytes and
+// the same figures, as SVG, that Execute writes with --svg.
+type Memory struct {
+	Result *topology.Result
+	// Summary is summary.json, byte-identical to Execute's.
+	Summary []byte
+	// Figures are the SVG figures, in Figures order.
+	Figures []MemoryFigure
+	// Warnings are the figures that could not be drawn.
+	Warnings []string
+}
+
+// MemoryFigure is one drawn figure: its file name (".svg") and bytes.
+type MemoryFigure struct {
+	File string
+	SVG  []byte
+}
+
+// ExecuteMemory runs exp like Execute (same seed rules, the same budget
+// checks before and while running, Options.Progress and Options.Context)
+// but keeps the outputs in memory; OutDir, Plots, SVG and TraceEvery are
+// ignored. Safe for concurrent use on distinct experiments.
+func ExecuteMemory(exp *experiment.Experiment, opt Options) (*Memory, error) {
+	cfg, err := model(exp, opt)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
+	}
+	if err := opt.Budget.Check([]PlannedRun{{Model: cfg, Times: 1}}); err != nil {
+		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
+	}
+	m, err := topology.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
+	}
+	if opt.Progress != nil {
+		m.OnProgress(opt.Progress)
+	}
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	m.SetGuard(newMeter(ctx, opt.Budget, cfg))
+	out := &Memory{}
+	if out.Result, err = m.Run(); err != nil {
+		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
+	}
+	if out.Summary, err = SummaryJSON(out.Result); err != nil {
+		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
+	}
+	for _, f := range Figures(out.Result) {
+		name := strings.TrimSuffix(f.File, ".png") + ".svg"
+		var svg []byte
+		err := drawSafely(func() (err error) { svg, err = svgGrowing(f.Figure); return err })
+		if err != nil {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("figure %s not drawn: %v", name, err))
+			continue
+		}
+		out.Figures = append(out.Figures, MemoryFigure{File: name, SVG: svg})
+	}
+	return out, nil
+}
+
+// svgGrowing renders f as SVG, doubling its height while the panels do
+// not fit, as writeGrowing does for files.
+func svgGrowing(f report.Figure) ([]byte, error) {
+	h := f.Height
+	if h == 0 {
+		h = report.DefaultHeight
+	}
+	for {
+		f.Height = h
+		var b bytes.Buffer
+		err := report.RenderSVG(&b, f)
+		if err == nil {
+			return b.Bytes(), nil
+		}
+		if !strings.Contains(err.Error(), "too small") || h >= report.MaxSize {
+			return nil, err
+		}
+		h = min(2*h, report.MaxSize)
+	}
+}
