@@ -150,16 +150,3 @@ func (r *reader) knobValues(t *table, e *Experiment, k *Knob) bool {
 	}
 	return true
 }
-
-// readKnobs reads the [[knob]] blocks of a parsed experiment into e.Knobs.
-func readKnobs(e *Experiment, knobDoc any) error {
-	if knobDoc == nil {
-		return nil
-	}
-	kr := &reader{file: e.File, pos: e.pos}
-	e.Knobs = kr.knobs(kr.root(map[string]any{"knob": knobDoc}), e)
-	if len(kr.errs) > 0 {
-		return kr.errs.sorted()
-	}
-	return nil
-}

@@ -179,8 +179,12 @@ func Parse(file string, data []byte) (*Experiment, error) {
 		e.Expects = er.expects(er.root(map[string]any{"expect": expectDoc}), e)
 		errs = append(errs, er.errs...)
 	}
-	if err := readKnobs(e, knobDoc); err != nil {
-		return nil, err
+	if knobDoc != nil && baseOK {
+		// A knob is checked by applying each of its values to the base,
+		// which says nothing useful while the base itself is invalid.
+		kr := &reader{file: file, pos: pos}
+		e.Knobs = kr.knobs(kr.root(map[string]any{"knob": knobDoc}), e)
+		errs = append(errs, kr.errs...)
 	}
 	if sweepDoc != nil {
 		sr := &reader{file: file, pos: pos}
