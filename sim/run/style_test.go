@@ -1,0 +1,20 @@
+package run
+
+import (
+	"testing"
+
+	"github.com/ressim/ressim/sim/internal/roomcheck"
+)
+
+// TestRoomsStaySmall keeps the package readable: functions under 60 lines,
+// except those listed with the reason. Files are not limited here yet
+// (summary.go and sweep.go are over 400 lines).
+func TestRoomsStaySmall(t *testing.T) {
+	roomcheck.Check(t, roomcheck.Limits{Func: 60, Exempt: map[string]string{
+		"CompareFigures":    "not yet split: one figure per compared metric, built in order",
+		"WriteCompareTable": "not yet split: the table's columns in output order",
+		"writeCompareJSON":  "not yet split: the JSON fields in output order",
+		"NewSummary":        "not yet split: the summary's fields in output order",
+		"RunSweep":          "not yet split: the sweep loop with its error paths",
+	}})
+}
