@@ -15,8 +15,6 @@ func TestRoomsStaySmall(t *testing.T) {
 		"checkCells": "one check per cell kind, in report order",
 		"client":     "the [[client]] keys, read in report order",
 		"dist":       "one case per distribution kind",
-		"guards":     "the four guard sub-tables, read in report order",
-		"admission":  "the admission sub-tables, read in report order",
 		"value":      "a switch over TOML value kinds",
 		"service":    "the [[service]] keys, read in report order",
 		"checkCalls": "the call graph checks, in report order",
