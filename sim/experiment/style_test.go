@@ -13,10 +13,8 @@ import (
 func TestRoomsStaySmall(t *testing.T) {
 	roomcheck.Check(t, roomcheck.Limits{File: 400, Func: 60, Exempt: map[string]string{
 		"checkCells": "one check per cell kind, in report order",
-		"client":     "the [[client]] keys, read in report order",
 		"dist":       "one case per distribution kind",
 		"value":      "a switch over TOML value kinds",
-		"service":    "the [[service]] keys, read in report order",
 		"checkCalls": "the call graph checks, in report order",
 		"variants":   "the [[variant]] keys, read in report order",
 	}})
