@@ -340,7 +340,11 @@ func (r *reader) checkCalls(m *topology.Config, declared map[string]bool) {
 	if bad || len(r.errs) > 0 {
 		return
 	}
-	// A cycle: report it at the first call that closes one.
+	r.checkCycles(m)
+}
+
+// checkCycles reports a call cycle at the first call that closes one.
+func (r *reader) checkCycles(m *topology.Config) {
 	idx := map[string]int{}
 	for i, s := range m.Services {
 		idx[s.Name] = i

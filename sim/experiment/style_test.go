@@ -15,7 +15,5 @@ func TestRoomsStaySmall(t *testing.T) {
 		"checkCells": "one check per cell kind, in report order",
 		"dist":       "one case per distribution kind",
 		"value":      "a switch over TOML value kinds",
-		"checkCalls": "the call graph checks, in report order",
-		"variants":   "the [[variant]] keys, read in report order",
 	}})
 }
