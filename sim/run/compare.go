@@ -95,6 +95,20 @@ func Arms(exp *experiment.Experiment) []Arm {
 	return arms
 }
 
+// seedAndReps is the seed (opt.Seed, else the file's) and the number of
+// replications (opt.Replications, else the file's, at least 1).
+func (opt CompareOptions) seedAndReps(exp *experiment.Experiment) (seed uint64, reps int) {
+	seed = exp.Model.Seed
+	if opt.Seed != nil {
+		seed = *opt.Seed
+	}
+	reps = exp.Replications
+	if opt.Replications > 0 {
+		reps = opt.Replications
+	}
+	return seed, max(reps, 1)
+}
+
 // RunAll runs every arm's replications, opt.Jobs at a time, and returns
 // them in (arm, replication) order. It stops early, returning the whole
 // replications finished so far and the reason, when ctx is cancelled or
@@ -107,15 +121,7 @@ func Arms(exp *experiment.Experiment) []Arm {
 // in replication order as runs finish, and every run's time series goes,
 // with opt.Series "all", to a spool file in Compare's staging folder.
 func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*Comparison, error) {
-	seed := exp.Model.Seed
-	if opt.Seed != nil {
-		seed = *opt.Seed
-	}
-	reps := exp.Replications
-	if opt.Replications > 0 {
-		reps = opt.Replications
-	}
-	reps = max(reps, 1)
+	seed, reps := opt.seedAndReps(exp)
 	c := &Comparison{Name: exp.Name, Seed: seed, Replications: reps, Arms: Arms(exp)}
 	if err := opt.Budget.Check(c.plan()); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
