@@ -13,7 +13,9 @@ type recorder struct {
 	errs []string
 }
 
-func (r *recorder) Errorf(format string, a ...any) { r.errs = append(r.errs, fmt.Sprintf(format, a...)) }
+func (r *recorder) Errorf(format string, a ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, a...))
+}
 
 // TestCheckReportsLongFunctionsAndStaleExemptions runs Check on a package
 // of two functions, 5 and 3 lines long, with a limit of 4 lines.
