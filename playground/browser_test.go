@@ -145,7 +145,6 @@ type browser struct {
 	t     *testing.T
 	ctx   context.Context
 	shots string
-	n     int
 }
 
 func (b *browser) do(actions ...chromedp.Action[chromedp.Void]) {

@@ -47,13 +47,7 @@ func (r *reader) checkCells(t *table, s *Sweep, e *Experiment) {
 	if s.Y != nil {
 		ys = s.Y.Values
 	}
-	n := len(xs) * len(ys) * len(variants)
-	if n > MaxSweepChecks {
-		r.errorf(t.path, "%d cells x %d variants = %d combinations, more than %d", len(xs)*len(ys), len(variants), n, MaxSweepChecks)
-		return
-	}
-	if w := n * countValues(e.doc); w > MaxSweepWork {
-		r.errorf(t.path, "checking %d combinations of a document of %d values would copy %d values, more than %d: use fewer sweep values or a smaller file", n, countValues(e.doc), w, MaxSweepWork)
+	if !r.cellsCheckable(t, len(xs)*len(ys), len(variants), e) {
 		return
 	}
 	reported, more := 0, 0
@@ -99,4 +93,20 @@ func (r *reader) checkCells(t *table, s *Sweep, e *Experiment) {
 	if more > 0 {
 		r.errorf(t.path, "and %d more invalid cells", more)
 	}
+}
+
+// cellsCheckable reports, at t, a sweep with too many combinations to
+// check each (cells cells times variants variants) or one that would copy
+// too much of the document doing so.
+func (r *reader) cellsCheckable(t *table, cells, variants int, e *Experiment) bool {
+	n := cells * variants
+	if n > MaxSweepChecks {
+		r.errorf(t.path, "%d cells x %d variants = %d combinations, more than %d", cells, variants, n, MaxSweepChecks)
+		return false
+	}
+	if w := n * countValues(e.doc); w > MaxSweepWork {
+		r.errorf(t.path, "checking %d combinations of a document of %d values would copy %d values, more than %d: use fewer sweep values or a smaller file", n, countValues(e.doc), w, MaxSweepWork)
+		return false
+	}
+	return true
 }

@@ -30,6 +30,29 @@ func (r *reader) client(t *table, seen, services map[string]bool) (topology.Clie
 	if services[cc.Target] {
 		r.calls = append(r.calls, callRef{path: t.key("target"), service: cc.Target, op: cc.Operation})
 	}
+	ok = r.clientLoad(t, &cc) && ok
+	if t.has("deadline") {
+		d, dok := r.durationOrDist(t, "deadline")
+		cc.Deadline = d
+		ok = ok && dok
+	}
+	if p, pok := t.oneOf("priority", []string{"critical", "normal", "background"}); pok {
+		cc.Priority = policies.Priority(p)
+	} else if t.has("priority") {
+		ok = false
+	} else {
+		cc.Priority = policies.Normal
+	}
+	pol, pok := r.callPolicy(t)
+	cc.Call = pol
+	t.done(clientKeys...)
+	return cc, ok && pok
+}
+
+// clientLoad reads how a client sends: rate, schedule or users (with
+// think_time).
+func (r *reader) clientLoad(t *table, cc *topology.ClientConfig) bool {
+	ok := true
 	modes := 0
 	for _, k := range []string{"rate", "schedule", "users"} {
 		if t.has(k) {
@@ -71,22 +94,7 @@ func (r *reader) client(t *table, seen, services map[string]bool) (topology.Clie
 		r.errorf(t.key("think_time"), "applies to closed-loop clients (users = N) only")
 		ok = false
 	}
-	if t.has("deadline") {
-		d, dok := r.durationOrDist(t, "deadline")
-		cc.Deadline = d
-		ok = ok && dok
-	}
-	if p, pok := t.oneOf("priority", []string{"critical", "normal", "background"}); pok {
-		cc.Priority = policies.Priority(p)
-	} else if t.has("priority") {
-		ok = false
-	} else {
-		cc.Priority = policies.Normal
-	}
-	pol, pok := r.callPolicy(t)
-	cc.Call = pol
-	t.done(clientKeys...)
-	return cc, ok && pok
+	return ok
 }
 
 // schedule reads schedule = [ { at = "0s", rate = 100 }, ... ].

@@ -40,25 +40,9 @@ func (r *reader) dist(t *table) (dist.Dist, bool) {
 			lo = 0
 		}
 		p.Mean, good = t.duration("mean", true, lo)
-		switch kind {
-		case dist.Erlang:
-			keys = append(keys, "k")
-			k, ok := t.integer("k", true, 1, 1000)
-			p.K = int(k)
-			good = good && ok
-		case dist.Hyperexponential:
-			keys = append(keys, "scv")
-			p.SCV, ok = t.number("scv", true, 1, 1e6, false, "squared coefficient of variation, >= 1")
-			good = good && ok
-		case dist.Lognormal:
-			keys = append(keys, "sigma")
-			p.Sigma, ok = t.number("sigma", true, 0, 10, true, "shape of the underlying normal")
-			good = good && ok
-		case dist.Normal:
-			keys = append(keys, "sd")
-			p.SD, ok = t.duration("sd", true, 0)
-			good = good && ok
-		}
+		shape, sok := distShape(t, &p)
+		keys = append(keys, shape...)
+		good = good && sok
 	}
 	t.done(keys...)
 	if !good {
@@ -70,4 +54,31 @@ func (r *reader) dist(t *table) (dist.Dist, bool) {
 		return dist.Dist{}, false
 	}
 	return d, true
+}
+
+// distShape reads the shape keys of p.Kind (k, scv, sigma or sd) and
+// returns the keys it accepts.
+func distShape(t *table, p *dist.Params) (keys []string, good bool) {
+	good = true
+	var ok bool
+	switch p.Kind {
+	case dist.Erlang:
+		keys = append(keys, "k")
+		k, kok := t.integer("k", true, 1, 1000)
+		p.K = int(k)
+		good = kok
+	case dist.Hyperexponential:
+		keys = append(keys, "scv")
+		p.SCV, ok = t.number("scv", true, 1, 1e6, false, "squared coefficient of variation, >= 1")
+		good = ok
+	case dist.Lognormal:
+		keys = append(keys, "sigma")
+		p.Sigma, ok = t.number("sigma", true, 0, 10, true, "shape of the underlying normal")
+		good = ok
+	case dist.Normal:
+		keys = append(keys, "sd")
+		p.SD, ok = t.duration("sd", true, 0)
+		good = ok
+	}
+	return keys, good
 }

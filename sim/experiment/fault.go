@@ -10,10 +10,36 @@ import (
 var faultKeys = []string{"kind", "target", "instance", "start", "end", "duration", "at",
 	"multiply", "add", "rate", "instances", "workers", "label", "caller"}
 
+// faultCtx is what a fault's readers need besides its table.
+type faultCtx struct {
+	m                 *topology.Config
+	services, clients map[string]bool
+	kindName, target  string
+}
+
+// faultKindSpec is one fault kind's own keys (besides kind, target, label,
+// the timing keys and instance) and the function that reads them into f;
+// read reports false after an error.
+type faultKindSpec struct {
+	keys []string
+	read func(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool
+}
+
+// faultKinds is the table of fault kinds.
+var faultKinds = map[topology.FaultKind]faultKindSpec{
+	topology.LatencyFault:    {[]string{"multiply", "add"}, readLatencyFault},
+	topology.ErrorFault:      {[]string{"rate"}, readErrorFault},
+	topology.CrashFault:      {[]string{"instances"}, readCrashFault},
+	topology.WorkersFault:    {[]string{"workers"}, readWorkersFault},
+	topology.FreezeFault:     {nil, nil},
+	topology.LoadFault:       {[]string{"multiply"}, readLoadFault},
+	topology.CacheFlushFault: {nil, readCacheFlushFault},
+	topology.KillSwitchFault: {[]string{"caller"}, readKillSwitchFault},
+}
+
 // fault reads a [[fault]] block.
 func (r *reader) fault(t *table, m *topology.Config, services, clients map[string]bool) (topology.FaultConfig, bool) {
 	f := topology.FaultConfig{Instance: -1}
-	ok := true
 	kindName, kok := t.str("kind", true)
 	kind, known := topology.ParseFaultKind(kindName)
 	if kok && !known {
@@ -25,149 +51,19 @@ func (r *reader) fault(t *table, m *topology.Config, services, clients map[strin
 	}
 	f.Kind = kind
 	f.Label, _ = t.str("label", false)
-	target, tok := t.str("target", true)
-	f.Target = target
-	if tok {
-		if kind == topology.LoadFault && !clients[target] {
-			r.errorf(t.key("target"), "a load fault targets a client; no client named %q is declared", target)
-			ok = false
-		}
-		if kind != topology.LoadFault && !services[target] {
-			r.errorf(t.key("target"), "no service named %q is declared", target)
-			ok = false
-		}
-	} else {
-		ok = false
-	}
-	// When: start and end (or duration); a cache flush happens at one instant.
-	if kind == topology.CacheFlushFault {
-		at, aok := t.duration("at", true, 0)
-		f.Start, f.End = at, at
-		ok = ok && aok
-	} else {
-		start, sok := t.duration("start", true, 0)
-		f.Start = start
-		ok = ok && sok
-		switch {
-		case t.has("end") && t.has("duration"):
-			t.get("duration")
-			t.get("end")
-			r.errorf(t.key("duration"), "give end or duration, not both")
-			ok = false
-		case t.has("duration"):
-			d, dok := t.duration("duration", true, 1)
-			f.End = start + d
-			ok = ok && dok
-		default:
-			end, eok := t.duration("end", true, 0)
-			f.End = end
-			if eok && sok && end <= start {
-				r.errorf(t.key("end"), "must be after start (%v), got %v", start, end)
-				ok = false
-			}
-			ok = ok && eok
-		}
-	}
+	c := &faultCtx{m: m, services: services, clients: clients, kindName: kindName}
+	ok := r.faultTarget(t, &f, c)
+	ok = r.faultWhen(t, &f) && ok
 	if m.Duration > 0 && f.Start >= m.Duration {
 		r.errorf(t.key("start"), "the fault starts at %v, after the run ends (%v)", f.Start, m.Duration)
 		ok = false
 	}
-	if t.has("instance") {
-		if kind == topology.LoadFault {
-			t.get("instance")
-			r.errorf(t.key("instance"), "a load fault targets a client, which has no instances")
-			ok = false
-		} else if n, iok := t.integer("instance", false, 0, topology.MaxInstances); iok {
-			f.Instance = int(n)
-			for _, s := range m.Services {
-				if s.Name == target && f.Instance >= max(s.Instances, 1) {
-					r.errorf(t.key("instance"), "service %q has %d instance(s); instances count from 0", target, max(s.Instances, 1))
-					ok = false
-				}
-			}
-		} else {
-			ok = false
-		}
-	}
-	need := func(k string) {
-		if !t.has(k) {
-			r.errorf(t.path, "a %s fault needs %q", kindName, k)
-			ok = false
-		}
-	}
-	switch kind {
-	case topology.LatencyFault:
-		if !t.has("multiply") && !t.has("add") {
-			r.errorf(t.path, "a latency fault needs multiply = N or add = \"duration\" (or both)")
-			ok = false
-		}
-		if v, vok := t.number("multiply", false, 0, 1e6, true, "factor on local work"); vok {
-			f.Multiply = v
-		} else if t.has("multiply") {
-			ok = false
-		}
-		if a, aok := t.duration("add", false, 0); aok {
-			f.Add = a
-		} else if t.has("add") {
-			ok = false
-		}
-	case topology.LoadFault:
-		need("multiply")
-		if v, vok := t.number("multiply", false, 0, 1e6, false, "factor on the client's rate"); vok {
-			f.Multiply = v
-		} else if t.has("multiply") {
-			ok = false
-		}
-	case topology.ErrorFault:
-		need("rate")
-		if v, vok := t.number("rate", false, 0, 1, false, "probability a response fails"); vok {
-			f.Rate = v
-		} else if t.has("rate") {
-			ok = false
-		}
-	case topology.CrashFault:
-		f.Count = 1
-		if n, nok := t.integer("instances", false, 1, topology.MaxInstances); nok {
-			f.Count = int(n)
-		} else if t.has("instances") {
-			ok = false
-		}
-	case topology.WorkersFault:
-		need("workers")
-		if n, nok := t.integer("workers", false, 1, topology.MaxWorkers); nok {
-			f.Count = int(n)
-		} else if t.has("workers") {
-			ok = false
-		}
-	case topology.KillSwitchFault:
-		if c, cok := t.str("caller", false); cok {
-			f.Caller = c
-			if msg := unknownCaller(c, services, clients); msg != "" {
-				r.errorf(t.key("caller"), "%s", msg)
-				ok = false
-			}
-		} else if t.has("caller") {
-			ok = false
-		}
-	case topology.CacheFlushFault:
-		for _, s := range m.Services {
-			if s.Name == target && s.Cache == nil {
-				r.errorf(t.key("target"), "service %q has no [service.cache] to flush", target)
-				ok = false
-			}
-		}
+	ok = r.faultInstance(t, &f, c) && ok
+	spec := faultKinds[kind]
+	if spec.read != nil {
+		ok = spec.read(r, t, &f, c) && ok
 	}
 	// Keys that do not apply to this kind are errors too.
-	applies := map[topology.FaultKind][]string{
-		topology.LatencyFault:    {"multiply", "add"},
-		topology.ErrorFault:      {"rate"},
-		topology.CrashFault:      {"instances"},
-		topology.WorkersFault:    {"workers"},
-		topology.FreezeFault:     {},
-		topology.LoadFault:       {"multiply"},
-		topology.CacheFlushFault: {},
-		topology.KillSwitchFault: {"caller"},
-	}
 	keys := []string{"kind", "target", "label"}
 	if kind == topology.CacheFlushFault {
 		keys = append(keys, "at")
@@ -177,10 +73,180 @@ func (r *reader) fault(t *table, m *topology.Config, services, clients map[strin
 	if kind != topology.LoadFault {
 		keys = append(keys, "instance")
 	}
-	keys = append(keys, applies[kind]...)
+	keys = append(keys, spec.keys...)
 	t.anyKeys = faultKeys
 	t.done(keys...)
 	return f, ok
+}
+
+// faultTarget reads the target: a client for a load fault, a service
+// otherwise.
+func (r *reader) faultTarget(t *table, f *topology.FaultConfig, c *faultCtx) bool {
+	target, ok := t.str("target", true)
+	f.Target = target
+	c.target = target
+	if !ok {
+		return false
+	}
+	if f.Kind == topology.LoadFault && !c.clients[target] {
+		r.errorf(t.key("target"), "a load fault targets a client; no client named %q is declared", target)
+		ok = false
+	}
+	if f.Kind != topology.LoadFault && !c.services[target] {
+		r.errorf(t.key("target"), "no service named %q is declared", target)
+		ok = false
+	}
+	return ok
+}
+
+// faultWhen reads start and end (or duration); a cache flush happens at
+// one instant, "at".
+func (r *reader) faultWhen(t *table, f *topology.FaultConfig) bool {
+	if f.Kind == topology.CacheFlushFault {
+		at, aok := t.duration("at", true, 0)
+		f.Start, f.End = at, at
+		return aok
+	}
+	start, sok := t.duration("start", true, 0)
+	f.Start = start
+	ok := sok
+	switch {
+	case t.has("end") && t.has("duration"):
+		t.get("duration")
+		t.get("end")
+		r.errorf(t.key("duration"), "give end or duration, not both")
+		ok = false
+	case t.has("duration"):
+		d, dok := t.duration("duration", true, 1)
+		f.End = start + d
+		ok = ok && dok
+	default:
+		end, eok := t.duration("end", true, 0)
+		f.End = end
+		if eok && sok && end <= start {
+			r.errorf(t.key("end"), "must be after start (%v), got %v", start, end)
+			ok = false
+		}
+		ok = ok && eok
+	}
+	return ok
+}
+
+// faultInstance reads the optional instance of the target service.
+func (r *reader) faultInstance(t *table, f *topology.FaultConfig, c *faultCtx) bool {
+	if !t.has("instance") {
+		return true
+	}
+	if f.Kind == topology.LoadFault {
+		t.get("instance")
+		r.errorf(t.key("instance"), "a load fault targets a client, which has no instances")
+		return false
+	}
+	n, iok := t.integer("instance", false, 0, topology.MaxInstances)
+	if !iok {
+		return false
+	}
+	f.Instance = int(n)
+	ok := true
+	for _, s := range c.m.Services {
+		if s.Name == c.target && f.Instance >= max(s.Instances, 1) {
+			r.errorf(t.key("instance"), "service %q has %d instance(s); instances count from 0", c.target, max(s.Instances, 1))
+			ok = false
+		}
+	}
+	return ok
+}
+
+// needFaultKey reports a missing key the fault kind requires.
+func (r *reader) needFaultKey(t *table, c *faultCtx, k string) bool {
+	if !t.has(k) {
+		r.errorf(t.path, "a %s fault needs %q", c.kindName, k)
+		return false
+	}
+	return true
+}
+
+func readLatencyFault(r *reader, t *table, f *topology.FaultConfig, _ *faultCtx) bool {
+	ok := true
+	if !t.has("multiply") && !t.has("add") {
+		r.errorf(t.path, "a latency fault needs multiply = N or add = \"duration\" (or both)")
+		ok = false
+	}
+	if v, vok := t.number("multiply", false, 0, 1e6, true, "factor on local work"); vok {
+		f.Multiply = v
+	} else if t.has("multiply") {
+		ok = false
+	}
+	if a, aok := t.duration("add", false, 0); aok {
+		f.Add = a
+	} else if t.has("add") {
+		ok = false
+	}
+	return ok
+}
+
+func readLoadFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool {
+	ok := r.needFaultKey(t, c, "multiply")
+	if v, vok := t.number("multiply", false, 0, 1e6, false, "factor on the client's rate"); vok {
+		f.Multiply = v
+	} else if t.has("multiply") {
+		ok = false
+	}
+	return ok
+}
+
+func readErrorFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool {
+	ok := r.needFaultKey(t, c, "rate")
+	if v, vok := t.number("rate", false, 0, 1, false, "probability a response fails"); vok {
+		f.Rate = v
+	} else if t.has("rate") {
+		ok = false
+	}
+	return ok
+}
+
+func readCrashFault(_ *reader, t *table, f *topology.FaultConfig, _ *faultCtx) bool {
+	f.Count = 1
+	if n, nok := t.integer("instances", false, 1, topology.MaxInstances); nok {
+		f.Count = int(n)
+	} else if t.has("instances") {
+		return false
+	}
+	return true
+}
+
+func readWorkersFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool {
+	ok := r.needFaultKey(t, c, "workers")
+	if n, nok := t.integer("workers", false, 1, topology.MaxWorkers); nok {
+		f.Count = int(n)
+	} else if t.has("workers") {
+		ok = false
+	}
+	return ok
+}
+
+func readKillSwitchFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool {
+	k, cok := t.str("caller", false)
+	if !cok {
+		return !t.has("caller")
+	}
+	f.Caller = k
+	if msg := unknownCaller(k, c.services, c.clients); msg != "" {
+		r.errorf(t.key("caller"), "%s", msg)
+		return false
+	}
+	return true
+}
+
+func readCacheFlushFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool {
+	ok := true
+	for _, s := range c.m.Services {
+		if s.Name == f.Target && s.Cache == nil {
+			r.errorf(t.key("target"), "service %q has no [service.cache] to flush", f.Target)
+			ok = false
+		}
+	}
+	return ok
 }
 
 // unknownCaller checks that a kill switch's caller names a declared

@@ -60,196 +60,252 @@ func (r *reader) validated(t *table, err error, ok bool) bool {
 func (r *reader) guards(t *table) (topology.CallGuards, bool) {
 	var g topology.CallGuards
 	ok := true
-	if bt, has := t.sub("bulkhead", false); has {
-		good := true
-		kind := 0
-		if k, kok := bt.oneOf("kind", []string{"semaphore", "pool"}); kok {
-			kind = k
-		} else if bt.has("kind") {
-			good = false
-		}
-		if kind == 1 {
-			c := bulkhead.DefaultPoolConfig()
-			intKey(bt, "max_threads", 1, 1<<24, &c.MaxThreadPoolSize, &good)
-			intKey(bt, "queue", 0, 1<<24, &c.QueueCapacity, &good)
-			bt.done("kind", "max_threads", "queue")
-			g.BulkheadPool = &c
-			ok = r.validated(bt, c.Validate(), good) && ok
-		} else {
-			c := bulkhead.DefaultSemaphoreConfig()
-			intKey(bt, "max_concurrent", 1, 1<<24, &c.MaxConcurrentCalls, &good)
-			durKey(bt, "max_wait", &c.MaxWaitDuration, &good)
-			bt.done("kind", "max_concurrent", "max_wait")
-			g.Bulkhead = &c
-			ok = r.validated(bt, c.Validate(), good) && ok
-		}
-	} else if t.has("bulkhead") {
-		ok = false
-	}
-	if bt, has := t.sub("breaker", false); has {
-		c := breaker.DefaultConfig()
-		good := true
-		if w, wok := bt.oneOf("window", []string{"count", "time"}); wok {
-			c.SlidingWindowType = breaker.WindowType(w)
-		} else if bt.has("window") {
-			good = false
-		}
-		rangedInt(bt, "window_size", rangeOf("Call guards", "window_size"), &c.SlidingWindowSize, &good)
-		rangedInt(bt, "minimum_calls", rangeOf("Call guards", "minimum_calls"), &c.MinimumNumberOfCalls, &good)
-		rangedNum(bt, "failure_rate", rangeOf("Call guards", "failure_rate"), &c.FailureRateThreshold, &good)
-		rangedNum(bt, "slow_call_rate", rangeOf("Call guards", "slow_call_rate"), &c.SlowCallRateThreshold, &good)
-		durKey(bt, "slow_call_duration", &c.SlowCallDurationThreshold, &good)
-		rangedInt(bt, "half_open_calls", rangeOf("Call guards", "half_open_calls"), &c.PermittedNumberOfCallsInHalfOpenState, &good)
-		durKey(bt, "open_pause", &c.WaitDurationInOpenState, &good)
-		durKey(bt, "max_open_pause", &c.MaxWaitDurationInOpenState, &good)
-		if !bt.has("max_open_pause") && c.MaxWaitDurationInOpenState < c.WaitDurationInOpenState {
-			c.MaxWaitDurationInOpenState = c.WaitDurationInOpenState
-		}
-		if p, pok := bt.oneOf("placement", []string{"outside_retry", "inside_retry"}); pok {
-			g.BreakerInsideRetry = p == 1
-		} else if bt.has("placement") {
-			good = false
-		}
-		bt.done("window", "window_size", "minimum_calls", "failure_rate", "slow_call_rate",
-			"slow_call_duration", "half_open_calls", "open_pause", "max_open_pause", "placement")
-		g.Breaker = &c
-		ok = r.validated(bt, c.Validate(), good) && ok
-	} else if t.has("breaker") {
-		ok = false
-	}
-	if bt, has := t.sub("retry_budget", false); has {
-		good := true
-		kind := 0
-		if k, kok := bt.oneOf("kind", []string{"tokens", "concurrency"}); kok {
-			kind = k
-		} else if bt.has("kind") {
-			good = false
-		}
-		if kind == 1 {
-			c := budget.DefaultConcurrencyConfig()
-			numKey(bt, "budget_percent", 0, 100, "percent of the calls in flight", &c.BudgetPercent, &good)
-			intKey(bt, "min_retry_concurrency", 0, 1<<24, &c.MinRetryConcurrency, &good)
-			bt.done("kind", "budget_percent", "min_retry_concurrency")
-			g.RetryConcurrency = &c
-			ok = r.validated(bt, c.Validate(), good) && ok
-		} else {
-			c := budget.DefaultConfig()
-			rangedNum(bt, "ratio", rangeOf("Call guards", "ratio"), &c.Ratio, &good)
-			rangedNum(bt, "capacity", rangeOf("Call guards", "capacity"), &c.Capacity, &good)
-			rangedNum(bt, "min_retries_per_second", rangeOf("Call guards", "min_retries_per_second"), &c.MinRetriesPerSec, &good)
-			bt.done("kind", "ratio", "capacity", "min_retries_per_second")
-			g.Budget = &c
-			ok = r.validated(bt, c.Validate(), good) && ok
-		}
-	} else if t.has("retry_budget") {
-		ok = false
-	}
-	if ft, has := t.sub("fallback", false); has {
-		c := &topology.FallbackConfig{Level: fallback.Generic}
-		good := true
-		if l, lok := ft.oneOf("level", []string{"stale", "generic", "empty"}); lok {
-			c.Level, _ = fallback.ParseLevel([]string{"stale", "generic", "empty"}[l])
-		} else if ft.has("level") {
-			good = false
-		}
-		if lt, lok := ft.sub("latency", false); lok {
-			d, dok := r.dist(lt)
-			c.Latency = d
-			good = good && dok
-		} else if ft.has("latency") {
-			good = false
-		}
-		rangedNum(ft, "fail_rate", rangeOf("Call guards", "fail_rate"), &c.FailRate, &good)
-		ft.done("level", "latency", "fail_rate")
-		g.Fallback = c
-		ok = ok && good
-	} else if t.has("fallback") {
-		ok = false
-	}
+	ok = r.guardBulkhead(t, &g) && ok
+	ok = r.guardBreaker(t, &g) && ok
+	ok = r.guardRetryBudget(t, &g) && ok
+	ok = r.guardFallback(t, &g) && ok
 	return g, ok
+}
+
+// guardBulkhead reads the optional [bulkhead] sub-table into *g.
+func (r *reader) guardBulkhead(t *table, g *topology.CallGuards) bool {
+	bt, has := t.sub("bulkhead", false)
+	if !has {
+		return !t.has("bulkhead")
+	}
+	ok := true
+	good := true
+	kind := 0
+	if k, kok := bt.oneOf("kind", []string{"semaphore", "pool"}); kok {
+		kind = k
+	} else if bt.has("kind") {
+		good = false
+	}
+	if kind == 1 {
+		c := bulkhead.DefaultPoolConfig()
+		intKey(bt, "max_threads", 1, 1<<24, &c.MaxThreadPoolSize, &good)
+		intKey(bt, "queue", 0, 1<<24, &c.QueueCapacity, &good)
+		bt.done("kind", "max_threads", "queue")
+		g.BulkheadPool = &c
+		ok = r.validated(bt, c.Validate(), good) && ok
+	} else {
+		c := bulkhead.DefaultSemaphoreConfig()
+		intKey(bt, "max_concurrent", 1, 1<<24, &c.MaxConcurrentCalls, &good)
+		durKey(bt, "max_wait", &c.MaxWaitDuration, &good)
+		bt.done("kind", "max_concurrent", "max_wait")
+		g.Bulkhead = &c
+		ok = r.validated(bt, c.Validate(), good) && ok
+	}
+	return ok
+}
+
+// guardBreaker reads the optional [breaker] sub-table into *g.
+func (r *reader) guardBreaker(t *table, g *topology.CallGuards) bool {
+	bt, has := t.sub("breaker", false)
+	if !has {
+		return !t.has("breaker")
+	}
+	ok := true
+	c := breaker.DefaultConfig()
+	good := true
+	if w, wok := bt.oneOf("window", []string{"count", "time"}); wok {
+		c.SlidingWindowType = breaker.WindowType(w)
+	} else if bt.has("window") {
+		good = false
+	}
+	rangedInt(bt, "window_size", rangeOf("Call guards", "window_size"), &c.SlidingWindowSize, &good)
+	rangedInt(bt, "minimum_calls", rangeOf("Call guards", "minimum_calls"), &c.MinimumNumberOfCalls, &good)
+	rangedNum(bt, "failure_rate", rangeOf("Call guards", "failure_rate"), &c.FailureRateThreshold, &good)
+	rangedNum(bt, "slow_call_rate", rangeOf("Call guards", "slow_call_rate"), &c.SlowCallRateThreshold, &good)
+	durKey(bt, "slow_call_duration", &c.SlowCallDurationThreshold, &good)
+	rangedInt(bt, "half_open_calls", rangeOf("Call guards", "half_open_calls"), &c.PermittedNumberOfCallsInHalfOpenState, &good)
+	durKey(bt, "open_pause", &c.WaitDurationInOpenState, &good)
+	durKey(bt, "max_open_pause", &c.MaxWaitDurationInOpenState, &good)
+	if !bt.has("max_open_pause") && c.MaxWaitDurationInOpenState < c.WaitDurationInOpenState {
+		c.MaxWaitDurationInOpenState = c.WaitDurationInOpenState
+	}
+	if p, pok := bt.oneOf("placement", []string{"outside_retry", "inside_retry"}); pok {
+		g.BreakerInsideRetry = p == 1
+	} else if bt.has("placement") {
+		good = false
+	}
+	bt.done("window", "window_size", "minimum_calls", "failure_rate", "slow_call_rate",
+		"slow_call_duration", "half_open_calls", "open_pause", "max_open_pause", "placement")
+	g.Breaker = &c
+	ok = r.validated(bt, c.Validate(), good) && ok
+	return ok
+}
+
+// guardRetryBudget reads the optional [retry_budget] sub-table into *g.
+func (r *reader) guardRetryBudget(t *table, g *topology.CallGuards) bool {
+	bt, has := t.sub("retry_budget", false)
+	if !has {
+		return !t.has("retry_budget")
+	}
+	ok := true
+	good := true
+	kind := 0
+	if k, kok := bt.oneOf("kind", []string{"tokens", "concurrency"}); kok {
+		kind = k
+	} else if bt.has("kind") {
+		good = false
+	}
+	if kind == 1 {
+		c := budget.DefaultConcurrencyConfig()
+		numKey(bt, "budget_percent", 0, 100, "percent of the calls in flight", &c.BudgetPercent, &good)
+		intKey(bt, "min_retry_concurrency", 0, 1<<24, &c.MinRetryConcurrency, &good)
+		bt.done("kind", "budget_percent", "min_retry_concurrency")
+		g.RetryConcurrency = &c
+		ok = r.validated(bt, c.Validate(), good) && ok
+	} else {
+		c := budget.DefaultConfig()
+		rangedNum(bt, "ratio", rangeOf("Call guards", "ratio"), &c.Ratio, &good)
+		rangedNum(bt, "capacity", rangeOf("Call guards", "capacity"), &c.Capacity, &good)
+		rangedNum(bt, "min_retries_per_second", rangeOf("Call guards", "min_retries_per_second"), &c.MinRetriesPerSec, &good)
+		bt.done("kind", "ratio", "capacity", "min_retries_per_second")
+		g.Budget = &c
+		ok = r.validated(bt, c.Validate(), good) && ok
+	}
+	return ok
+}
+
+// guardFallback reads the optional [fallback] sub-table into *g.
+func (r *reader) guardFallback(t *table, g *topology.CallGuards) bool {
+	ft, has := t.sub("fallback", false)
+	if !has {
+		return !t.has("fallback")
+	}
+	ok := true
+	c := &topology.FallbackConfig{Level: fallback.Generic}
+	good := true
+	if l, lok := ft.oneOf("level", []string{"stale", "generic", "empty"}); lok {
+		c.Level, _ = fallback.ParseLevel([]string{"stale", "generic", "empty"}[l])
+	} else if ft.has("level") {
+		good = false
+	}
+	if lt, lok := ft.sub("latency", false); lok {
+		d, dok := r.dist(lt)
+		c.Latency = d
+		good = good && dok
+	} else if ft.has("latency") {
+		good = false
+	}
+	rangedNum(ft, "fail_rate", rangeOf("Call guards", "fail_rate"), &c.FailRate, &good)
+	ft.done("level", "latency", "fail_rate")
+	g.Fallback = c
+	ok = ok && good
+	return ok
 }
 
 // admission reads a service's door and queue policies.
 func (r *reader) admission(t *table, queueCap int) (topology.Admission, bool) {
 	var a topology.Admission
 	ok := true
-	if st, has := t.sub("shed", false); has {
-		c := shed.DefaultConfig()
-		good := true
-		for p := policies.Priority(0); p < policies.NumPriorities; p++ {
-			rangedNum(st, p.String(), rangeOf("`shed`", p.String()), &c.Threshold[p], &good)
-		}
-		durKey(st, "retry_after", &c.RetryAfter, &good)
-		st.done("critical", "normal", "background", "retry_after")
-		a.Shed = &c
-		ok = r.validated(st, c.Validate(), good) && ok
-	} else if t.has("shed") {
-		ok = false
-	}
-	if ct, has := t.sub("codel", false); has {
-		c := codel.DefaultConfig()
-		good := true
-		durKey(ct, "target", &c.Target, &good)
-		durKey(ct, "interval", &c.Interval, &good)
-		ct.done("target", "interval")
-		a.CoDel = &c
-		ok = r.validated(ct, c.Validate(), good) && ok
-	} else if t.has("codel") {
-		ok = false
-	}
-	if lt, has := t.sub("lifo", false); has {
-		c := lifo.DefaultConfig()
-		good := true
-		if d, dok := lt.oneOf("discipline", []string{"adaptive", "fifo", "lifo"}); dok {
-			c.Discipline = lifo.Discipline(d)
-		} else if lt.has("discipline") {
-			good = false
-		}
-		durKey(lt, "interval", &c.Interval, &good)
-		durKey(lt, "short_timeout", &c.ShortTimeout, &good)
-		if v, vok := lt.boolean("controlled_delay", c.ControlledDelay); vok {
-			c.ControlledDelay = v
-		}
-		lt.done("discipline", "interval", "short_timeout", "controlled_delay")
-		if queueCap < 1 {
-			r.errorf(lt.path, "adaptive LIFO needs a bounded queue: set queue_capacity >= 1")
-			good = false
-		}
-		if t.has("codel") {
-			r.errorf(lt.path, "codel and lifo both manage the queue; choose one (lifo has its own controlled delay)")
-			good = false
-		}
-		a.LIFO = &c
-		ok = r.validated(lt, c.Validate(), good) && ok
-	} else if t.has("lifo") {
-		ok = false
-	}
-	if lt, has := t.sub("limit", false); has {
-		c := &topology.LimitConfig{Algorithm: "aimd", AIMD: limit.DefaultAIMDConfig(),
-			Gradient2: limit.DefaultGradient2Config(), Vegas: limit.DefaultVegasConfig()}
-		good := true
-		if i, iok := lt.oneOf("algorithm", topology.LimitAlgorithms()); iok {
-			c.Algorithm = topology.LimitAlgorithms()[i]
-		} else if lt.has("algorithm") {
-			good = false
-		}
-		var initial, lo, hi int
-		initial, lo, hi = c.AIMD.InitialLimit, c.AIMD.MinLimit, c.AIMD.MaxLimit
-		rangedInt(lt, "initial", rangeOf("`limit`", "initial"), &initial, &good)
-		rangedInt(lt, "min", rangeOf("`limit`", "min"), &lo, &good)
-		rangedInt(lt, "max", rangeOf("`limit`", "max"), &hi, &good)
-		c.AIMD.InitialLimit, c.AIMD.MinLimit, c.AIMD.MaxLimit = initial, lo, hi
-		c.Gradient2.InitialLimit, c.Gradient2.MinLimit, c.Gradient2.MaxLimit = initial, lo, hi
-		c.Vegas.InitialLimit, c.Vegas.MinLimit, c.Vegas.MaxLimit = initial, lo, hi
-		durKey(lt, "timeout", &c.AIMD.Timeout, &good)
-		rangedNum(lt, "backoff_ratio", rangeOf("`limit`", "backoff_ratio"), &c.AIMD.BackoffRatio, &good)
-		lt.done("algorithm", "initial", "min", "max", "timeout", "backoff_ratio")
-		a.Limit = c
-		ok = r.validated(lt, c.Validate(), good) && ok
-	} else if t.has("limit") {
-		ok = false
-	}
+	ok = r.admitShed(t, &a, queueCap) && ok
+	ok = r.admitCodel(t, &a, queueCap) && ok
+	ok = r.admitLifo(t, &a, queueCap) && ok
+	ok = r.admitLimit(t, &a, queueCap) && ok
 	return a, ok
+}
+
+// admitShed reads the optional [shed] sub-table into *a.
+func (r *reader) admitShed(t *table, a *topology.Admission, queueCap int) bool {
+	st, has := t.sub("shed", false)
+	if !has {
+		return !t.has("shed")
+	}
+	ok := true
+	c := shed.DefaultConfig()
+	good := true
+	for p := policies.Priority(0); p < policies.NumPriorities; p++ {
+		rangedNum(st, p.String(), rangeOf("`shed`", p.String()), &c.Threshold[p], &good)
+	}
+	durKey(st, "retry_after", &c.RetryAfter, &good)
+	st.done("critical", "normal", "background", "retry_after")
+	a.Shed = &c
+	ok = r.validated(st, c.Validate(), good) && ok
+	return ok
+}
+
+// admitCodel reads the optional [codel] sub-table into *a.
+func (r *reader) admitCodel(t *table, a *topology.Admission, queueCap int) bool {
+	ct, has := t.sub("codel", false)
+	if !has {
+		return !t.has("codel")
+	}
+	ok := true
+	c := codel.DefaultConfig()
+	good := true
+	durKey(ct, "target", &c.Target, &good)
+	durKey(ct, "interval", &c.Interval, &good)
+	ct.done("target", "interval")
+	a.CoDel = &c
+	ok = r.validated(ct, c.Validate(), good) && ok
+	return ok
+}
+
+// admitLifo reads the optional [lifo] sub-table into *a.
+func (r *reader) admitLifo(t *table, a *topology.Admission, queueCap int) bool {
+	lt, has := t.sub("lifo", false)
+	if !has {
+		return !t.has("lifo")
+	}
+	ok := true
+	c := lifo.DefaultConfig()
+	good := true
+	if d, dok := lt.oneOf("discipline", []string{"adaptive", "fifo", "lifo"}); dok {
+		c.Discipline = lifo.Discipline(d)
+	} else if lt.has("discipline") {
+		good = false
+	}
+	durKey(lt, "interval", &c.Interval, &good)
+	durKey(lt, "short_timeout", &c.ShortTimeout, &good)
+	if v, vok := lt.boolean("controlled_delay", c.ControlledDelay); vok {
+		c.ControlledDelay = v
+	}
+	lt.done("discipline", "interval", "short_timeout", "controlled_delay")
+	if queueCap < 1 {
+		r.errorf(lt.path, "adaptive LIFO needs a bounded queue: set queue_capacity >= 1")
+		good = false
+	}
+	if t.has("codel") {
+		r.errorf(lt.path, "codel and lifo both manage the queue; choose one (lifo has its own controlled delay)")
+		good = false
+	}
+	a.LIFO = &c
+	ok = r.validated(lt, c.Validate(), good) && ok
+	return ok
+}
+
+// admitLimit reads the optional [limit] sub-table into *a.
+func (r *reader) admitLimit(t *table, a *topology.Admission, queueCap int) bool {
+	lt, has := t.sub("limit", false)
+	if !has {
+		return !t.has("limit")
+	}
+	ok := true
+	c := &topology.LimitConfig{Algorithm: "aimd", AIMD: limit.DefaultAIMDConfig(),
+		Gradient2: limit.DefaultGradient2Config(), Vegas: limit.DefaultVegasConfig()}
+	good := true
+	if i, iok := lt.oneOf("algorithm", topology.LimitAlgorithms()); iok {
+		c.Algorithm = topology.LimitAlgorithms()[i]
+	} else if lt.has("algorithm") {
+		good = false
+	}
+	var initial, lo, hi int
+	initial, lo, hi = c.AIMD.InitialLimit, c.AIMD.MinLimit, c.AIMD.MaxLimit
+	rangedInt(lt, "initial", rangeOf("`limit`", "initial"), &initial, &good)
+	rangedInt(lt, "min", rangeOf("`limit`", "min"), &lo, &good)
+	rangedInt(lt, "max", rangeOf("`limit`", "max"), &hi, &good)
+	c.AIMD.InitialLimit, c.AIMD.MinLimit, c.AIMD.MaxLimit = initial, lo, hi
+	c.Gradient2.InitialLimit, c.Gradient2.MinLimit, c.Gradient2.MaxLimit = initial, lo, hi
+	c.Vegas.InitialLimit, c.Vegas.MinLimit, c.Vegas.MaxLimit = initial, lo, hi
+	durKey(lt, "timeout", &c.AIMD.Timeout, &good)
+	rangedNum(lt, "backoff_ratio", rangeOf("`limit`", "backoff_ratio"), &c.AIMD.BackoffRatio, &good)
+	lt.done("algorithm", "initial", "min", "max", "timeout", "backoff_ratio")
+	a.Limit = c
+	ok = r.validated(lt, c.Validate(), good) && ok
+	return ok
 }
 
 // serviceGuards reads how callers watch a service's instances.

@@ -251,52 +251,9 @@ func (s *scanner) value(path string) {
 	}
 	switch c := s.peek(); {
 	case c == '{':
-		s.advance()
-		for {
-			s.skipSpace(true)
-			if s.eof() {
-				return
-			}
-			if s.peek() == '}' {
-				s.advance()
-				return
-			}
-			if s.peek() == ',' {
-				s.advance()
-				continue
-			}
-			start := s.i
-			s.keyValue(path)
-			if s.i == start {
-				s.advance()
-			}
-		}
+		s.inlineTable(path)
 	case c == '[':
-		s.advance()
-		for n := 0; ; {
-			s.skipSpace(true)
-			if s.eof() {
-				return
-			}
-			switch s.peek() {
-			case ']':
-				s.advance()
-				return
-			case ',':
-				s.advance()
-				continue
-			}
-			el := join(path, strconv.Itoa(n))
-			if _, ok := s.out[el]; !ok {
-				s.out[el] = s.pos()
-			}
-			start := s.i
-			s.value(el)
-			if s.i == start {
-				s.advance()
-			}
-			n++
-		}
+		s.array(path)
 	case c == '"' || c == '\'':
 		s.str(c)
 	default:
@@ -307,6 +264,60 @@ func (s *scanner) value(path string) {
 			}
 			s.advance()
 		}
+	}
+}
+
+// inlineTable scans an inline table's key = value pairs, from its '{'.
+func (s *scanner) inlineTable(path string) {
+	s.advance()
+	for {
+		s.skipSpace(true)
+		if s.eof() {
+			return
+		}
+		if s.peek() == '}' {
+			s.advance()
+			return
+		}
+		if s.peek() == ',' {
+			s.advance()
+			continue
+		}
+		start := s.i
+		s.keyValue(path)
+		if s.i == start {
+			s.advance()
+		}
+	}
+}
+
+// array scans an array's elements, from its '[', recording each one's
+// position as path.N.
+func (s *scanner) array(path string) {
+	s.advance()
+	for n := 0; ; {
+		s.skipSpace(true)
+		if s.eof() {
+			return
+		}
+		switch s.peek() {
+		case ']':
+			s.advance()
+			return
+		case ',':
+			s.advance()
+			continue
+		}
+		el := join(path, strconv.Itoa(n))
+		if _, ok := s.out[el]; !ok {
+			s.out[el] = s.pos()
+		}
+		start := s.i
+		s.value(el)
+		if s.i == start {
+			s.advance()
+		}
+		n++
 	}
 }
 

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,7 +58,7 @@ func TestRangeContains(t *testing.T) {
 		{Range{Lo: 1e-6, Hi: 1000, Zero: true}, 0, true},
 		{Range{Lo: 1e-6, Hi: 1000, Zero: true}, 1e-7, false},
 		{Range{Lo: 1e-6, Hi: 1000, Zero: true}, 1000, true},
-		{Range{Lo: 0, Hi: 1}, -0.0, true},
+		{Range{Lo: 0, Hi: 1}, math.Copysign(0, -1), true}, // negative zero
 	} {
 		if got := tt.g.contains(tt.x); got != tt.want {
 			t.Errorf("%v contains %g = %v", tt.g, tt.x, got)

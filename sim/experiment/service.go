@@ -44,6 +44,55 @@ func (r *reader) service(t *table, seen map[string]bool, propagate bool) (topolo
 	var sc topology.ServiceConfig
 	name, ok := r.name(t, "service", seen)
 	sc.Name = name
+	ok = r.serviceCapacity(t, &sc) && ok
+	if t.has("service_time") || t.has("step") || !t.has("operation") {
+		steps, hok := r.handler(t)
+		sc.Steps = steps
+		ok = ok && hok
+	}
+	ok = r.serviceOperations(t, &sc) && ok
+	adm, aok := r.admission(t, sc.QueueCapacity)
+	sc.Admission = adm
+	sg, gok := r.serviceGuards(t)
+	sc.Guards = sg
+	ok = ok && aok && gok
+	ab, bok := r.abandonment(t, &sc, propagate)
+	sc.Abandonment = ab
+	ok = ok && bok
+	if ct, cok := t.sub("cache", false); cok {
+		c, good := r.cache(ct)
+		sc.Cache = c
+		ok = ok && good
+	} else if t.has("cache") {
+		ok = false
+	}
+	t.done(serviceKeys...)
+	return sc, ok
+}
+
+// serviceOperations reads a service's [[service.operation]] tables.
+func (r *reader) serviceOperations(t *table, sc *topology.ServiceConfig) bool {
+	ok := true
+	ops := map[string]bool{}
+	for _, ot := range t.tables("operation") {
+		oname, nok := ot.str("name", true)
+		if nok && (oname == "" || ops[oname]) {
+			r.errorf(ot.key("name"), "operation names must be unique and not empty; %q is not", oname)
+			nok = false
+		}
+		ops[oname] = true
+		steps, hok := r.handler(ot)
+		ot.done("name", "service_time", "step")
+		sc.Operations = append(sc.Operations, topology.Operation{Name: oname, Steps: steps})
+		ok = ok && nok && hok
+	}
+	return ok
+}
+
+// serviceCapacity reads a service's instances, balancer, mode, workers or
+// max_in_flight, queue and contention.
+func (r *reader) serviceCapacity(t *table, sc *topology.ServiceConfig) bool {
+	ok := true
 	if n, nok := t.intIn("instances", false, rangeOf("`[[service]]`", "instances")); nok {
 		sc.Instances = int(n)
 	} else if t.has("instances") {
@@ -93,41 +142,7 @@ func (r *reader) service(t *table, seen map[string]bool, propagate bool) (topolo
 	} else if t.has("contention") {
 		ok = false
 	}
-	if t.has("service_time") || t.has("step") || !t.has("operation") {
-		steps, hok := r.handler(t)
-		sc.Steps = steps
-		ok = ok && hok
-	}
-	ops := map[string]bool{}
-	for _, ot := range t.tables("operation") {
-		oname, nok := ot.str("name", true)
-		if nok && (oname == "" || ops[oname]) {
-			r.errorf(ot.key("name"), "operation names must be unique and not empty; %q is not", oname)
-			nok = false
-		}
-		ops[oname] = true
-		steps, hok := r.handler(ot)
-		ot.done("name", "service_time", "step")
-		sc.Operations = append(sc.Operations, topology.Operation{Name: oname, Steps: steps})
-		ok = ok && nok && hok
-	}
-	adm, aok := r.admission(t, sc.QueueCapacity)
-	sc.Admission = adm
-	sg, gok := r.serviceGuards(t)
-	sc.Guards = sg
-	ok = ok && aok && gok
-	ab, bok := r.abandonment(t, &sc, propagate)
-	sc.Abandonment = ab
-	ok = ok && bok
-	if ct, cok := t.sub("cache", false); cok {
-		c, good := r.cache(ct)
-		sc.Cache = c
-		ok = ok && good
-	} else if t.has("cache") {
-		ok = false
-	}
-	t.done(serviceKeys...)
-	return sc, ok
+	return ok
 }
 
 // abandonment reads the service's abandonment semantics, default
@@ -325,7 +340,11 @@ func (r *reader) checkCalls(m *topology.Config, declared map[string]bool) {
 	if bad || len(r.errs) > 0 {
 		return
 	}
-	// A cycle: report it at the first call that closes one.
+	r.checkCycles(m)
+}
+
+// checkCycles reports a call cycle at the first call that closes one.
+func (r *reader) checkCycles(m *topology.Config) {
 	idx := map[string]int{}
 	for i, s := range m.Services {
 		idx[s.Name] = i

@@ -35,35 +35,8 @@ func (r *reader) variants(root *table, base map[string]any, parent *Experiment, 
 		name, ok := r.name(vt, "variant", seen)
 		desc, _ := vt.str("description", false)
 		doc := deepCopy(base).(map[string]any)
-		var ovs []override
-		if st, has := vt.sub("set", false); has {
-			keys := make([]string, 0, len(st.m))
-			for k := range st.m {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				v, _ := st.get(k)
-				ovs = append(ovs, override{path: k, value: v})
-				if err := setPath(doc, k, deepCopy(v)); err != nil {
-					r.errorf(st.key(k), "override %q: %v", k, err)
-					ok = false
-				}
-			}
-		} else if vt.has("set") {
-			ok = false
-		}
-		if paths, has := vt.strings("unset"); has {
-			for _, p := range paths {
-				ovs = append(ovs, override{path: p, unset: true})
-				if err := unsetPath(doc, p); err != nil {
-					r.errorf(vt.key("unset"), "unset %q: %v", p, err)
-					ok = false
-				}
-			}
-		} else if vt.has("unset") {
-			ok = false
-		}
+		ovs, ook := r.variantOverrides(vt, doc)
+		ok = ook && ok
 		vt.done("name", "description", "set", "unset")
 		if name != "" {
 			if parent.overrides == nil {
@@ -96,6 +69,42 @@ func (r *reader) variants(root *table, base map[string]any, parent *Experiment, 
 		out = append(out, Variant{Name: name, Description: desc, Model: x.Model})
 	}
 	return out
+}
+
+// variantOverrides reads a variant's set and unset keys and applies them
+// to doc, in order: set (by sorted key), then unset.
+func (r *reader) variantOverrides(vt *table, doc map[string]any) ([]override, bool) {
+	ok := true
+	var ovs []override
+	if st, has := vt.sub("set", false); has {
+		keys := make([]string, 0, len(st.m))
+		for k := range st.m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			v, _ := st.get(k)
+			ovs = append(ovs, override{path: k, value: v})
+			if err := setPath(doc, k, deepCopy(v)); err != nil {
+				r.errorf(st.key(k), "override %q: %v", k, err)
+				ok = false
+			}
+		}
+	} else if vt.has("set") {
+		ok = false
+	}
+	if paths, has := vt.strings("unset"); has {
+		for _, p := range paths {
+			ovs = append(ovs, override{path: p, unset: true})
+			if err := unsetPath(doc, p); err != nil {
+				r.errorf(vt.key("unset"), "unset %q: %v", p, err)
+				ok = false
+			}
+		}
+	} else if vt.has("unset") {
+		ok = false
+	}
+	return ovs, ok
 }
 
 // resolve walks path (without its last segment) from doc and returns the

@@ -27,89 +27,112 @@ func Downsample(dstX, dstY, x, y []float64, x0, x1 float64, columns int) ([]floa
 func downsample(dx, dy, x, y []float64, x0, x1 float64, columns int, positive bool) ([]float64, []float64) {
 	n := min(len(x), len(y))
 	columns = max(columns, 1)
-	gap := func(v float64) bool { return math.IsNaN(v) || positive && !(v >= MinLog) }
 	if n <= 2*columns || !(x1 > x0) {
 		for i := range n {
 			v := y[i]
-			if gap(v) {
+			if isGap(v, positive) {
 				v = math.NaN()
 			}
 			dx, dy = append(dx, x[i]), append(dy, v)
 		}
 		return dx, dy
 	}
-	scale := float64(columns) / (x1 - x0)
-	col := func(v float64) int {
-		c := (v - x0) * scale
-		switch {
-		case c < 0:
-			return 0
-		case c >= float64(columns):
-			return columns - 1
-		}
-		return int(c)
-	}
-	emit := func(i int) {
-		if k := len(dx); k > 0 && dx[k-1] == x[i] && dy[k-1] == y[i] {
-			return // same point twice (min == max, or an endpoint)
-		}
-		dx, dy = append(dx, x[i]), append(dy, y[i])
-	}
-	// A bucket is the part of one gap-free run that falls in one column.
-	var (
-		inRun          bool // a run is open
-		runStart       int  // index of the run's first point
-		c              int  // column of the open bucket
-		lo, hi, last   int  // indices of the bucket's min, max and last point
-		emittedSinceNa bool
-	)
-	flush := func(runEnds bool) {
-		a, b := lo, hi
-		if b < a {
-			a, b = b, a
-		}
-		if runStart < a && col(x[runStart]) == c {
-			emit(runStart)
-		}
-		emit(a)
-		emit(b)
-		if runEnds && last > b {
-			emit(last)
-		}
-	}
+	d := downsampler{dx: dx, dy: dy, x: x, y: y, x0: x0, scale: float64(columns) / (x1 - x0), columns: columns}
 	for i := range n {
-		v := y[i]
-		if gap(v) {
-			if inRun {
-				flush(true)
-				inRun = false
-				emittedSinceNa = true
-			}
-			if emittedSinceNa {
-				dx, dy = append(dx, x[i]), append(dy, math.NaN())
-				emittedSinceNa = false
-			}
-			continue
+		if isGap(y[i], positive) {
+			d.gap(i)
+		} else {
+			d.point(i)
 		}
-		ci := col(x[i])
-		switch {
-		case !inRun:
-			inRun, runStart, c, lo, hi = true, i, ci, i, i
-		case ci != c:
-			flush(false)
-			c, lo, hi = ci, i, i
-		default:
-			if v < y[lo] {
-				lo = i
-			}
-			if v > y[hi] {
-				hi = i
-			}
+	}
+	if d.inRun {
+		d.flush(true)
+	}
+	return d.dx, d.dy
+}
+
+// isGap reports whether v is a gap: NaN, or with positive, below MinLog.
+func isGap(v float64, positive bool) bool { return math.IsNaN(v) || positive && !(v >= MinLog) }
+
+// downsampler is downsample's state. A bucket is the part of one gap-free
+// run that falls in one column.
+type downsampler struct {
+	dx, dy, x, y   []float64
+	x0, scale      float64
+	columns        int
+	inRun          bool // a run is open
+	runStart       int  // index of the run's first point
+	c              int  // column of the open bucket
+	lo, hi, last   int  // indices of the bucket's min, max and last point
+	emittedSinceNa bool
+}
+
+// col is the column of abscissa v, clamped to the plot.
+func (d *downsampler) col(v float64) int {
+	c := (v - d.x0) * d.scale
+	switch {
+	case c < 0:
+		return 0
+	case c >= float64(d.columns):
+		return d.columns - 1
+	}
+	return int(c)
+}
+
+func (d *downsampler) emit(i int) {
+	if k := len(d.dx); k > 0 && d.dx[k-1] == d.x[i] && d.dy[k-1] == d.y[i] {
+		return // same point twice (min == max, or an endpoint)
+	}
+	d.dx, d.dy = append(d.dx, d.x[i]), append(d.dy, d.y[i])
+}
+
+// flush emits the open bucket: the run's first point if it is in the
+// bucket, the min and max in x order, and, when the run ends, its last.
+func (d *downsampler) flush(runEnds bool) {
+	a, b := d.lo, d.hi
+	if b < a {
+		a, b = b, a
+	}
+	if d.runStart < a && d.col(d.x[d.runStart]) == d.c {
+		d.emit(d.runStart)
+	}
+	d.emit(a)
+	d.emit(b)
+	if runEnds && d.last > b {
+		d.emit(d.last)
+	}
+}
+
+// gap closes the open run at point i, a gap, with one NaN point.
+func (d *downsampler) gap(i int) {
+	if d.inRun {
+		d.flush(true)
+		d.inRun = false
+		d.emittedSinceNa = true
+	}
+	if d.emittedSinceNa {
+		d.dx, d.dy = append(d.dx, d.x[i]), append(d.dy, math.NaN())
+		d.emittedSinceNa = false
+	}
+}
+
+// point adds point i, not a gap, to the open bucket or starts a new one.
+func (d *downsampler) point(i int) {
+	v := d.y[i]
+	ci := d.col(d.x[i])
+	switch {
+	case !d.inRun:
+		d.inRun, d.runStart, d.c, d.lo, d.hi = true, i, ci, i, i
+	case ci != d.c:
+		d.flush(false)
+		d.c, d.lo, d.hi = ci, i, i
+	default:
+		if v < d.y[d.lo] {
+			d.lo = i
 		}
-		last = i
+		if v > d.y[d.hi] {
+			d.hi = i
+		}
 	}
-	if inRun {
-		flush(true)
-	}
-	return dx, dy
+	d.last = i
 }

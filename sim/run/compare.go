@@ -95,6 +95,20 @@ func Arms(exp *experiment.Experiment) []Arm {
 	return arms
 }
 
+// seedAndReps is the seed (opt.Seed, else the file's) and the number of
+// replications (opt.Replications, else the file's, at least 1).
+func (opt CompareOptions) seedAndReps(exp *experiment.Experiment) (seed uint64, reps int) {
+	seed = exp.Model.Seed
+	if opt.Seed != nil {
+		seed = *opt.Seed
+	}
+	reps = exp.Replications
+	if opt.Replications > 0 {
+		reps = opt.Replications
+	}
+	return seed, max(reps, 1)
+}
+
 // RunAll runs every arm's replications, opt.Jobs at a time, and returns
 // them in (arm, replication) order. It stops early, returning the whole
 // replications finished so far and the reason, when ctx is cancelled or
@@ -156,15 +170,8 @@ func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions)
 // replications) with its records allocated. RunAll, the shards and
 // MergeCompare all start from it.
 func newComparison(exp *experiment.Experiment, opt CompareOptions) *Comparison {
-	seed := exp.Model.Seed
-	if opt.Seed != nil {
-		seed = *opt.Seed
-	}
-	reps := exp.Replications
-	if opt.Replications > 0 {
-		reps = opt.Replications
-	}
-	c := &Comparison{Name: exp.Name, Seed: seed, Replications: max(reps, 1), Arms: Arms(exp)}
+	seed, reps := opt.seedAndReps(exp)
+	c := &Comparison{Name: exp.Name, Seed: seed, Replications: reps, Arms: Arms(exp)}
 	c.alloc(c.Replications)
 	return c
 }

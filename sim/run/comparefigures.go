@@ -18,6 +18,33 @@ type compareFigure struct {
 // interval), fault windows shaded; and a bar chart per headline metric
 // with 95 % interval whiskers.
 func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []compareFigure {
+	timeline := compareTimeline(c)
+	figs := []compareFigure{{File: "compare-timeline.png", write: func(p string) error { return writeGrowing(p, timeline) }}}
+	// Each variant's own overview, replication 0.
+	for a, arm := range c.Arms {
+		for _, nf := range figures(c.Runs[a][0], arm.Name) {
+			if nf.File == "overview.png" {
+				f := nf.Figure
+				figs = append(figs, compareFigure{File: "overview-" + arm.Name + ".png", write: func(p string) error { return writeGrowing(p, f) }})
+			}
+		}
+	}
+	// One bar per variant, named under it on the axis, its value above it.
+	for _, ms := range stats {
+		if bc, ok := metricBars(c, ms); ok {
+			figs = append(figs, compareFigure{File: "bars-" + ms.Metric.Name + ".png", write: bc.WriteFile})
+		}
+	}
+	if len(locked) > 0 {
+		bc := lockedBars(c, locked)
+		figs = append(figs, compareFigure{File: "bars-locked_in.png", write: bc.WriteFile})
+	}
+	return figs
+}
+
+// compareTimeline overlays the variants' mean series: goodput as small
+// multiples, in flight and p99 latency.
+func compareTimeline(c *Comparison) report.Figure {
 	base := c.Runs[0][0]
 	ts := base.Series
 	x := make([]float64, ts.Len())
@@ -72,61 +99,51 @@ func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []com
 		Spans:    faultSpans(base),
 		Panels:   panels,
 	}
-	figs := []compareFigure{{File: "compare-timeline.png", write: func(p string) error { return writeGrowing(p, timeline) }}}
-	// Each variant's own overview, replication 0.
-	for a, arm := range c.Arms {
-		for _, nf := range figures(c.Runs[a][0], arm.Name) {
-			if nf.File == "overview.png" {
-				f := nf.Figure
-				figs = append(figs, compareFigure{File: "overview-" + arm.Name + ".png", write: func(p string) error { return writeGrowing(p, f) }})
-			}
-		}
-	}
+	return timeline
+}
 
-	// One bar per variant, named under it on the axis, its value above it.
-	for _, ms := range stats {
-		bc := report.BarChart{
-			Title:    fmt.Sprintf("%s: %s", c.Name, ms.Metric.Label),
-			Subtitle: fmt.Sprintf("mean over %d replication(s), whiskers: 95 %% Student-t interval", c.Replications),
-			YLabel:   fmt.Sprintf("%s (%s)", ms.Metric.Label, ms.Metric.Unit),
-			XLabel:   "variant",
-		}
-		bs := report.BarSeries{Label: ms.Metric.Label}
-		any := false
-		for _, st := range ms.Arms {
-			v, lo, hi := st.Summary.Mean, st.Summary.Mean, st.Summary.Mean
-			if st.Summary.Defined {
-				lo, hi = st.Summary.CI95.Lo, st.Summary.CI95.Hi
-			}
-			if st.Summary.N == 0 || math.IsNaN(v) {
-				v, lo, hi = math.NaN(), math.NaN(), math.NaN()
-			} else {
-				any = true
-			}
-			bc.Groups = append(bc.Groups, st.Arm)
-			bs.Values, bs.Lo, bs.Hi = append(bs.Values, v), append(bs.Lo, lo), append(bs.Hi, hi)
-		}
-		if !any {
-			continue
-		}
-		bc.Series = []report.BarSeries{bs}
-		figs = append(figs, compareFigure{File: "bars-" + ms.Metric.Name + ".png", write: bc.WriteFile})
+// metricBars is a metric's bar chart, a bar per variant; ok is false when
+// no variant has a value.
+func metricBars(c *Comparison, ms MetricStats) (bc report.BarChart, ok bool) {
+	bc = report.BarChart{
+		Title:    fmt.Sprintf("%s: %s", c.Name, ms.Metric.Label),
+		Subtitle: fmt.Sprintf("mean over %d replication(s), whiskers: 95 %% Student-t interval", c.Replications),
+		YLabel:   fmt.Sprintf("%s (%s)", ms.Metric.Label, ms.Metric.Unit),
+		XLabel:   "variant",
 	}
-	if len(locked) > 0 {
-		bc := report.BarChart{
-			Title:    c.Name + ": probability of staying locked in",
-			Subtitle: fmt.Sprintf("%d replication(s) per variant, whiskers: 95 %% Wilson interval", c.Replications),
-			YLabel:   "P(locked in)",
-			XLabel:   "variant",
+	bs := report.BarSeries{Label: ms.Metric.Label}
+	any := false
+	for _, st := range ms.Arms {
+		v, lo, hi := st.Summary.Mean, st.Summary.Mean, st.Summary.Mean
+		if st.Summary.Defined {
+			lo, hi = st.Summary.CI95.Lo, st.Summary.CI95.Hi
 		}
-		bs := report.BarSeries{Label: "locked in after the first fault"}
-		for _, l := range locked {
-			bc.Groups = append(bc.Groups, l.Arm)
-			bs.Values, bs.Lo, bs.Hi = append(bs.Values, l.P), append(bs.Lo, l.CI95.Lo), append(bs.Hi, l.CI95.Hi)
+		if st.Summary.N == 0 || math.IsNaN(v) {
+			v, lo, hi = math.NaN(), math.NaN(), math.NaN()
+		} else {
+			any = true
 		}
-		bc.Series = []report.BarSeries{bs}
-		figs = append(figs, compareFigure{File: "bars-locked_in.png", write: bc.WriteFile})
+		bc.Groups = append(bc.Groups, st.Arm)
+		bs.Values, bs.Lo, bs.Hi = append(bs.Values, v), append(bs.Lo, lo), append(bs.Hi, hi)
 	}
+	bc.Series = []report.BarSeries{bs}
+	return bc, any
+}
 
-	return figs
+// lockedBars is the chart of each variant's probability of staying
+// locked in.
+func lockedBars(c *Comparison, locked []LockedIn) report.BarChart {
+	bc := report.BarChart{
+		Title:    c.Name + ": probability of staying locked in",
+		Subtitle: fmt.Sprintf("%d replication(s) per variant, whiskers: 95 %% Wilson interval", c.Replications),
+		YLabel:   "P(locked in)",
+		XLabel:   "variant",
+	}
+	bs := report.BarSeries{Label: "locked in after the first fault"}
+	for _, l := range locked {
+		bc.Groups = append(bc.Groups, l.Arm)
+		bs.Values, bs.Lo, bs.Hi = append(bs.Values, l.P), append(bs.Lo, l.CI95.Lo), append(bs.Hi, l.CI95.Hi)
+	}
+	bc.Series = []report.BarSeries{bs}
+	return bc
 }

@@ -145,22 +145,7 @@ func WriteCompareTable(w io.Writer, c *Comparison, stats []MetricStats, locked [
 				row = append(row, "-")
 				continue
 			}
-			cell := fmtNum(st.Summary.Mean)
-			if st.Summary.Defined {
-				cell += fmt.Sprintf(" [%s, %s]", fmtNum(st.Summary.CI95.Lo), fmtNum(st.Summary.CI95.Hi))
-			}
-			if d := st.Diff; d != nil {
-				mark := ""
-				if d.Defined && d.CI95.ExcludesZero() {
-					mark = " *"
-				}
-				cell += fmt.Sprintf(" Δ %s", fmtNum(d.Mean))
-				if d.Defined {
-					cell += fmt.Sprintf(" [%s, %s]", fmtNum(d.CI95.Lo), fmtNum(d.CI95.Hi))
-				}
-				cell += mark
-			}
-			row = append(row, cell)
+			row = append(row, compareCell(st))
 		}
 		if len(locked) > 0 {
 			l := locked[a]
@@ -287,22 +272,7 @@ func writeCompareJSON(w io.Writer, c *Comparison, stats []MetricStats, locked []
 	for _, ms := range stats {
 		m := metric{Metric: ms.Metric.Name, Unit: ms.Metric.Unit}
 		for _, st := range ms.Arms {
-			js := jsonStat{Variant: st.Arm, N: st.Summary.N}
-			if st.Summary.N > 0 {
-				js.Mean = num(st.Summary.Mean)
-			}
-			if st.Summary.Defined {
-				js.CILo, js.CIHi = num(st.Summary.CI95.Lo), num(st.Summary.CI95.Hi)
-			}
-			if d := st.Diff; d != nil {
-				js.DiffMean = num(d.Mean)
-				if d.Defined {
-					js.DiffLo, js.DiffHi = num(d.CI95.Lo), num(d.CI95.Hi)
-					sig := d.CI95.ExcludesZero()
-					js.Significant = &sig
-				}
-			}
-			m.Variants = append(m.Variants, js)
+			m.Variants = append(m.Variants, newJSONStat(st))
 		}
 		doc.Metrics = append(doc.Metrics, m)
 	}
@@ -355,4 +325,46 @@ func writeSeriesRows(cw *csv.Writer, arm string, r int, res *topology.Result) {
 		}
 	}
 	cw.Flush()
+}
+
+// compareCell is a variant's cell of the table: the mean with its
+// interval, then the paired difference from the base, marked * where its
+// interval excludes zero.
+func compareCell(st ArmStat) string {
+	cell := fmtNum(st.Summary.Mean)
+	if st.Summary.Defined {
+		cell += fmt.Sprintf(" [%s, %s]", fmtNum(st.Summary.CI95.Lo), fmtNum(st.Summary.CI95.Hi))
+	}
+	if d := st.Diff; d != nil {
+		mark := ""
+		if d.Defined && d.CI95.ExcludesZero() {
+			mark = " *"
+		}
+		cell += fmt.Sprintf(" Δ %s", fmtNum(d.Mean))
+		if d.Defined {
+			cell += fmt.Sprintf(" [%s, %s]", fmtNum(d.CI95.Lo), fmtNum(d.CI95.Hi))
+		}
+		cell += mark
+	}
+	return cell
+}
+
+// newJSONStat is a variant's entry of a metric in compare.json.
+func newJSONStat(st ArmStat) jsonStat {
+	js := jsonStat{Variant: st.Arm, N: st.Summary.N}
+	if st.Summary.N > 0 {
+		js.Mean = num(st.Summary.Mean)
+	}
+	if st.Summary.Defined {
+		js.CILo, js.CIHi = num(st.Summary.CI95.Lo), num(st.Summary.CI95.Hi)
+	}
+	if d := st.Diff; d != nil {
+		js.DiffMean = num(d.Mean)
+		if d.Defined {
+			js.DiffLo, js.DiffHi = num(d.CI95.Lo), num(d.CI95.Hi)
+			sig := d.CI95.ExcludesZero()
+			js.Significant = &sig
+		}
+	}
+	return js
 }

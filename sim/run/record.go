@@ -74,7 +74,7 @@ func (r RunRecord) json() runRecordJSON {
 		out.Headline[m.Name] = num(m.get(r.Headline))
 	}
 	for _, f := range r.Faults {
-		out.Faults = append(out.Faults, faultVerdictJSON{Label: f.Label, Verdict: f.Verdict, RecoveryS: f.RecoveryS})
+		out.Faults = append(out.Faults, faultVerdictJSON(f))
 	}
 	return out
 }

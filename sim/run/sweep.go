@@ -118,14 +118,7 @@ func newSweep(exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []s
 	if sw == nil {
 		return nil, nil, fmt.Errorf("sweep %s: the file has no [sweep] table", exp.Name)
 	}
-	seed := exp.Model.Seed
-	if opt.Seed != nil {
-		seed = *opt.Seed
-	}
-	reps := max(exp.Replications, 1)
-	if opt.Replications > 0 {
-		reps = opt.Replications
-	}
+	seed, reps := opt.seedAndReps(exp)
 	variants := sw.Variants
 	if len(variants) == 0 {
 		variants = []string{"base"}
