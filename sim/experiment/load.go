@@ -141,14 +141,13 @@ func Parse(file string, data []byte) (*Experiment, error) {
 		return nil, syntaxError(file, err)
 	}
 	pos := scanPositions(string(data))
-	variantDocs, _ := doc["variant"]
-	delete(doc, "variant")
-	sweepDoc, _ := doc["sweep"]
-	delete(doc, "sweep")
-	expectDoc, _ := doc["expect"]
-	delete(doc, "expect")
-	knobDoc, _ := doc["knob"] // read by readKnobs, knob.go
-	delete(doc, "knob")
+	sections := map[string]any{}
+	for _, k := range []string{"variant", "sweep", "expect", "knob"} {
+		if v, ok := doc[k]; ok {
+			sections[k] = v
+		}
+		delete(doc, k)
+	}
 	r := &reader{file: file, pos: pos}
 	e := r.experiment(r.root(deepCopy(doc).(map[string]any)))
 	e.File = file
@@ -159,42 +158,47 @@ func Parse(file string, data []byte) (*Experiment, error) {
 			r.errs = append(r.errs, &Error{File: file, Pos: Pos{1, 1}, Msg: err.Error()})
 		}
 	}
-	// Every section is read even when an earlier one has problems, so
-	// that one run of validate reports them all; what depends on a valid
-	// base (each variant's and each sweep cell's model) is checked only
-	// when the base is valid.
 	e.doc, e.pos = doc, pos
-	baseOK := len(r.errs) == 0
-	errs := r.errs
-	variantsOK := true
-	if variantDocs != nil {
-		vr := &reader{file: file, pos: pos}
-		root := vr.root(map[string]any{"variant": variantDocs})
-		e.Variants = vr.variants(root, doc, e, baseOK)
-		errs = append(errs, vr.errs...)
-		variantsOK = len(vr.errs) == 0
-	}
-	if expectDoc != nil {
-		er := &reader{file: file, pos: pos}
-		e.Expects = er.expects(er.root(map[string]any{"expect": expectDoc}), e)
-		errs = append(errs, er.errs...)
-	}
-	if knobDoc != nil && baseOK {
-		// A knob is checked by applying each of its values to the base,
-		// which says nothing useful while the base itself is invalid.
-		kr := &reader{file: file, pos: pos}
-		e.Knobs = kr.knobs(kr.root(map[string]any{"knob": knobDoc}), e)
-		errs = append(errs, kr.errs...)
-	}
-	if sweepDoc != nil {
-		sr := &reader{file: file, pos: pos}
-		e.Sweep = sr.sweep(sr.root(map[string]any{"sweep": sweepDoc}), e, baseOK && variantsOK)
-		errs = append(errs, sr.errs...)
-	}
+	errs := append(r.errs, readSections(e, sections, len(r.errs) == 0)...)
 	if len(errs) > 0 {
 		return nil, errs.sorted().capped()
 	}
 	return e, nil
+}
+
+// readSections reads the sections that depend on the base: variants,
+// expectations, knobs and the sweep. Every section is read even when an
+// earlier one has problems, so that one run of validate reports them all;
+// what depends on a valid base (each variant's, knob value's and sweep
+// cell's model) is checked only when the base is valid.
+func readSections(e *Experiment, sections map[string]any, baseOK bool) ErrorList {
+	var errs ErrorList
+	section := func() *reader { return &reader{file: e.File, pos: e.pos} }
+	variantsOK := true
+	if v, ok := sections["variant"]; ok {
+		vr := section()
+		e.Variants = vr.variants(vr.root(map[string]any{"variant": v}), e.doc, e, baseOK)
+		errs = append(errs, vr.errs...)
+		variantsOK = len(vr.errs) == 0
+	}
+	if v, ok := sections["expect"]; ok {
+		er := section()
+		e.Expects = er.expects(er.root(map[string]any{"expect": v}), e)
+		errs = append(errs, er.errs...)
+	}
+	if v, ok := sections["knob"]; ok && baseOK {
+		// A knob is checked by applying each of its values to the base,
+		// which says nothing useful while the base itself is invalid.
+		kr := section()
+		e.Knobs = kr.knobs(kr.root(map[string]any{"knob": v}), e)
+		errs = append(errs, kr.errs...)
+	}
+	if v, ok := sections["sweep"]; ok {
+		sr := section()
+		e.Sweep = sr.sweep(sr.root(map[string]any{"sweep": v}), e, baseOK && variantsOK)
+		errs = append(errs, sr.errs...)
+	}
+	return errs
 }
 
 func syntaxError(file string, err error) error {
