@@ -84,6 +84,10 @@ type Line struct {
 	X, Y []float64
 	// Dashed draws the line dashed (e.g. a baseline or a target).
 	Dashed bool
+	// Points marks every point with a dot: for lines through a few
+	// measured points (a sweep), so that a straight segment across a
+	// cliff is not read as measured.
+	Points bool
 }
 
 // Span is a fault window [From, To), in seconds of simulated time.

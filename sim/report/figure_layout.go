@@ -125,7 +125,7 @@ func (l *figureLayout) panelItem(pn *Panel, colours []color.RGBA, yTarget int) *
 	// that a line that moves cannot hide them.
 	var flat []plot.Plotter
 	for li, ln := range pn.Lines {
-		lp := &linePlotter{x: ln.X, y: ln.Y, logY: pn.LogY, chunk: th.raster,
+		lp := &linePlotter{x: ln.X, y: ln.Y, logY: pn.LogY, chunk: th.raster, points: ln.Points,
 			style: draw.LineStyle{Color: colours[li], Width: th.lineWidth, Dashes: dashes(th, li, ln.Dashed)}}
 		if isFlat(ln.Y) {
 			flat = append(flat, lp)

@@ -14,10 +14,11 @@ import (
 // area it is given, with NaN as gaps. It implements plot.Plotter and
 // plot.Thumbnailer.
 type linePlotter struct {
-	x, y  []float64
-	style draw.LineStyle
-	logY  bool
-	chunk bool // stroke long runs in pieces (raster output only)
+	x, y   []float64
+	style  draw.LineStyle
+	logY   bool
+	chunk  bool // stroke long runs in pieces (raster output only)
+	points bool // a dot at every point (Line.Points)
 
 	// scratch, reused across Plot calls
 	bx, by []float64
@@ -38,6 +39,14 @@ func (l *linePlotter) Plot(c draw.Canvas, p *plot.Plot) {
 		l.pts = append(l.pts, vg.Point{X: trX(l.bx[i]), Y: trY(y)})
 	}
 	l.stroke(c, l.pts)
+	if l.points {
+		dot := draw.GlyphStyle{Color: l.style.Color, Radius: 2.2 * l.style.Width, Shape: draw.CircleGlyph{}}
+		for i, y := range l.by {
+			if pt := (vg.Point{X: trX(l.bx[i]), Y: trY(y)}); !math.IsNaN(y) && c.Contains(pt) {
+				c.DrawGlyph(dot, pt)
+			}
+		}
+	}
 }
 
 // stroke draws one gap-free run; a lone point becomes a dot so that it

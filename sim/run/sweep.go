@@ -427,7 +427,7 @@ func (r *SweepResult) figures(stats []CellStat) []compareFigure {
 			f.XLabel += " (values in the order of the file; see sweep.md)"
 		}
 		for _, v := range r.Variants {
-			l := report.Line{Label: v}
+			l := report.Line{Label: v, Points: true}
 			for _, x := range sortedIndices(xs) {
 				for _, s := range stats {
 					if s.Variant == v && s.X == x {
