@@ -39,14 +39,7 @@ func TestAbandonmentExperiment(t *testing.T) {
 		t.Fatalf("variants %+v: want one, on_expiry", exp.Variants)
 	}
 	block := func(cfg topology.Config) (float64, topology.ServiceResult) {
-		m, err := topology.New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := m.Run()
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runModel(t, cfg)
 		s := res.Services[0]
 		return float64(s.Rejected) / float64(s.Arrivals), s
 	}

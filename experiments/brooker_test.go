@@ -152,14 +152,7 @@ func TestBrookerSurgeVerdictCountsEveryStuckRun(t *testing.T) {
 		cfg.Faults[0].End = cfg.Faults[0].Start + 10*time.Second
 		cfg.Faults[0].Multiply = 70.0 / 40
 		cfg.Seed = run.ReplicationSeed(exp.Model.Seed, r)
-		m, err := topology.New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := m.Run()
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runModel(t, cfg)
 		v := res.Faults[0].Recovery.Verdict
 		z := mean(t, res, topology.TotalEntity, "goodput", cfg.Duration-brookerStuckWindow, cfg.Duration) == 0
 		if z {

@@ -23,6 +23,12 @@ func runExp(t *testing.T, file string, edit func(*topology.Config)) *topology.Re
 	if edit != nil {
 		edit(&cfg)
 	}
+	return runModel(t, cfg)
+}
+
+// runModel builds and runs one model, failing the test on an error.
+func runModel(t *testing.T, cfg topology.Config) *topology.Result {
+	t.Helper()
 	m, err := topology.New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -63,14 +63,7 @@ func TestSeriesContract(t *testing.T) {
 			models = append(models, v.Model)
 		}
 		for _, cfg := range models {
-			m, err := topology.New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := m.Run()
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := runModel(t, cfg)
 			check(f, res)
 		}
 	}
@@ -81,14 +74,7 @@ func TestSeriesContract(t *testing.T) {
 			Admission: topology.Admission{Shed: &shed.Config{Threshold: [3]float64{1, 0.8, 0.5}, RetryAfter: time.Second, Status: 503}},
 			Steps:     []topology.Step{{Kind: topology.WorkStep, Work: dist.Must(dist.Params{Kind: dist.Exponential, Mean: 10 * time.Millisecond})}}}},
 	}
-	m, err := topology.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := m.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runModel(t, cfg)
 	check("a small shedding model", res)
 	for _, k := range topology.SeriesKeys() {
 		if !seen[k] {

@@ -2,7 +2,6 @@ package run
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"strings"
 
@@ -42,20 +41,8 @@ func ExecuteMemory(exp *experiment.Experiment, opt Options) (*Memory, error) {
 	if err := opt.Budget.Check([]PlannedRun{{Model: cfg, Times: 1}}); err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
-	m, err := topology.New(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
-	}
-	if opt.Progress != nil {
-		m.OnProgress(opt.Progress)
-	}
-	ctx := opt.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	m.SetGuard(newMeter(ctx, opt.Budget, cfg))
 	out := &Memory{}
-	if out.Result, err = m.Run(); err != nil {
+	if out.Result, err = simulate(cfg, opt); err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
 	if out.Summary, err = SummaryJSON(out.Result); err != nil {

@@ -91,19 +91,7 @@ func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
 	defer stage.Abort()
-	m, err := topology.New(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
-	}
-	if opt.Progress != nil {
-		m.OnProgress(opt.Progress)
-	}
-	ctx := opt.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	m.SetGuard(newMeter(ctx, opt.Budget, cfg))
-	if out.Result, err = m.Run(); err != nil {
+	if out.Result, err = simulate(cfg, opt); err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
 	if err := out.write(stage.Path(), opt); err != nil {
@@ -114,6 +102,24 @@ func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
 	}
 	out.Files = underDir(out.Files, stage.Path(), out.Dir)
 	return out, nil
+}
+
+// simulate runs one model under opt's progress callback, context and
+// budget guard: the part of a run that Execute and ExecuteMemory share.
+func simulate(cfg topology.Config, opt Options) (*topology.Result, error) {
+	m, err := topology.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Progress != nil {
+		m.OnProgress(opt.Progress)
+	}
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	m.SetGuard(newMeter(ctx, opt.Budget, cfg))
+	return m.Run()
 }
 
 // write writes a run's files into dir (the staging folder).
