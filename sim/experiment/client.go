@@ -103,7 +103,7 @@ func (r *reader) schedule(t *table) ([]topology.RatePoint, bool) {
 	ok := true
 	for i, pt := range t.tables("schedule") {
 		at, aok := pt.duration("at", true, 0)
-		rate, rok := pt.number("rate", true, 0, topology.MaxRate, false, "requests per second")
+		rate, rok := pt.ranged("rate", true, rangeAt("`[[client]]`", "**Schedules.**", "rate"))
 		pt.done("at", "rate")
 		if !aok || !rok {
 			ok = false

@@ -64,16 +64,16 @@ func distShape(t *table, p *dist.Params) (keys []string, good bool) {
 	switch p.Kind {
 	case dist.Erlang:
 		keys = append(keys, "k")
-		k, kok := t.integer("k", true, 1, 1000)
+		k, kok := t.intIn("k", true, rangeAt("Distributions", "| `erlang` |", "k"))
 		p.K = int(k)
 		good = kok
 	case dist.Hyperexponential:
 		keys = append(keys, "scv")
-		p.SCV, ok = t.number("scv", true, 1, 1e6, false, "squared coefficient of variation, >= 1")
+		p.SCV, ok = t.ranged("scv", true, rangeAt("Distributions", "| `hyperexponential` |", "scv"))
 		good = ok
 	case dist.Lognormal:
 		keys = append(keys, "sigma")
-		p.Sigma, ok = t.number("sigma", true, 0, 10, true, "shape of the underlying normal")
+		p.Sigma, ok = t.ranged("sigma", true, rangeAt("Distributions", "| `lognormal` |", "sigma"))
 		good = ok
 	case dist.Normal:
 		keys = append(keys, "sd")

@@ -142,7 +142,7 @@ func (r *reader) faultInstance(t *table, f *topology.FaultConfig, c *faultCtx) b
 		r.errorf(t.key("instance"), "a load fault targets a client, which has no instances")
 		return false
 	}
-	n, iok := t.integer("instance", false, 0, topology.MaxInstances)
+	n, iok := t.intIn("instance", false, rangeOf("`[[fault]]`", "instance"))
 	if !iok {
 		return false
 	}
@@ -172,7 +172,7 @@ func readLatencyFault(r *reader, t *table, f *topology.FaultConfig, _ *faultCtx)
 		r.errorf(t.path, "a latency fault needs multiply = N or add = \"duration\" (or both)")
 		ok = false
 	}
-	if v, vok := t.number("multiply", false, 0, 1e6, true, "factor on local work"); vok {
+	if v, vok := t.ranged("multiply", false, rangeAt("`[[fault]]`", "| `latency` |", "multiply")); vok {
 		f.Multiply = v
 	} else if t.has("multiply") {
 		ok = false
@@ -187,7 +187,7 @@ func readLatencyFault(r *reader, t *table, f *topology.FaultConfig, _ *faultCtx)
 
 func readLoadFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool {
 	ok := r.needFaultKey(t, c, "multiply")
-	if v, vok := t.number("multiply", false, 0, 1e6, false, "factor on the client's rate"); vok {
+	if v, vok := t.ranged("multiply", false, rangeAt("`[[fault]]`", "| `load` |", "multiply")); vok {
 		f.Multiply = v
 	} else if t.has("multiply") {
 		ok = false
@@ -197,7 +197,7 @@ func readLoadFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bo
 
 func readErrorFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool {
 	ok := r.needFaultKey(t, c, "rate")
-	if v, vok := t.number("rate", false, 0, 1, false, "probability a response fails"); vok {
+	if v, vok := t.ranged("rate", false, rangeAt("`[[fault]]`", "| `error` |", "rate")); vok {
 		f.Rate = v
 	} else if t.has("rate") {
 		ok = false
@@ -207,7 +207,7 @@ func readErrorFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) b
 
 func readCrashFault(_ *reader, t *table, f *topology.FaultConfig, _ *faultCtx) bool {
 	f.Count = 1
-	if n, nok := t.integer("instances", false, 1, topology.MaxInstances); nok {
+	if n, nok := t.intIn("instances", false, rangeAt("`[[fault]]`", "| `crash` |", "instances")); nok {
 		f.Count = int(n)
 	} else if t.has("instances") {
 		return false
@@ -217,7 +217,7 @@ func readCrashFault(_ *reader, t *table, f *topology.FaultConfig, _ *faultCtx) b
 
 func readWorkersFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool {
 	ok := r.needFaultKey(t, c, "workers")
-	if n, nok := t.integer("workers", false, 1, topology.MaxWorkers); nok {
+	if n, nok := t.intIn("workers", false, rangeAt("`[[fault]]`", "| `workers` |", "workers")); nok {
 		f.Count = int(n)
 	} else if t.has("workers") {
 		ok = false

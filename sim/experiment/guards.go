@@ -23,23 +23,8 @@ import (
 // docs/policies.md), applies the keys present, and lets the
 // package's Validate have the last word, reported at the table.
 
-// intKey, numKey, durKey and boolKey apply one optional key to *dst.
-func intKey(t *table, k string, lo, hi int64, dst *int, ok *bool) {
-	if v, good := t.integer(k, false, lo, hi); good {
-		*dst = int(v)
-	} else if t.has(k) {
-		*ok = false
-	}
-}
-
-func numKey(t *table, k string, lo, hi float64, unit string, dst *float64, ok *bool) {
-	if v, good := t.number(k, false, lo, hi, false, unit); good {
-		*dst = v
-	} else if t.has(k) {
-		*ok = false
-	}
-}
-
+// durKey and boolKey apply one optional key to *dst (rangedInt and
+// rangedNum do the same for numbers, with their ranges from numericKeys).
 func durKey(t *table, k string, dst *time.Duration, ok *bool) {
 	if v, good := t.duration(k, false, 0); good {
 		*dst = v
@@ -83,14 +68,14 @@ func (r *reader) guardBulkhead(t *table, g *topology.CallGuards) bool {
 	}
 	if kind == 1 {
 		c := bulkhead.DefaultPoolConfig()
-		intKey(bt, "max_threads", 1, 1<<24, &c.MaxThreadPoolSize, &good)
-		intKey(bt, "queue", 0, 1<<24, &c.QueueCapacity, &good)
+		rangedInt(bt, "max_threads", rangeAt("Second flavours", rowPool, "max_threads"), &c.MaxThreadPoolSize, &good)
+		rangedInt(bt, "queue", rangeAt("Second flavours", rowPool, "queue"), &c.QueueCapacity, &good)
 		bt.done("kind", "max_threads", "queue")
 		g.BulkheadPool = &c
 		ok = r.validated(bt, c.Validate(), good) && ok
 	} else {
 		c := bulkhead.DefaultSemaphoreConfig()
-		intKey(bt, "max_concurrent", 1, 1<<24, &c.MaxConcurrentCalls, &good)
+		rangedInt(bt, "max_concurrent", rangeOf("Call guards", "max_concurrent"), &c.MaxConcurrentCalls, &good)
 		durKey(bt, "max_wait", &c.MaxWaitDuration, &good)
 		bt.done("kind", "max_concurrent", "max_wait")
 		g.Bulkhead = &c
@@ -152,8 +137,8 @@ func (r *reader) guardRetryBudget(t *table, g *topology.CallGuards) bool {
 	}
 	if kind == 1 {
 		c := budget.DefaultConcurrencyConfig()
-		numKey(bt, "budget_percent", 0, 100, "percent of the calls in flight", &c.BudgetPercent, &good)
-		intKey(bt, "min_retry_concurrency", 0, 1<<24, &c.MinRetryConcurrency, &good)
+		rangedNum(bt, "budget_percent", rangeAt("Second flavours", rowConcurrency, "budget_percent"), &c.BudgetPercent, &good)
+		rangedInt(bt, "min_retry_concurrency", rangeAt("Second flavours", rowConcurrency, "min_retry_concurrency"), &c.MinRetryConcurrency, &good)
 		bt.done("kind", "budget_percent", "min_retry_concurrency")
 		g.RetryConcurrency = &c
 		ok = r.validated(bt, c.Validate(), good) && ok

@@ -20,7 +20,7 @@ func TestRangesDocumented(t *testing.T) {
 	}
 	lines := strings.Split(string(doc), "\n")
 	for _, k := range numericKeys {
-		row := docRow(lines, k.Section, k.Key)
+		row := docRow(lines, k.Section, k.Key, k.Row)
 		if row == "" {
 			t.Errorf("no row for %s in a section %s", k.Key, k.Section)
 			continue
@@ -31,16 +31,28 @@ func TestRangesDocumented(t *testing.T) {
 	}
 }
 
-// docRow returns the first table row for key after the first heading
-// that contains section.
-func docRow(lines []string, section, key string) string {
+// docRow returns the first line that starts with row ("| `key` |" when
+// row is empty) after the first heading that contains section, with its
+// continuation lines (those indented under a list item, or the rest of a
+// paragraph).
+func docRow(lines []string, section, key, row string) string {
+	if row == "" {
+		row = "| `" + key + "` |"
+	}
 	in := false
-	for _, l := range lines {
+	for i, l := range lines {
 		if strings.HasPrefix(l, "#") && strings.Contains(l, section) {
 			in = true
 		}
-		if in && strings.HasPrefix(l, "| `"+key+"` |") {
-			return l
+		if in && strings.HasPrefix(l, row) {
+			text := l
+			for _, next := range lines[i+1:] {
+				if strings.HasPrefix(l, "|") || next == "" || strings.HasPrefix(next, "- ") || strings.HasPrefix(next, "|") {
+					break
+				}
+				text += "\n" + next
+			}
+			return text
 		}
 	}
 	return ""
