@@ -94,7 +94,8 @@
 //	--svg                 also write every figure as SVG
 //	--max-events N        refuse or stop beyond N simulated events, all runs
 //	                      together (default 1e10; 0: no limit)
-//	--max-memory SIZE     stop when the heap exceeds SIZE (default 4GiB)
+//	--max-memory SIZE     stop when the heap exceeds SIZE (default auto: 4GiB,
+//	                      or half the address-space limit or RAM if less)
 //	--timeout D           stop after D of wall time (default 1h); finished
 //	                      runs are kept
 //

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package main
+
+// memoryCeiling is unknown off Linux: the default memory budget is then
+// run.DefaultBudget's.
+func memoryCeiling() uint64 { return 0 }
