@@ -262,7 +262,7 @@ func distributions() map[string]func(r *rand.Rand) int64 {
 func TestQuantileBound(t *testing.T) {
 	names := []string{"exponential", "lognormal", "constant", "bimodal", "small", "wide"}
 	gens := distributions()
-	for _, p := range []int{1, 3, 7, 10} {
+	for _, p := range []int{1, 3, 7, 10, MaxPrecisionBits} {
 		for i, name := range names {
 			r := rand.New(rand.NewPCG(uint64(p), uint64(i)))
 			h, _ := NewHistogram(p)
