@@ -24,7 +24,8 @@ sizes, service times) are marked PLACEHOLDER. Every source field ressim does
 not model is a warning on standard error; an unsupported value is an error
 with its position, and nothing is written. KIND is one of: grpc (gRPC
 service config JSON), resilience4j (Spring Boot application.yml), envoy
-(Envoy v3 clusters and routes, YAML or JSON). See
+(Envoy v3 clusters and routes, YAML or JSON), istio (DestinationRule and
+VirtualService resources, multi-document YAML). See
 docs/import.md for the field-by-field mapping.
 
 Exit status: 0 imported (possibly with warnings), 2 an unsupported value, an

@@ -46,7 +46,7 @@ A finding is silenced by a comment on the line before the key (or on it):
   # ressim:lint-ignore RS006 because the budget lives in the mesh
 A comment without "because ..." silences nothing and is itself reported.
 
-With --import KIND, FILE is a configuration (envoy, grpc, resilience4j): it is
+With --import KIND, FILE is a configuration (envoy, grpc, istio, resilience4j): it is
 imported as by ressim import, and findings point at the source's lines.
 
 Exit status: 0 when no finding reaches --fail-on, 6 when one does, 2 when
@@ -61,7 +61,7 @@ FILE is invalid.`,
 	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif")
 	c.Flags().StringVar(&failOn, "fail-on", "error", "exit 6 on findings of this severity or worse: error, warning, note or never")
 	c.Flags().StringVar(&variant, "variant", lint.AllVariants, "variant to check: base, a [[variant]] name, or * for all")
-	c.Flags().StringVar(&kind, "import", "", "FILE is a configuration of this kind (envoy, grpc, resilience4j): import it, lint the result, report at the source's lines")
+	c.Flags().StringVar(&kind, "import", "", "FILE is a configuration of this kind (envoy, grpc, istio, resilience4j): import it, lint the result, report at the source's lines")
 	return c
 }
 

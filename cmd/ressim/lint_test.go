@@ -73,3 +73,13 @@ func TestLintImported(t *testing.T) {
 		t.Fatalf("exit %d, output %s", code, o.String())
 	}
 }
+
+// TestLintIstio: lint --import istio reports at the Istio YAML's lines:
+// the default retries of the ratings route have no budget (RS006).
+func TestLintIstio(t *testing.T) {
+	var o, e strings.Builder
+	code := execute([]string{"lint", "--import", "istio", "--fail-on", "never", "../../sim/importer/testdata/istio-bookinfo.yaml"}, &o, &e)
+	if code != exitOK || !strings.Contains(o.String(), "sim/importer/testdata/istio-bookinfo.yaml:46:5: warning RS006") {
+		t.Fatalf("exit %d, output %s", code, o.String())
+	}
+}

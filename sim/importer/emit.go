@@ -79,7 +79,7 @@ func (s *skeleton) toml() string {
 		w("service_time = { dist = \"exponential\", mean = \"10ms\" } %s", placeholder)
 		sts := s.svc[svc]
 		for _, st := range sts {
-			if st.value != "{}" || len(sts) == 1 { // a bare table only when it has no keys
+			if st.value != "{}" || !hasSubKey(sts, st.key) { // a bare table only when it has no keys
 				w("%s = %s %s", st.key, st.value, st.from.comment())
 			}
 		}
@@ -98,4 +98,14 @@ func (s *skeleton) services() []string {
 		}
 	}
 	return out
+}
+
+// hasSubKey reports whether a setting of sts is a key of table k.
+func hasSubKey(sts []setting, k string) bool {
+	for _, st := range sts {
+		if strings.HasPrefix(st.key, k+".") {
+			return true
+		}
+	}
+	return false
 }

@@ -32,7 +32,8 @@ func importFile(t *testing.T, kind, name string) *Result {
 // experiment validates, runs (shortened to 2 s), and matches its golden
 // file together with the warnings.
 func TestImportValidateRun(t *testing.T) {
-	for _, c := range [][2]string{{"grpc", "grpc-retry.json"}, {"grpc", "grpc-timeout.json"}, {"resilience4j", "resilience4j.yml"}, {"envoy", "envoy.yaml"}} {
+	for _, c := range [][2]string{{"grpc", "grpc-retry.json"}, {"grpc", "grpc-timeout.json"}, {"resilience4j", "resilience4j.yml"}, {"envoy", "envoy.yaml"},
+		{"istio", "istio-circuit-breaking.yaml"}, {"istio", "istio-reference.yaml"}, {"istio", "istio-bookinfo.yaml"}} {
 		name := c[1]
 		r := importFile(t, c[0], name)
 		e, err := experiment.Parse(name+".toml", []byte(r.TOML))
@@ -199,5 +200,62 @@ func TestEnvoyErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
 		}
+	}
+}
+
+// TestIstioErrors: unsupported Istio values are errors at their position
+// (line:col of the document within a multi-document file).
+func TestIstioErrors(t *testing.T) {
+	const dr = "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nspec:\n  host: a\n  trafficPolicy:\n"
+	cases := []struct{ src, want string }{
+		{dr + "    loadBalancer: { simple: PASSTHROUGH }\n", "x.yaml:6:21: DestinationRule.spec.trafficPolicy.loadBalancer.simple: \"PASSTHROUGH\""},
+		{dr + "    outlierDetection:\n      interval: soon\n", "x.yaml:7:7: DestinationRule.spec.trafficPolicy.outlierDetection.interval: want a duration"},
+		{dr + "    connectionPool:\n      http: { http2MaxRequests: -3 }\n", "x.yaml:7:15: DestinationRule.spec.trafficPolicy.connectionPool.http.http2MaxRequests: want an integer"},
+		{"---\n" + dr + "    outlierDetection: { maxEjectionPercent: 101 }\n", "x.yaml:7:25: DestinationRule.spec.trafficPolicy.outlierDetection.maxEjectionPercent: a percentage is at most 100"},
+		{"kind: VirtualService\napiVersion: networking.istio.io/v1beta1\nspec:\n  http:\n  - route: [{destination: {host: a}}]\n    retries: { attempts: 2, retryOn: retriable-4xx }\n", "x.yaml:6:29: VirtualService.spec.http[0].retries.retryOn: retryOn names no condition"},
+		{"kind: VirtualService\napiVersion: networking.istio.io/v1\nspec:\n  http:\n  - route: [{destination: {host: \"*.example.com\"}}]\n", `x.yaml:5:34: VirtualService.spec.http[0].route[0].destination.host: host "*.example.com" is not a valid`},
+		{"kind: DestinationRule\napiVersion: networking.istio.io/v1\nspec: {}\n", "x.yaml:3:7: DestinationRule.spec: a DestinationRule needs a host"},
+	}
+	for _, c := range cases {
+		_, err := Import("istio", []Source{{"x.yaml", []byte(c.src)}})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
+// TestIstioMapping: a second document's settings carry their own lines;
+// a retry budget maps exactly; other kinds and unknown fields are warned.
+func TestIstioMapping(t *testing.T) {
+	src := "apiVersion: v1\nkind: Service\nmetadata: {name: a}\n---\n" +
+		"apiVersion: networking.istio.io/v1\nkind: DestinationRule\nspec:\n  host: a\n  trafficPolicy:\n" +
+		"    retryBudget: { percent: 25, minRetryConcurrency: 5 }\n    bogus: 1\n" +
+		"    connectionPool: { http: { maxRetries: 4 } }\n"
+	r, err := Import("istio", []Source{{"x.yaml", []byte(src)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`retry_budget.kind = "concurrency" # x.yaml:10:5 DestinationRule.spec.trafficPolicy.retryBudget`,
+		`retry_budget.budget_percent = 25 # x.yaml:10:20`,
+		`retry_budget.min_retry_concurrency = 5 # x.yaml:10:33`,
+	} {
+		if !strings.Contains(r.TOML, want) {
+			t.Errorf("generated experiment lacks %q:\n%s", want, r.TOML)
+		}
+	}
+	var ws []string
+	for _, w := range r.Warnings {
+		ws = append(ws, w.String())
+	}
+	got := strings.Join(ws, "\n")
+	for _, want := range []string{"x.yaml:1:1: [0]: v1 Service is not a DestinationRule",
+		"x.yaml:11:5: DestinationRule.spec.trafficPolicy.bogus: not a trafficPolicy field"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("warnings lack %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(r.TOML, "min_retry_concurrency = 4") {
+		t.Errorf("maxRetries overrode the retry budget:\n%s", r.TOML)
 	}
 }
