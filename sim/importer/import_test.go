@@ -259,3 +259,31 @@ func TestIstioMapping(t *testing.T) {
 		t.Errorf("maxRetries overrode the retry budget:\n%s", r.TOML)
 	}
 }
+
+// fuzzImport is the property every importer's fuzz target checks: no
+// input panics, and a successful import always validates as an
+// experiment.
+func fuzzImport(f *testing.F, kind, name string, seeds ...string) {
+	for _, n := range seeds {
+		if b, err := os.ReadFile(filepath.Join("testdata", n)); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Import(kind, []Source{{name, data}})
+		if err != nil {
+			return
+		}
+		if _, err := experiment.Parse("f.toml", []byte(r.TOML)); err != nil {
+			t.Fatalf("generated experiment invalid: %v\n%s", err, r.TOML)
+		}
+	})
+}
+
+// FuzzImportEnvoy: see fuzzImport.
+func FuzzImportEnvoy(f *testing.F) { fuzzImport(f, "envoy", "f.yaml", "envoy.yaml") }
+
+// FuzzImportIstio: see fuzzImport.
+func FuzzImportIstio(f *testing.F) {
+	fuzzImport(f, "istio", "f.yaml", "istio-circuit-breaking.yaml", "istio-reference.yaml", "istio-bookinfo.yaml")
+}
