@@ -83,3 +83,23 @@ func TestLintIstio(t *testing.T) {
 		t.Fatalf("exit %d, output %s", code, o.String())
 	}
 }
+
+// TestImportInto: --into with --map merges and validates; an unmapped
+// name is exit 2 with its source position.
+func TestImportInto(t *testing.T) {
+	const dir = "../../sim/importer/testdata/"
+	var o, e strings.Builder
+	args := []string{"import", "istio", dir + "istio-bookinfo.yaml", "--into", dir + "into-bookinfo.toml",
+		"--map", "reviews=productpage:reviews", "--map", "ratings=reviews:ratings"}
+	if code := execute(args, &o, &e); code != exitOK || !strings.Contains(o.String(), "retry.attempts = 3 # "+dir+"istio-bookinfo.yaml:46:5") {
+		t.Fatalf("exit %d, stderr %s, output %s", code, e.String(), o.String())
+	}
+	o.Reset()
+	e.Reset()
+	if code := execute(args[:len(args)-2], &o, &e); code != exitInvalid || !strings.Contains(e.String(), "istio-bookinfo.yaml:44:15") || !strings.Contains(e.String(), `"ratings" is not mapped`) {
+		t.Fatalf("unmapped: exit %d, stderr %s", code, e.String())
+	}
+	if code := execute([]string{"import", "istio", dir + "istio-bookinfo.yaml", "--map", "a=b:c"}, &o, &e); code != exitInvalid {
+		t.Fatalf("--map without --into: exit %d", code)
+	}
+}

@@ -21,6 +21,8 @@ type Result struct {
 	// Warnings list every source field not modelled, and every mapping
 	// that is approximate, in source order.
 	Warnings []Diag
+
+	sk *skeleton // the calls, for Merge
 }
 
 // Import converts the sources of the given kind into an experiment. An
@@ -70,7 +72,7 @@ func Import(kind string, sources []Source) (*Result, error) {
 		return nil, fmt.Errorf("import: no call to import (no named methodConfig, resilience4j instance, Envoy cluster or Istio host) in %v", sk.files)
 	}
 	sortDiags(warns)
-	return &Result{TOML: sk.toml(), Warnings: dedupe(warns)}, nil
+	return &Result{TOML: sk.toml(), Warnings: dedupe(warns), sk: sk}, nil
 }
 
 func sortDiags(ds []Diag) {
