@@ -103,3 +103,26 @@ func TestImportInto(t *testing.T) {
 		t.Fatalf("--map without --into: exit %d", code)
 	}
 }
+
+// TestLintSimulate: --simulate adds the scenarios to every format, and
+// the measured amplification to the RS007 finding.
+func TestLintSimulate(t *testing.T) {
+	const amp = "../../experiments/retry-amplification.toml"
+	var o, e strings.Builder
+	if code := execute([]string{"lint", "--simulate", "--variant", "base", amp}, &o, &e); code != exitLint ||
+		!strings.Contains(o.String(), "= 27x worst case; measured 26.92x at database under instance-crash (recovered)") {
+		t.Fatalf("exit %d, output %s, stderr %s", code, o.String(), e.String())
+	}
+	o.Reset()
+	execute([]string{"lint", "--simulate", "--variant", "base", "--format", "sarif", amp}, &o, &e)
+	var v struct {
+		Runs []struct {
+			Properties struct {
+				Scenarios []map[string]any `json:"scenarios"`
+			} `json:"properties"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(o.String()), &v); err != nil || len(v.Runs) != 1 || len(v.Runs[0].Properties.Scenarios) != 4 {
+		t.Fatalf("SARIF scenarios: %v, %+v", err, v)
+	}
+}

@@ -36,11 +36,20 @@ func goldenReports(t *testing.T) map[string]*Report {
 		}
 		out[n] = r
 	}
-	src, err := os.ReadFile("testdata/ignored.toml")
+	e, src := loadBundled(t, "retry-amplification.toml")
+	r, err := Check(e, src, AllVariants)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := experiment.Parse("testdata/ignored.toml", src)
+	if err := Simulate(e, r, AllVariants); err != nil {
+		t.Fatal(err)
+	}
+	out["retry-amplification-simulate"] = r
+	src, err = os.ReadFile("testdata/ignored.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err = experiment.Parse("testdata/ignored.toml", src)
 	if err != nil {
 		t.Fatal(err)
 	}
