@@ -72,7 +72,11 @@ func Import(kind string, sources []Source) (*Result, error) {
 		return nil, fmt.Errorf("import: no call to import (no named methodConfig, resilience4j instance, Envoy cluster or Istio host) in %v", sk.files)
 	}
 	sortDiags(warns)
-	return &Result{TOML: sk.toml(), Warnings: dedupe(warns), sk: sk}, nil
+	text := sk.toml()
+	if err := checkGenerated(text); err != nil {
+		return nil, err
+	}
+	return &Result{TOML: text, Warnings: dedupe(warns), sk: sk}, nil
 }
 
 func sortDiags(ds []Diag) {
