@@ -182,15 +182,9 @@ func (g *istioReader) retryOn(v string, s src) string {
 			on[o] = true
 		}
 	}
-	var outs []string
-	for _, o := range []string{"error", "timeout", "rejected"} {
-		if on[o] {
-			outs = append(outs, strconv.Quote(o))
-		}
-	}
-	if len(outs) == 0 {
+	outs := outcomeList(on)
+	if outs == "" {
 		g.fail(s, "retryOn names no condition ressim models (e.g. 5xx, connect-failure, reset, 503)")
-		return ""
 	}
-	return "[" + strings.Join(outs, ", ") + "]"
+	return outs
 }
