@@ -28,10 +28,17 @@ type skeleton struct {
 	svc map[string][]setting
 }
 
-// service adds a setting to a callee service.
+// service adds a setting to a callee service; a key set again (two
+// rules for one host) takes the later value.
 func (s *skeleton) service(name string, st setting) {
 	if s.svc == nil {
 		s.svc = map[string][]setting{}
+	}
+	for i, old := range s.svc[name] {
+		if old.key == st.key {
+			s.svc[name][i] = st
+			return
+		}
 	}
 	s.svc[name] = append(s.svc[name], st)
 }

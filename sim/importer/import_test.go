@@ -3,6 +3,7 @@ package importer
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"flag"
 	"os"
 	"path/filepath"
@@ -268,4 +269,20 @@ func FuzzImportEnvoy(f *testing.F) { fuzzImport(f, "envoy", "f.yaml", "envoy.yam
 // FuzzImportIstio: see fuzzImport.
 func FuzzImportIstio(f *testing.F) {
 	fuzzImport(f, "istio", "f.yaml", "istio-circuit-breaking.yaml", "istio-reference.yaml", "istio-bookinfo.yaml")
+}
+
+// TestIstioTwoRulesOneHost: two DestinationRules for one host (and the
+// deprecated consecutiveErrors next to consecutive5xxErrors) give one
+// value per key, the later one, not a duplicate key.
+func TestIstioTwoRulesOneHost(t *testing.T) {
+	dr := "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nspec:\n  host: a\n  trafficPolicy:\n" +
+		"    loadBalancer: { simple: %s }\n    outlierDetection: { consecutiveErrors: 3, consecutive5xxErrors: %d }\n"
+	src := fmt.Sprintf(dr, "RANDOM", 4) + "---\n" + fmt.Sprintf(dr, "ROUND_ROBIN", 6)
+	r, err := Import("istio", []Source{{"x.yaml", []byte(src)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.TOML, `balancer = "round_robin" # x.yaml:14:21`) || !strings.Contains(r.TOML, "outlier.consecutive_5xx = 6 # x.yaml:15:47") {
+		t.Errorf("want the second rule's values:\n%s", r.TOML)
+	}
 }
