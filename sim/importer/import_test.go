@@ -173,6 +173,10 @@ func TestEnvoyErrors(t *testing.T) {
 		{"clusters:\n- name: a\n  circuit_breakers:\n    thresholds:\n    - max_requests: -1\n", "x.yaml:5:7: clusters[0].circuit_breakers.thresholds[0].max_requests: want an integer"},
 		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      hedge_policy: {}\n", "x.yaml:5:7: routes[0].route.hedge_policy: hedging is not modelled"},
 		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      retry_policy: { retry_on: retriable-4xx }\n", "retry_on names no condition ressim models"},
+		// Found by FuzzImportEnvoy: "." passed the name pattern but is not a
+		// service name ressim accepts; "caller" would clash with the skeleton.
+		{"clusters:\n- name: .\n", `x.yaml:2:3: clusters[0]: cluster "." is not a valid ressim service name`},
+		{"clusters:\n- name: caller\n", `cluster "caller" is not a valid ressim service name`},
 	}
 	for _, c := range cases {
 		_, err := Import("envoy", []Source{{"x.yaml", []byte(c.src)}})

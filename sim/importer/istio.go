@@ -75,8 +75,8 @@ func (g *istioReader) call(host string, s src) *callOut {
 		return &g.sk.calls[i]
 	}
 	name := host
-	if !validName.MatchString(name) {
-		g.fail(s, "host %q is not a valid ressim service name (1-64 letters, digits, '-', '_', '.'; no wildcards)", host)
+	if !goodName(name) {
+		g.fail(s, "host %q is not a valid ressim service name (1-64 letters, digits, '-', '_', '.'; no wildcards; not \".\", \"..\" or the skeleton's \"caller\")", host)
 		name = "invalid"
 	}
 	g.calls[host] = len(g.sk.calls)
