@@ -13,8 +13,8 @@
 //	ressim compare|sweep FILE --shard I/N|auto/N [-o PARTS] [-j N] [--replications N] [--seed N]
 //	ressim merge -o DIR [--no-plots] [--svg] PARTIAL...
 //	ressim validate FILE
-//	ressim lint FILE     [--format text|json|sarif] [--fail-on error|warning|note|never] [--variant V]
-//	ressim import KIND FILE... [-o experiment.toml]
+//	ressim lint FILE     [--format text|json|sarif] [--fail-on error|warning|note|never] [--variant V] [--simulate] [--import KIND]
+//	ressim import KIND FILE... [-o experiment.toml] [--into EXP.toml --map SRC=CALLER:CALLEE | --map-file F]
 //	ressim version
 //	ressim completion bash|zsh|fish|powershell
 //	ressim help [COMMAND]
@@ -60,12 +60,15 @@
 // resilience review checklist (docs/lint.md): one finding per line with
 // file:line:col, rule ID and variant, and the worst-case retry
 // amplification of every call path; --format json or sarif (SARIF 2.1.0)
-// for machines.
+// for machines. --simulate also runs four standard stress scenarios
+// (dependency x10 slower, latency spike, instance crash, 150 % surge) and
+// reports their verdicts and the measured amplification.
 //
 // import turns real configurations (KIND grpc: gRPC service config JSON;
 // resilience4j: Spring Boot application.yml; envoy: Envoy v3 clusters and
-// routes) into a skeleton experiment, every setting commented with its source
-// file:line:col (docs/import.md).
+// routes; istio: DestinationRule and VirtualService YAML) into a skeleton
+// experiment, or with --into onto an existing experiment's calls, every
+// setting commented with its source file:line:col (docs/import.md).
 //
 // compare and sweep with --shard I/N run only shard I of N's share of the
 // runs (balanced by estimated cost; auto/N takes I from a Kubernetes

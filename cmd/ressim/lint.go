@@ -31,6 +31,7 @@ func lintExit(err error) (int, bool) {
 
 func newLintCmd() *cobra.Command {
 	var format, failOn, variant, kind string
+	var simulate bool
 	c := &cobra.Command{
 		Use:   "lint FILE",
 		Short: "Check an experiment against the resilience review checklist",
@@ -46,7 +47,12 @@ A finding is silenced by a comment on the line before the key (or on it):
   # ressim:lint-ignore RS006 because the budget lives in the mesh
 A comment without "because ..." silences nothing and is itself reported.
 
-With --import KIND, FILE is a configuration (envoy, grpc, resilience4j): it is
+With --simulate, the standard stress scenarios (a dependency slows x10, a
+latency spike, an instance crash, a surge to 150 %) are run against each
+variant (deterministic, a few seconds) and their verdicts listed with the
+findings; each retry-amplification finding shows the amplification measured.
+
+With --import KIND, FILE is a configuration (envoy, grpc, istio, resilience4j): it is
 imported as by ressim import, and findings point at the source's lines.
 
 Exit status: 0 when no finding reaches --fail-on, 6 when one does, 2 when
@@ -55,18 +61,22 @@ FILE is invalid.`,
 		Args:              exactArgs(1),
 		ValidArgsFunction: tomlFiles,
 		RunE: func(c *cobra.Command, args []string) error {
-			return runLint(c.OutOrStdout(), c.ErrOrStderr(), args[0], lintOptions{format, failOn, variant, kind})
+			return runLint(c.OutOrStdout(), c.ErrOrStderr(), args[0], lintOptions{format, failOn, variant, kind, simulate})
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif")
 	c.Flags().StringVar(&failOn, "fail-on", "error", "exit 6 on findings of this severity or worse: error, warning, note or never")
 	c.Flags().StringVar(&variant, "variant", lint.AllVariants, "variant to check: base, a [[variant]] name, or * for all")
-	c.Flags().StringVar(&kind, "import", "", "FILE is a configuration of this kind (envoy, grpc, resilience4j): import it, lint the result, report at the source's lines")
+	c.Flags().BoolVar(&simulate, "simulate", false, "also run the standard stress scenarios and report their verdicts and measured amplification")
+	c.Flags().StringVar(&kind, "import", "", "FILE is a configuration of this kind (envoy, grpc, istio, resilience4j): import it, lint the result, report at the source's lines")
 	return c
 }
 
 // lintOptions are lint's flags.
-type lintOptions struct{ format, failOn, variant, kind string }
+type lintOptions struct {
+	format, failOn, variant, kind string
+	simulate                      bool
+}
 
 func runLint(w, stderr io.Writer, path string, o lintOptions) error {
 	format, failOn, variant := o.format, o.failOn, o.variant
@@ -90,6 +100,11 @@ func runLint(w, stderr io.Writer, path string, o lintOptions) error {
 	rep, err := lint.Check(exp, src, variant)
 	if err != nil {
 		return usageError{err}
+	}
+	if o.simulate {
+		if err := lint.Simulate(exp, rep, variant); err != nil {
+			return fmt.Errorf("lint: %w", err)
+		}
 	}
 	if o.kind != "" {
 		lint.MapToSources(rep, src)

@@ -28,10 +28,17 @@ type skeleton struct {
 	svc map[string][]setting
 }
 
-// service adds a setting to a callee service.
+// service adds a setting to a callee service; a key set again (two
+// rules for one host) takes the later value.
 func (s *skeleton) service(name string, st setting) {
 	if s.svc == nil {
 		s.svc = map[string][]setting{}
+	}
+	for i, old := range s.svc[name] {
+		if old.key == st.key {
+			s.svc[name][i] = st
+			return
+		}
 	}
 	s.svc[name] = append(s.svc[name], st)
 }
@@ -79,7 +86,7 @@ func (s *skeleton) toml() string {
 		w("service_time = { dist = \"exponential\", mean = \"10ms\" } %s", placeholder)
 		sts := s.svc[svc]
 		for _, st := range sts {
-			if st.value != "{}" || len(sts) == 1 { // a bare table only when it has no keys
+			if st.value != "{}" || !hasSubKey(sts, st.key) { // a bare table only when it has no keys
 				w("%s = %s %s", st.key, st.value, st.from.comment())
 			}
 		}
@@ -98,4 +105,14 @@ func (s *skeleton) services() []string {
 		}
 	}
 	return out
+}
+
+// hasSubKey reports whether a setting of sts is a key of table k.
+func hasSubKey(sts []setting, k string) bool {
+	for _, st := range sts {
+		if strings.HasPrefix(st.key, k+".") {
+			return true
+		}
+	}
+	return false
 }

@@ -74,8 +74,8 @@ func (g *envoyReader) call(name string, s src) *callOut {
 	if i, ok := g.calls[name]; ok {
 		return &g.sk.calls[i]
 	}
-	if !validName.MatchString(name) {
-		g.fail(s, "cluster %q is not a valid ressim service name (1-64 letters, digits, '-', '_', '.')", name)
+	if !goodName(name) {
+		g.fail(s, "cluster %q is not a valid ressim service name (1-64 letters, digits, '-', '_', '.'; not \".\", \"..\" or the skeleton's \"caller\")", name)
 		name = "invalid"
 	}
 	g.calls[name] = len(g.sk.calls)

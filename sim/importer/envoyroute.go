@@ -141,13 +141,8 @@ func (g *envoyReader) retryPolicy(n *yaml.Node, s src, c *callOut) {
 			g.warn(fs, "not modelled; ignored")
 		}
 	}
-	var outs []string
-	for _, o := range []string{"error", "timeout", "rejected"} {
-		if on[o] {
-			outs = append(outs, strconv.Quote(o))
-		}
-	}
-	if len(outs) == 0 {
+	outs := outcomeList(on)
+	if outs == "" {
 		g.fail(s, "retry_on names no condition ressim models (e.g. 5xx, connect-failure, reset)")
 		return
 	}
@@ -157,5 +152,20 @@ func (g *envoyReader) retryPolicy(n *yaml.Node, s src, c *callOut) {
 	if capv != "" {
 		c.set("retry.cap", capv, s)
 	}
-	c.set("retry.on", "["+strings.Join(outs, ", ")+"]", s)
+	c.set("retry.on", outs, s)
+}
+
+// outcomeList renders the outcomes set in on as a TOML array, in
+// ressim's order, or "" when none is.
+func outcomeList(on map[string]bool) string {
+	var outs []string
+	for _, o := range []string{"error", "timeout", "rejected"} {
+		if on[o] {
+			outs = append(outs, strconv.Quote(o))
+		}
+	}
+	if len(outs) == 0 {
+		return ""
+	}
+	return "[" + strings.Join(outs, ", ") + "]"
 }

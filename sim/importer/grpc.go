@@ -123,6 +123,13 @@ func (g *grpcReader) methodConfig(n *yaml.Node, key string) {
 // validName is ressim's rule for service names.
 var validName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 
+// goodName reports whether an imported name can name a callee service:
+// ressim's rule, which also refuses "." and "..", and not the skeleton's
+// own calling service.
+func goodName(s string) bool {
+	return validName.MatchString(s) && s != "." && s != ".." && s != "caller"
+}
+
 // names reads methodConfig[].name: {service, method} objects.
 func (g *grpcReader) names(n *yaml.Node, s src) []callOut {
 	if n.Kind != yaml.SequenceNode {
@@ -147,8 +154,8 @@ func (g *grpcReader) names(n *yaml.Node, s src) []callOut {
 		case c.service == "":
 			g.warn(es, "an empty service (the default for every method) is imported as a service named \"default\"")
 			c.service, c.operation = "default", ""
-		case !validName.MatchString(c.service):
-			g.fail(es, "service %q is not a valid ressim service name (1-64 letters, digits, '-', '_', '.')", c.service)
+		case !goodName(c.service):
+			g.fail(es, "service %q is not a valid ressim service name (1-64 letters, digits, '-', '_', '.'; not \".\", \"..\" or the skeleton's \"caller\")", c.service)
 			continue
 		}
 		out = append(out, c)

@@ -6,7 +6,7 @@ import (
 )
 
 // Kinds lists the source kinds Import reads.
-func Kinds() []string { return []string{"envoy", "grpc", "resilience4j"} }
+func Kinds() []string { return []string{"envoy", "grpc", "istio", "resilience4j"} }
 
 // Source is one input file.
 type Source struct {
@@ -21,19 +21,29 @@ type Result struct {
 	// Warnings list every source field not modelled, and every mapping
 	// that is approximate, in source order.
 	Warnings []Diag
+
+	sk *skeleton // the calls, for Merge
 }
 
 // Import converts the sources of the given kind into an experiment. An
 // unsupported or invalid value is an error of type Errors, listing every
 // one with its position; nothing is generated then.
 func Import(kind string, sources []Source) (*Result, error) {
-	if kind != "grpc" && kind != "resilience4j" && kind != "envoy" {
+	if kind != "grpc" && kind != "resilience4j" && kind != "envoy" && kind != "istio" {
 		return nil, fmt.Errorf("import: unknown kind %q (known: %v)", kind, Kinds())
 	}
 	sk := &skeleton{kind: kind}
 	var warns []Diag
 	var errs Errors
 	for _, s := range sources {
+		if kind == "istio" {
+			w, e, err := importIstio(sk, s)
+			if err != nil {
+				return nil, err
+			}
+			warns, errs = append(warns, w...), append(errs, e...)
+			continue
+		}
 		root, err := parseDoc(s.Name, s.Data)
 		if err != nil {
 			return nil, fmt.Errorf("import: %w", err)
@@ -59,10 +69,14 @@ func Import(kind string, sources []Source) (*Result, error) {
 		return nil, errs
 	}
 	if len(sk.calls) == 0 {
-		return nil, fmt.Errorf("import: no call to import (no named methodConfig or resilience4j instance) in %v", sk.files)
+		return nil, fmt.Errorf("import: no call to import (no named methodConfig, resilience4j instance, Envoy cluster or Istio host) in %v", sk.files)
 	}
 	sortDiags(warns)
-	return &Result{TOML: sk.toml(), Warnings: dedupe(warns)}, nil
+	text := sk.toml()
+	if err := checkGenerated(text); err != nil {
+		return nil, err
+	}
+	return &Result{TOML: text, Warnings: dedupe(warns), sk: sk}, nil
 }
 
 func sortDiags(ds []Diag) {
@@ -88,4 +102,18 @@ func dedupe(ds []Diag) []Diag {
 		}
 	}
 	return out
+}
+
+// importIstio reads one file of Istio resources, every YAML document.
+func importIstio(sk *skeleton, s Source) ([]Diag, Errors, error) {
+	docs, err := parseDocs(s.Name, s.Data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("import: %w", err)
+	}
+	sk.files = append(sk.files, s.Name)
+	g := &istioReader{file: s.Name, sk: sk, calls: map[string]int{}}
+	for i, d := range docs {
+		g.document(d, i)
+	}
+	return g.warns, g.errs, nil
 }

@@ -2,7 +2,9 @@ package importer
 
 import (
 	"bytes"
+	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +34,8 @@ func importFile(t *testing.T, kind, name string) *Result {
 // experiment validates, runs (shortened to 2 s), and matches its golden
 // file together with the warnings.
 func TestImportValidateRun(t *testing.T) {
-	for _, c := range [][2]string{{"grpc", "grpc-retry.json"}, {"grpc", "grpc-timeout.json"}, {"resilience4j", "resilience4j.yml"}, {"envoy", "envoy.yaml"}} {
+	for _, c := range [][2]string{{"grpc", "grpc-retry.json"}, {"grpc", "grpc-timeout.json"}, {"resilience4j", "resilience4j.yml"}, {"envoy", "envoy.yaml"},
+		{"istio", "istio-circuit-breaking.yaml"}, {"istio", "istio-reference.yaml"}, {"istio", "istio-bookinfo.yaml"}} {
 		name := c[1]
 		r := importFile(t, c[0], name)
 		e, err := experiment.Parse(name+".toml", []byte(r.TOML))
@@ -119,23 +122,9 @@ func TestGRPCErrors(t *testing.T) {
 	}
 }
 
-// FuzzImportGRPC: no input panics, and a successful import always
-// validates as an experiment.
+// FuzzImportGRPC: see fuzzImport.
 func FuzzImportGRPC(f *testing.F) {
-	for _, n := range []string{"grpc-retry.json", "grpc-timeout.json"} {
-		if b, err := os.ReadFile(filepath.Join("testdata", n)); err == nil {
-			f.Add(b)
-		}
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := Import("grpc", []Source{{"f.json", data}})
-		if err != nil {
-			return
-		}
-		if _, err := experiment.Parse("f.toml", []byte(r.TOML)); err != nil {
-			t.Fatalf("generated experiment invalid: %v\n%s", err, r.TOML)
-		}
-	})
+	fuzzImport(f, "grpc", "f.json", "grpc-retry.json", "grpc-timeout.json")
 }
 
 // TestResilience4jErrors: a bad value or a missing base config is an
@@ -145,6 +134,9 @@ func TestResilience4jErrors(t *testing.T) {
 		{"resilience4j.retry:\n  instances:\n    a:\n      waitDuration: soon\n", "x.yml:4:7: resilience4j.retry.instances.a.waitDuration: value \"soon\""},
 		{"resilience4j:\n  circuitbreaker:\n    instances:\n      a:\n        baseConfig: nope\n", "x.yml:5:21: resilience4j.circuitbreaker.instances.a.baseConfig: no config named \"nope\""},
 		{"resilience4j.circuitbreaker:\n  instances:\n    a:\n      slidingWindowType: SOMETIMES\n", "want COUNT_BASED or TIME_BASED"},
+		// Found by FuzzImportResilience4j: a value ressim's range check
+		// refuses is an error at the source, not an invalid experiment.
+		{"resilience4j.circuitbreaker:\n  configs:\n    default:\n      slidingWindowSize: 0\n  instances:\n   00:", "x.yml:4:7: resilience4j.circuitbreaker.configs.default.slidingWindowSize: not accepted by ressim: must be in [1, 2^20]"},
 	}
 	for _, c := range cases {
 		_, err := Import("resilience4j", []Source{{"x.yml", []byte(c.src)}})
@@ -170,14 +162,102 @@ func TestSpringDuration(t *testing.T) {
 	}
 }
 
-// FuzzImportResilience4j: no input panics, and a successful import
-// always validates as an experiment.
+// FuzzImportResilience4j: see fuzzImport.
 func FuzzImportResilience4j(f *testing.F) {
-	if b, err := os.ReadFile(filepath.Join("testdata", "resilience4j.yml")); err == nil {
-		f.Add(b)
+	fuzzImport(f, "resilience4j", "f.yml", "resilience4j.yml")
+}
+
+// TestEnvoyErrors: unsupported Envoy values are errors at their position.
+func TestEnvoyErrors(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"clusters:\n- name: a\n  circuit_breakers:\n    thresholds:\n    - max_requests: -1\n", "x.yaml:5:7: clusters[0].circuit_breakers.thresholds[0].max_requests: want an integer"},
+		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      hedge_policy: {}\n", "x.yaml:5:7: routes[0].route.hedge_policy: hedging is not modelled"},
+		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      retry_policy: { retry_on: retriable-4xx }\n", "retry_on names no condition ressim models"},
+		// Found by FuzzImportEnvoy: "." passed the name pattern but is not a
+		// service name ressim accepts; "caller" would clash with the skeleton.
+		{"clusters:\n- name: .\n", `x.yaml:2:3: clusters[0]: cluster "." is not a valid ressim service name`},
+		{"clusters:\n- name: caller\n", `cluster "caller" is not a valid ressim service name`},
+	}
+	for _, c := range cases {
+		_, err := Import("envoy", []Source{{"x.yaml", []byte(c.src)}})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
+// TestIstioErrors: unsupported Istio values are errors at their position
+// (line:col of the document within a multi-document file).
+func TestIstioErrors(t *testing.T) {
+	const dr = "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nspec:\n  host: a\n  trafficPolicy:\n"
+	cases := []struct{ src, want string }{
+		{dr + "    loadBalancer: { simple: PASSTHROUGH }\n", "x.yaml:6:21: DestinationRule.spec.trafficPolicy.loadBalancer.simple: \"PASSTHROUGH\""},
+		{dr + "    outlierDetection:\n      interval: soon\n", "x.yaml:7:7: DestinationRule.spec.trafficPolicy.outlierDetection.interval: want a duration"},
+		{dr + "    connectionPool:\n      http: { http2MaxRequests: -3 }\n", "x.yaml:7:15: DestinationRule.spec.trafficPolicy.connectionPool.http.http2MaxRequests: want an integer"},
+		{"---\n" + dr + "    outlierDetection: { maxEjectionPercent: 101 }\n", "x.yaml:7:25: DestinationRule.spec.trafficPolicy.outlierDetection.maxEjectionPercent: a percentage is at most 100"},
+		{"kind: VirtualService\napiVersion: networking.istio.io/v1beta1\nspec:\n  http:\n  - route: [{destination: {host: a}}]\n    retries: { attempts: 2, retryOn: retriable-4xx }\n", "x.yaml:6:29: VirtualService.spec.http[0].retries.retryOn: retryOn names no condition"},
+		{"kind: VirtualService\napiVersion: networking.istio.io/v1\nspec:\n  http:\n  - route: [{destination: {host: \"*.example.com\"}}]\n", `x.yaml:5:34: VirtualService.spec.http[0].route[0].destination.host: host "*.example.com" is not a valid`},
+		{"kind: DestinationRule\napiVersion: networking.istio.io/v1\nspec: {}\n", "x.yaml:3:7: DestinationRule.spec: a DestinationRule needs a host"},
+	}
+	for _, c := range cases {
+		_, err := Import("istio", []Source{{"x.yaml", []byte(c.src)}})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
+// TestIstioMapping: a second document's settings carry their own lines;
+// a retry budget maps exactly; other kinds and unknown fields are warned.
+func TestIstioMapping(t *testing.T) {
+	src := "apiVersion: v1\nkind: Service\nmetadata: {name: a}\n---\n" +
+		"apiVersion: networking.istio.io/v1\nkind: DestinationRule\nspec:\n  host: a\n  trafficPolicy:\n" +
+		"    retryBudget: { percent: 25, minRetryConcurrency: 5 }\n    bogus: 1\n" +
+		"    connectionPool: { http: { maxRetries: 4 } }\n"
+	r, err := Import("istio", []Source{{"x.yaml", []byte(src)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`retry_budget.kind = "concurrency" # x.yaml:10:5 DestinationRule.spec.trafficPolicy.retryBudget`,
+		`retry_budget.budget_percent = 25 # x.yaml:10:20`,
+		`retry_budget.min_retry_concurrency = 5 # x.yaml:10:33`,
+	} {
+		if !strings.Contains(r.TOML, want) {
+			t.Errorf("generated experiment lacks %q:\n%s", want, r.TOML)
+		}
+	}
+	var ws []string
+	for _, w := range r.Warnings {
+		ws = append(ws, w.String())
+	}
+	got := strings.Join(ws, "\n")
+	for _, want := range []string{"x.yaml:1:1: [0]: v1 Service is not a DestinationRule",
+		"x.yaml:11:5: DestinationRule.spec.trafficPolicy.bogus: not a trafficPolicy field"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("warnings lack %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(r.TOML, "min_retry_concurrency = 4") {
+		t.Errorf("maxRetries overrode the retry budget:\n%s", r.TOML)
+	}
+}
+
+// fuzzImport is the property every importer's fuzz target checks: no
+// input panics, an input is refused only for its own faults (never as a
+// bug of the importer), and a successful import always validates as an
+// experiment.
+func fuzzImport(f *testing.F, kind, name string, seeds ...string) {
+	for _, n := range seeds {
+		if b, err := os.ReadFile(filepath.Join("testdata", n)); err == nil {
+			f.Add(b)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := Import("resilience4j", []Source{{"f.yml", data}})
+		r, err := Import(kind, []Source{{name, data}})
+		if errors.Is(err, errImportBug) {
+			t.Fatal(err)
+		}
 		if err != nil {
 			return
 		}
@@ -187,17 +267,26 @@ func FuzzImportResilience4j(f *testing.F) {
 	})
 }
 
-// TestEnvoyErrors: unsupported Envoy values are errors at their position.
-func TestEnvoyErrors(t *testing.T) {
-	cases := []struct{ src, want string }{
-		{"clusters:\n- name: a\n  circuit_breakers:\n    thresholds:\n    - max_requests: -1\n", "x.yaml:5:7: clusters[0].circuit_breakers.thresholds[0].max_requests: want an integer"},
-		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      hedge_policy: {}\n", "x.yaml:5:7: routes[0].route.hedge_policy: hedging is not modelled"},
-		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      retry_policy: { retry_on: retriable-4xx }\n", "retry_on names no condition ressim models"},
+// FuzzImportEnvoy: see fuzzImport.
+func FuzzImportEnvoy(f *testing.F) { fuzzImport(f, "envoy", "f.yaml", "envoy.yaml") }
+
+// FuzzImportIstio: see fuzzImport.
+func FuzzImportIstio(f *testing.F) {
+	fuzzImport(f, "istio", "f.yaml", "istio-circuit-breaking.yaml", "istio-reference.yaml", "istio-bookinfo.yaml")
+}
+
+// TestIstioTwoRulesOneHost: two DestinationRules for one host (and the
+// deprecated consecutiveErrors next to consecutive5xxErrors) give one
+// value per key, the later one, not a duplicate key.
+func TestIstioTwoRulesOneHost(t *testing.T) {
+	dr := "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nspec:\n  host: a\n  trafficPolicy:\n" +
+		"    loadBalancer: { simple: %s }\n    outlierDetection: { consecutiveErrors: 3, consecutive5xxErrors: %d }\n"
+	src := fmt.Sprintf(dr, "RANDOM", 4) + "---\n" + fmt.Sprintf(dr, "ROUND_ROBIN", 6)
+	r, err := Import("istio", []Source{{"x.yaml", []byte(src)}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, c := range cases {
-		_, err := Import("envoy", []Source{{"x.yaml", []byte(c.src)}})
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
-		}
+	if !strings.Contains(r.TOML, `balancer = "round_robin" # x.yaml:14:21`) || !strings.Contains(r.TOML, "outlier.consecutive_5xx = 6 # x.yaml:15:47") {
+		t.Errorf("want the second rule's values:\n%s", r.TOML)
 	}
 }

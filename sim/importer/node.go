@@ -1,7 +1,10 @@
 package importer
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 
 	"gopkg.in/yaml.v3"
 )
@@ -35,4 +38,36 @@ func parseDoc(file string, data []byte) (*yaml.Node, error) {
 		return nil, fmt.Errorf("%s: empty document", file)
 	}
 	return doc.Content[0], nil
+}
+
+// maxDocs bounds the documents of one multi-document file.
+const maxDocs = 10000
+
+// parseDocs parses every document of a multi-document YAML stream
+// (documents separated by "---"), skipping empty ones.
+func parseDocs(file string, data []byte) ([]*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var out []*yaml.Node
+	for i := 0; ; i++ {
+		if i >= maxDocs {
+			return nil, fmt.Errorf("%s: more than %d documents", file, maxDocs)
+		}
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 && doc.Content[0].Kind != 0 {
+			if c := doc.Content[0]; !(c.Kind == yaml.ScalarNode && c.Tag == "!!null") {
+				out = append(out, c)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: empty document", file)
+	}
+	return out, nil
 }

@@ -133,8 +133,8 @@ func (g *r4jReader) call(in field, key string) *callOut {
 	}
 	s := at(g.file, in.kpos, key)
 	name := in.key
-	if !validName.MatchString(name) {
-		g.fail(s, "instance %q is not a valid ressim service name (1-64 letters, digits, '-', '_', '.')", name)
+	if !goodName(name) {
+		g.fail(s, "instance %q is not a valid ressim service name (1-64 letters, digits, '-', '_', '.'; not \".\", \"..\" or the skeleton's \"caller\")", name)
 		name = "invalid"
 	}
 	g.calls[in.key] = len(g.sk.calls)

@@ -86,6 +86,7 @@ func (c *checker) site(s site) {
 	if path, ok := c.w.worst[s.key]; ok && p.Retry.MaxAttempts > 1 && path.RetryLayers > 1 {
 		c.add("RS007", s.key+".retry", "%s retries under %d other retrying layer(s): %s = %dx worst case",
 			what, path.RetryLayers-1, pathString(path), path.Amplification)
+		c.out[len(c.out)-1].bottom = path.Hops[len(path.Hops)-1]
 	}
 	if b := p.Guards.Breaker; b != nil {
 		if b.PermittedNumberOfCallsInHalfOpenState > 10 {

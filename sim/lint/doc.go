@@ -12,5 +12,9 @@
 //	# ressim:lint-ignore RS006 because the budget is Envoy's, outside the model
 //
 // The checks are pure functions of the configuration: the same file gives
-// the same findings in the same order.
+// the same findings in the same order. Simulate goes one step further and
+// runs the standard stress scenarios (a dependency slowed x10, a latency
+// spike, an instance crash, a surge to 150 %) on copies of each variant,
+// deterministically (the experiment's seed, a bounded number of events),
+// adding their verdicts and the measured amplification to the report.
 package lint

@@ -50,6 +50,11 @@ type Finding struct {
 	Variant string `json:"variant"`
 	// Message says what is wrong here, with the numbers.
 	Message string `json:"message"`
+	// Measured, with --simulate and for RS007 only, is the largest
+	// amplification the stress scenarios measured at the path's bottom.
+	Measured *Measured `json:"measured,omitempty"`
+
+	bottom string // RS007: the bottom service of the worst path
 }
 
 // Path is one call path from a client down to a service that calls no
@@ -61,6 +66,9 @@ type Path struct {
 	Attempts      []int    `json:"attempts"`
 	Amplification int      `json:"amplification"`
 	RetryLayers   int      `json:"retry_layers"`
+	// Measured, with --simulate, is the largest amplification measured
+	// at the path's bottom service.
+	Measured *Measured `json:"measured,omitempty"`
 }
 
 // Report is the result of linting one experiment file.
@@ -71,6 +79,8 @@ type Report struct {
 	// comment's reason in Message's place.
 	Suppressed []Suppressed `json:"suppressed"`
 	Paths      []Path       `json:"paths"`
+	// Scenarios are the stress scenarios' results, with --simulate.
+	Scenarios []ScenarioResult `json:"scenarios,omitempty"`
 }
 
 // Suppressed is a finding silenced by a reasoned comment.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/importer"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -36,11 +37,21 @@ func goldenReports(t *testing.T) map[string]*Report {
 		}
 		out[n] = r
 	}
-	src, err := os.ReadFile("testdata/ignored.toml")
+	e, src := loadBundled(t, "retry-amplification.toml")
+	r, err := Check(e, src, AllVariants)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := experiment.Parse("testdata/ignored.toml", src)
+	if err := Simulate(e, r, AllVariants); err != nil {
+		t.Fatal(err)
+	}
+	out["retry-amplification-simulate"] = r
+	out["istio-bookinfo-import"] = importedReport(t, "istio", "istio-bookinfo.yaml")
+	src, err = os.ReadFile("testdata/ignored.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err = experiment.Parse("testdata/ignored.toml", src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,4 +123,29 @@ func TestDocsListEveryRule(t *testing.T) {
 			}
 		}
 	}
+}
+
+// importedReport lints a configuration of the importer's testdata as
+// lint --import does: findings moved to the source's lines.
+func importedReport(t *testing.T, kind, name string) *Report {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "importer", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := "sim/importer/testdata/" + name
+	res, err := importer.Import(kind, []importer.Source{{Name: file, Data: data}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := experiment.Parse(file+" (imported)", []byte(res.TOML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Check(e, []byte(res.TOML), AllVariants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	MapToSources(r, []byte(res.TOML))
+	return r
 }

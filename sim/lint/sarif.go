@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -16,8 +17,13 @@ type (
 		Runs    []sarifRun `json:"runs"`
 	}
 	sarifRun struct {
-		Tool    sarifTool     `json:"tool"`
-		Results []sarifResult `json:"results"`
+		Tool       sarifTool      `json:"tool"`
+		Results    []sarifResult  `json:"results"`
+		Properties *sarifRunProps `json:"properties,omitempty"`
+	}
+	// sarifRunProps is the run's property bag: the --simulate scenarios.
+	sarifRunProps struct {
+		Scenarios []ScenarioResult `json:"scenarios"`
 	}
 	sarifTool struct {
 		Driver sarifDriver `json:"driver"`
@@ -94,19 +100,28 @@ func WriteSARIF(w io.Writer, r *Report) error {
 	for _, s := range r.Suppressed {
 		results = append(results, sarifOf(s.Finding, index, []sarifSuppression{{"inSource", s.Reason}}))
 	}
-	log := sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{{Tool: sarifTool{drv}, Results: results}}}
+	run := sarifRun{Tool: sarifTool{drv}, Results: results}
+	if len(r.Scenarios) > 0 {
+		run.Properties = &sarifRunProps{r.Scenarios}
+	}
+	log := sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)
 }
 
 func sarifOf(f Finding, index map[string]int, sup []sarifSuppression) sarifResult {
+	props := map[string]string{"variant": f.Variant, "key": f.Key}
+	if m := f.Measured; m != nil {
+		props["measured_amplification"] = strconv.FormatFloat(m.Amplification, 'f', 2, 64)
+		props["measured_scenario"], props["measured_service"], props["measured_verdict"] = m.Scenario, m.Service, m.Verdict
+	}
 	return sarifResult{RuleID: f.Rule, RuleIndex: index[f.Rule], Level: string(f.Severity),
 		Message: sarifMessage{f.Message},
 		Locations: []sarifLocation{{sarifPhysical{sarifArtifact{filepath.ToSlash(f.File)},
 			sarifRegion{f.Line, f.Col}}}},
 		Suppressions: sup,
-		Properties:   map[string]string{"variant": f.Variant, "key": f.Key}}
+		Properties:   props}
 }
 
 // ruleName turns a title into SARIF's PascalCase rule name.

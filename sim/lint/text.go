@@ -11,7 +11,7 @@ import (
 func WriteText(w io.Writer, r *Report) error {
 	ew := &errWriter{w: w}
 	for _, f := range r.Findings {
-		ew.printf("%s:%d:%d: %s %s [%s] %s\n", f.File, f.Line, f.Col, f.Severity, f.Rule, f.Variant, f.Message)
+		ew.printf("%s:%d:%d: %s %s [%s] %s%s\n", f.File, f.Line, f.Col, f.Severity, f.Rule, f.Variant, f.Message, measuredText(f.Measured))
 	}
 	for _, s := range r.Suppressed {
 		ew.printf("%s:%d:%d: suppressed %s [%s] %s (because %s)\n", s.File, s.Line, s.Col, s.Rule, s.Variant, s.Message, s.Reason)
@@ -20,8 +20,9 @@ func WriteText(w io.Writer, r *Report) error {
 		ew.printf("worst-case retry amplification per call path:\n")
 	}
 	for _, p := range r.Paths {
-		ew.printf("  [%s] %s = %dx\n", p.Variant, pathString(p), p.Amplification)
+		ew.printf("  [%s] %s = %dx%s\n", p.Variant, pathString(p), p.Amplification, measuredText(p.Measured))
 	}
+	writeScenarios(ew, r.Scenarios)
 	counts := map[Severity]int{}
 	for _, f := range r.Findings {
 		counts[f.Severity]++
@@ -40,5 +41,29 @@ type errWriter struct {
 func (e *errWriter) printf(format string, a ...any) {
 	if e.err == nil {
 		_, e.err = fmt.Fprintf(e.w, format, a...)
+	}
+}
+
+// measuredText is the note after a finding or path measured by --simulate.
+func measuredText(m *Measured) string {
+	if m == nil {
+		return ""
+	}
+	return fmt.Sprintf("; measured %.2fx at %s under %s (%s)", m.Amplification, m.Service, m.Scenario, m.Verdict)
+}
+
+// writeScenarios lists the stress scenarios' verdicts.
+func writeScenarios(ew *errWriter, ss []ScenarioResult) {
+	if len(ss) == 0 {
+		return
+	}
+	ew.printf("stress scenarios (--simulate; %v runs, fault from %v, experiment's seed):\n", SimDuration, SimFaultStart)
+	for _, s := range ss {
+		verdict := s.Verdict
+		if s.Verdict == "recovered" {
+			verdict += " after " + s.RecoveryTime
+		}
+		ew.printf("  [%s] %s on %s (%s): %s; %.2fx calls at %s per user request during the fault\n",
+			s.Variant, s.Scenario, s.Target, s.What, verdict, s.Amplification, s.Target)
 	}
 }
