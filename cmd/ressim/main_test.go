@@ -28,7 +28,7 @@ func TestRun(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
 	}
-	for _, f := range []string{"summary.json", "timeseries.csv", "overview.png", "timeline-api.png", "timeline-db.png"} {
+	for _, f := range []string{"summary.json", "timeseries.csv", "events.csv", "overview.png", "timeline-api.png", "timeline-db.png"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}

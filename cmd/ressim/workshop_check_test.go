@@ -16,6 +16,8 @@ import (
 //	<!-- check: compare.json locked_in.variant=base.probability == 1 -->
 //	<!-- check: sweep.json cells.variant=base,x=1100.value <= 10 -->
 //	<!-- check: timeseries.csv [variant=V] ENTITY METRIC FROM TO mean|min|max OP VALUE -->
+//	<!-- check: events.csv KIND SUBJECT sequence FROM->TO ... -->
+//	<!-- check: events.csv KIND SUBJECT to=STATE N at OP VALUE -->
 //	<!-- check: exists overview.png -->
 //
 // JSON paths are dot-separated: a map key, an array index, or k=v[,k=v]
@@ -40,6 +42,9 @@ func checkClaim(dir, claim string) error {
 	}
 	if f[0] == "timeseries.csv" {
 		return checkSeries(filepath.Join(dir, f[0]), f[1:])
+	}
+	if f[0] == "events.csv" {
+		return checkEvents(filepath.Join(dir, f[0]), f[1:])
 	}
 	b, err := os.ReadFile(filepath.Join(dir, f[0]))
 	if err != nil {

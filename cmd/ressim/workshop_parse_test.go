@@ -18,6 +18,7 @@ func TestCheckClaim(t *testing.T) {
 	}
 	write("summary.json", `{"headline": {"verdict": "locked_in"}, "cells": [{"x": 1, "v": 0}, {"x": 1, "v": 2}, {"x": 3, "v": 9}]}`)
 	write("timeseries.csv", "t_start_s,t_end_s,entity,metric,unit,value\n0,1,api,q,requests,4\n1,2,api,q,requests,8\n2,3,api,q,requests,100\n")
+	write("events.csv", "t_s,kind,subject,from,to,detail\n20.4,breaker,a->b/call,closed,open,failure_rate\n35.4,breaker,a->b/call,open,half_open,pause_elapsed\n35.7,probe,a->b/call,half_open,failed,probe 1 of 3\n35.7,breaker,a->b/call,half_open,open,probe_failed\n")
 	for _, tc := range []struct {
 		claim string
 		ok    bool
@@ -34,6 +35,14 @@ func TestCheckClaim(t *testing.T) {
 		{`timeseries.csv api q 0 3 max < 100`, false},
 		{`timeseries.csv api q 5 9 max == 0`, false}, // no intervals
 		{`timeseries.csv api q 0 2 median == 6`, false},
+		{`events.csv breaker a->b/call sequence closed->open open->half_open half_open->open`, true},
+		{`events.csv breaker a->b/call sequence closed->open half_open->open`, false},
+		{`events.csv breaker a->b/call to=open 2 at within 35 36`, true},
+		{`events.csv breaker a->b/call to=open 1 at within 35 36`, false}, // the first opening is at 20.4
+		{`events.csv breaker a->b/call to=open 3 at > 0`, false},          // only two
+		{`events.csv probe a->b/call to=failed 1 at < 36`, true},
+		{`events.csv breaker x->y/call sequence`, true}, // no moves, as claimed
+		{`events.csv breaker a->b/call to=open x at > 0`, false},
 		{`exists summary.json`, true},
 		{`exists overview.png`, false},
 	} {

@@ -1,5 +1,6 @@
 """Helpers the workshop labs share: find the ressim binary, run it, read its
-tidy outputs (summary.json, compare.json, sweep.json, timeseries.csv).
+tidy outputs (summary.json, compare.json, sweep.json, timeseries.csv,
+events.csv).
 
 The binary is $RESSIM if set, else `ressim` on PATH; build it with
 `go build -o ressim ./cmd/ressim` from the repository's root and put it on
@@ -75,6 +76,18 @@ def series(outdir, entity, metric, variant=None):
     if "variant" in ts.columns:
         rows = rows[(rows.variant == (variant or "base")) & (rows.replication == 0)]
     return rows.set_index("t_end_s")["value"]
+
+
+def events(outdir, kind=None, subject=None):
+    """events.csv (every state change of a run, when it happened) as a
+    DataFrame with columns t_s, kind, subject, from, to, detail; only the
+    rows of kind and subject when given."""
+    ev = pd.read_csv(Path(outdir) / "events.csv", keep_default_na=False)
+    if kind is not None:
+        ev = ev[ev.kind == kind]
+    if subject is not None:
+        ev = ev[ev.subject == subject]
+    return ev.reset_index(drop=True)
 
 
 def compared(outdir, metric):

@@ -25,7 +25,16 @@
 // bands under it, named inside each band when the name fits, with a legend:
 // "closed" is green, "open" vermillion, "half-open" yellow (an alert's
 // "inactive", "firing", "pending" the same); other states take
-// the remaining palette colours in order of first appearance.
+// the remaining palette colours in order of first appearance. A band
+// narrower than 5 px at the default size is widened to that about its
+// middle and drawn on top of its neighbours, so that a state held for an
+// instant still shows.
+//
+// A panel's Markers mark instants (a probe, an ejection): a dashed rule
+// across the panel and a glyph at its top, glyphs at one instant stacked
+// downwards, one legend entry per label. Marker.Tone picks the look: bad
+// news in vermillion and purple crosses and triangles, good news in green
+// and blue circles, neutral in black and orange squares.
 //
 // Colours come from the Okabe-Ito palette (Okabe and Ito 2008, "Color
 // Universal Design"), safe for the common colour-vision deficiencies:

@@ -73,6 +73,9 @@ type Panel struct {
 	States []StateBand
 	// StatesLabel names the strip. Default DefaultStatesLabel.
 	StatesLabel string
+	// Markers mark instants on the panel (see Marker), drawn over the
+	// lines and named in the legend.
+	Markers []Marker
 }
 
 // Line is one series. X must be finite and non-decreasing; Y may hold NaN,
@@ -185,6 +188,11 @@ func (p *Panel) validate() error {
 	for i, s := range p.States {
 		if !finite(s.From) || !finite(s.To) || s.From > s.To {
 			return invalid("state band %d %q: bad interval [%v, %v)", i, s.State, s.From, s.To)
+		}
+	}
+	for i, m := range p.Markers {
+		if !finite(m.At) {
+			return invalid("marker %d %q: instant %v not finite", i, m.Label, m.At)
 		}
 	}
 	return nil

@@ -23,6 +23,7 @@ type figureLayout struct {
 	margin   vg.Length
 	area     vg.Rectangle // the frame that holds the stacked plots
 	xTarget  int
+	markers  markerStyles // one look per marker label, over the figure
 	items    []*item
 	ylabelW  vg.Length // room for the rotated y labels
 	legendW  vg.Length // width of the legend column
@@ -48,6 +49,7 @@ func drawFigure(dc draw.Canvas, f *Figure, wpx, hpx int) (areas []vg.Rectangle, 
 		l.xlabel = DefaultXLabel
 	}
 	l.margin = 1.5 * l.th.gap
+	l.markers.radius = vg.Length(4.5 * l.th.scale)
 
 	// Background and the title block.
 	dc.SetColor(color.White)
@@ -137,6 +139,7 @@ func (l *figureLayout) panelItem(pn *Panel, colours []color.RGBA, yTarget int) *
 		}
 	}
 	p.Add(flat...)
+	addMarkers(it, pn, &l.markers, th)
 	return it
 }
 

@@ -80,7 +80,10 @@ func sampleFigure(n, wpx, hpx int) Figure {
 			}, States: []StateBand{
 				{0, 630, "closed"}, {630, 645, "open"}, {645, 646, "half-open"}, {646, 676, "open"},
 				{676, 677, "half-open"}, {677, 1500, "open"}, {1500, 1501, "half-open"}, {1501, 3600, "closed"},
-			}, StatesLabel: "breaker"},
+			}, StatesLabel: "breaker", Markers: []Marker{
+				{At: 646, Label: "probe failed", Tone: Bad}, {At: 677, Label: "probe failed", Tone: Bad},
+				{At: 1501, Label: "probe passed", Tone: Good},
+			}},
 			{Title: "Saturation", YLabel: "requests", YMin: new(0.0), Lines: []Line{
 				{Label: "in flight", X: x, Y: inflight},
 				{Label: "queued", X: x, Y: queue},

@@ -174,30 +174,45 @@ func placeSpanLabels(spans []Span, sty text.Style, left, right vg.Length, xlo, x
 }
 
 // statePlotter draws state bands as coloured blocks across the full
-// height of a strip, naming the state inside a band when it fits.
+// height of a strip, naming the state inside a band when it fits. A band
+// narrower than minW (a half-open breaker whose probe failed within
+// 300 ms, on a 100 s axis) is widened to minW about its middle and drawn
+// after the others, on top, so that every state held shows.
 type statePlotter struct {
 	bands  []StateBand
 	colour func(string) color.RGBA
 	text   text.Style
 	pad    vg.Length
+	minW   vg.Length
 }
 
 func (s statePlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, _ := p.Transforms(&c)
+	for _, narrow := range []bool{false, true} {
+		for _, b := range s.bands {
+			x0, x1 := max(trX(b.From), c.Min.X), min(trX(b.To), c.Max.X)
+			if b.To <= b.From || x1 < x0 || (x1-x0 < s.minW) != narrow {
+				continue
+			}
+			if narrow {
+				mid := (x0 + x1) / 2
+				x0, x1 = max(c.Min.X, mid-s.minW/2), min(c.Max.X, mid+s.minW/2)
+			}
+			s.band(c, b, x0, x1)
+		}
+	}
+}
+
+// band draws one band over [x0, x1].
+func (s statePlotter) band(c draw.Canvas, b StateBand, x0, x1 vg.Length) {
 	sty := s.text
 	sty.XAlign, sty.YAlign = draw.XCenter, draw.YCenter
-	for _, b := range s.bands {
-		x0, x1 := max(trX(b.From), c.Min.X), min(trX(b.To), c.Max.X)
-		if x1 <= x0 {
-			continue
-		}
-		col := s.colour(b.State)
-		r := vg.Rectangle{Min: vg.Point{X: x0, Y: c.Min.Y}, Max: vg.Point{X: x1, Y: c.Max.Y}}
-		c.SetColor(col)
-		c.Fill(r.Path())
-		if b.State != "" && sty.Width(b.State)+2*s.pad <= x1-x0 && sty.Height(b.State) <= c.Max.Y-c.Min.Y {
-			sty.Color = textOn(col)
-			c.FillText(sty, vg.Point{X: (x0 + x1) / 2, Y: (c.Min.Y + c.Max.Y) / 2}, b.State)
-		}
+	col := s.colour(b.State)
+	r := vg.Rectangle{Min: vg.Point{X: x0, Y: c.Min.Y}, Max: vg.Point{X: x1, Y: c.Max.Y}}
+	c.SetColor(col)
+	c.Fill(r.Path())
+	if b.State != "" && sty.Width(b.State)+2*s.pad <= x1-x0 && sty.Height(b.State) <= c.Max.Y-c.Min.Y {
+		sty.Color = textOn(col)
+		c.FillText(sty, vg.Point{X: (x0 + x1) / 2, Y: (c.Min.Y + c.Max.Y) / 2}, b.State)
 	}
 }

@@ -233,7 +233,7 @@ func newStrip(th *theme, pn *Panel, xlo, xhi float64, xTarget int, spans []Span)
 	if len(spans) > 0 {
 		p.Add(spanPlotter{spans: spans})
 	}
-	p.Add(statePlotter{bands: pn.States, colour: colour, text: th.small, pad: th.gap / 2})
+	p.Add(statePlotter{bands: pn.States, colour: colour, text: th.small, pad: th.gap / 2, minW: vg.Length(5 * th.scale)})
 	// Tall enough for its legend, at least two lines of text.
 	it.dataH = max(2*th.small.Height("Mg"), legendHeight(&it.legend))
 	return it

@@ -18,7 +18,8 @@ import (
 //	         + duration / interval × (1 + services + clients)
 //	E(policy, handler) = attempts × (4 + Σ steps: work 1, call p × E(call))
 //
-// where requests = peak rate (schedule maximum, times the largest load
+// plus, in Memory, the event log at its cap (topology.Config.EventLogCap)
+// × 120 bytes; where requests = peak rate (schedule maximum, times the largest load
 // fault on the client) × duration for an open-loop client, and users ×
 // duration / (mean think time + the handler's mean work) for a
 // closed-loop one; attempts = the retry policy's max_attempts (1 without
@@ -52,6 +53,7 @@ const (
 	bytesPerUser    = 400
 	bytesPerWorker  = 64
 	bytesPerPoint   = 8
+	bytesPerEvent   = 120 // a logged state change (topology.Event) and its strings
 )
 
 // Estimate returns the cost of one run of cfg.
@@ -91,9 +93,18 @@ func Estimate(cfg topology.Config) Cost {
 	c.Events += intervals * (1 + float64(len(cfg.Services)+len(cfg.Clients)))
 	drivers["[experiment] interval"] += intervals * (1 + float64(len(cfg.Services)+len(cfg.Clients)))
 	c.Memory = c.SeriesPoints*bytesPerPoint + inFlight*bytesPerUser + c.Entities*bytesPerWorker +
-		bytesPerPending*math.Min(c.Events, 1e4)
+		bytesPerPending*math.Min(c.Events, 1e4) + bytesPerEvent*float64(eventLogCap(cfg))
 	c.Drivers = topDrivers(drivers, c.Events)
 	return c
+}
+
+// eventLogCap is the most state changes a run of cfg logs: the log's
+// memory is bounded by its cap, whatever the run does.
+func eventLogCap(cfg topology.Config) int {
+	if cfg.EventLogCap > 0 {
+		return cfg.EventLogCap
+	}
+	return topology.DefaultEventLogCap
 }
 
 // clientRequests is the user requests a client sends in the run, and the

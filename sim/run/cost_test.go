@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/topology"
 )
 
 // TestEstimateFormula checks the documented formula on small models
@@ -165,5 +166,20 @@ func TestCompareKeepsRecordsNotResults(t *testing.T) {
 		if c.overlay[a].next != 6 || len(c.overlay[a].pending) != 0 {
 			t.Errorf("arm %d: overlay folded %d of 6, %d pending", a, c.overlay[a].next, len(c.overlay[a].pending))
 		}
+	}
+}
+
+// TestEstimateCountsEventLog: the memory estimate holds the event log at
+// its cap, 120 bytes an event, and follows a configured cap.
+func TestEstimateCountsEventLog(t *testing.T) {
+	exp, err := experiment.Load(filepath.Join("testdata", "small.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := exp.Model
+	def := Estimate(cfg).Memory
+	cfg.EventLogCap = 2 * topology.DefaultEventLogCap
+	if got, want := Estimate(cfg).Memory-def, float64(bytesPerEvent*topology.DefaultEventLogCap); got != want {
+		t.Errorf("doubling the cap adds %g bytes, want %g", got, want)
 	}
 }

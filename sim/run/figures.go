@@ -108,7 +108,8 @@ func finding(res *topology.Result) string {
 }
 
 // stateBands turns a sampled breaker state (0 closed, 1 half-open, 2
-// open, at each interval's end) into coloured bands.
+// open, at each interval's end) into coloured bands: the fallback when
+// the event log dropped events (breakerBands).
 func stateBands(x []float64, ts *metrics.TimeSeries, v []float64) []report.StateBand {
 	names := []string{"closed", "half-open", "open"}
 	var bands []report.StateBand

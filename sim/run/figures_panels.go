@@ -65,6 +65,7 @@ func (sr *seriesReader) overviewPanels() []report.Panel {
 		load.Lines = append(load.Lines, line(s.Name, topology.ServiceArrivals, s.Name))
 		busy.Lines = append(busy.Lines, line(s.Name, topology.ServiceBusyWorkers, s.Name))
 	}
+	load.Markers = instanceMarkers(res)
 	inFlight := report.Panel{Title: "User requests in flight (sent, not yet answered)", YLabel: "requests", YMin: &zero,
 		Lines: []report.Line{line(topology.TotalEntity, topology.TotalInFlight, "all clients")}}
 	panels := []report.Panel{users, inFlight, load, busy}
@@ -76,7 +77,7 @@ func (sr *seriesReader) overviewPanels() []report.Panel {
 		}
 	}
 	if len(limits) > 0 {
-		panels = append(panels, report.Panel{Title: "Adaptive concurrency limit", YLabel: "requests", YMin: &zero, Lines: limits})
+		panels = append(panels, report.Panel{Title: "Adaptive concurrency limit", YLabel: "requests", YMin: &zero, Lines: limits, Markers: limitMarkers(res)})
 	}
 	panels = append(panels, report.Panel{Title: "User-visible latency: answered requests, and any outcome (failures, give-ups)", YLabel: "latency (ms)", LogY: true, Lines: latency})
 	var amp []report.Line
@@ -91,7 +92,8 @@ func (sr *seriesReader) overviewPanels() []report.Panel {
 	return panels
 }
 
-// breakerPanels are a panel per circuit breaker: its state as bands, the
+// breakerPanels are a panel per circuit breaker: its state as bands
+// (from the event log: every transition), its probes as markers, the
 // calls it refused and the fallbacks served.
 func (sr *seriesReader) breakerPanels() []report.Panel {
 	zero := 0.0
@@ -102,7 +104,12 @@ func (sr *seriesReader) breakerPanels() []report.Panel {
 		}
 		site := c.Entity()
 		p := report.Panel{Title: "Circuit breaker " + site, YLabel: "calls/s", YMin: &zero,
-			States: stateBands(sr.x, sr.ts, c.Values()), StatesLabel: "breaker"}
+			StatesLabel: "breaker", Markers: probeMarkers(sr.res, site)}
+		if bands, ok := breakerBands(sr.res, site); ok {
+			p.States = bands
+		} else {
+			p.States = stateBands(sr.x, sr.ts, c.Values())
+		}
 		p.Lines = append(p.Lines, sr.line(site, topology.SiteShortCircuited, "refused (open)"))
 		if sr.has(site, topology.SiteFallback) {
 			p.Lines = append(p.Lines, sr.line(site, topology.SiteFallback, "fallback served"))

@@ -135,6 +135,7 @@ func (out *Output) write(dir string, opt Options) error {
 			return err
 		}},
 		{TimeSeriesFile, func(w io.Writer) error { return metrics.WriteCSV(w, res.Series) }},
+		{EventsFile, func(w io.Writer) error { return WriteEventsCSV(w, res.EventLog) }},
 	}
 	if opt.TraceEvery > 0 {
 		files = append(files, output{TraceFile, res.WriteTrace})

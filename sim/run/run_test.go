@@ -38,8 +38,8 @@ func TestDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(a.Files) != len(b.Files) || len(a.Files) != 5 {
-		t.Fatalf("files %v vs %v; want summary, time series, the overview and two service plots", a.Files, b.Files)
+	if len(a.Files) != len(b.Files) || len(a.Files) != 6 {
+		t.Fatalf("files %v vs %v; want summary, time series, events, the overview and two service plots", a.Files, b.Files)
 	}
 	for i := range a.Files {
 		x, _ := os.ReadFile(a.Files[i])

@@ -33,6 +33,8 @@ type Summary struct {
 	// Calls are keyed "caller->callee/operation".
 	Calls  map[string]CallSummary `json:"calls"`
 	Faults []FaultSummary         `json:"faults"`
+	// EventLog counts the state changes events.csv lists.
+	EventLog EventLogSummary `json:"event_log"`
 }
 
 // HeadlineSummary leads summary.json: the numbers that tell at a glance
@@ -247,6 +249,7 @@ func NewSummary(res *topology.Result) *Summary {
 		Calls:        map[string]CallSummary{},
 		Faults:       []FaultSummary{},
 		UserRequests: res.UserRequests,
+		EventLog:     newEventLogSummary(res.EventLog),
 	}
 	for _, r := range res.Services {
 		s.Services[r.Name] = newServiceSummary(r, res.UserRequests)

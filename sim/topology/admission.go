@@ -83,7 +83,7 @@ func (in *instance) releaseLimit(now engine.Time, a *attempt, o policies.Outcome
 		return
 	}
 	a.holdsLim = false
-	in.adm.limit.Release(now.Duration(), a.limTok, o)
+	in.logLimit(now, in.adm.limit.Release(now.Duration(), a.limTok, o))
 }
 
 // queueLen is the number of requests waiting at the instance.

@@ -88,7 +88,7 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	site := c.site
 	var permit breaker.Permit
 	if g := &site.guards; g.breaker != nil && g.breakerInside {
-		p, ok := g.breaker.Allow(now.Duration())
+		p, ok := m.breakerAllow(now, site)
 		if !ok {
 			site.st.inc(m, now, sShortCircuited)
 			if c.rs.Attempts() > 1 {

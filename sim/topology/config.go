@@ -30,6 +30,10 @@ type Config struct {
 	Recovery RecoveryConfig
 	// Trace samples user requests for a trace-event file (Result.WriteTrace).
 	Trace TraceConfig
+	// EventLogCap bounds the state changes a run logs (Result.EventLog):
+	// the first EventLogCap are kept, the rest counted as dropped. 0 means
+	// DefaultEventLogCap; negative is invalid.
+	EventLogCap int
 	// PropagateDeadlines sends each user request's deadline along with
 	// every downstream call, as gRPC and context.Context do: a service
 	// drops a request whose deadline has passed when it leaves the queue,
@@ -128,6 +132,9 @@ func (c *Config) validateRun() error {
 	}
 	if c.Trace.Every < 0 || c.Trace.Max < 0 {
 		return bad("trace sampling must be >= 0")
+	}
+	if c.EventLogCap < 0 {
+		return bad("event log cap must be >= 0 (0: %d), got %d", DefaultEventLogCap, c.EventLogCap)
 	}
 	if r := c.Recovery; r.Threshold < 0 || r.Threshold > 1 || math.IsNaN(r.Threshold) || r.Window < 0 || !(r.Alpha >= 0 && r.Alpha < 0.5) {
 		return bad("recovery threshold must be in [0, 1], window >= 0 and alpha in [0, 0.5)")

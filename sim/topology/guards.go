@@ -27,6 +27,7 @@ type siteGuards struct {
 	waiting       map[bulkhead.Ticket]*call // calls waiting for a slot
 	breaker       *breaker.Breaker
 	breakerInside bool
+	breakerState  breaker.State // as of the last logged transition (events_hooks.go)
 	budget        *budget.Bucket
 	retryConc     *budget.Concurrency
 	inflight      int  // calls in flight through the site, for retryConc
@@ -198,7 +199,7 @@ func (m *Model) releaseSlot(now engine.Time, site *callSite) {
 func (m *Model) enterBreaker(now engine.Time, c *call) {
 	g := &c.site.guards
 	if g.breaker != nil && !g.breakerInside {
-		p, ok := g.breaker.Allow(now.Duration())
+		p, ok := m.breakerAllow(now, c.site)
 		if !ok {
 			c.site.st.inc(m, now, sShortCircuited)
 			m.failLater(now, c, policies.CircuitOpen, stCircuitOpen, "the breaker is open")
@@ -216,14 +217,6 @@ func (m *Model) failLater(now engine.Time, c *call, o policies.Outcome, st statu
 	m.callTo(now, c, cpRefused, why)
 	c.failO, c.failSt = o, st
 	c.retryEv = m.after(0, &m.hFail, c)
-}
-
-// breakerRecord feeds an outcome to a site's breaker and counts trips.
-func (m *Model) breakerRecord(now engine.Time, site *callSite, p breaker.Permit, o policies.Outcome, lat time.Duration) {
-	tr, ok := site.guards.breaker.Record(now.Duration(), p, o, lat)
-	if ok && tr.To == breaker.Open {
-		site.st.inc(m, now, sBreakerOpened)
-	}
 }
 
 // attemptOutcome feeds one attempt's outcome, as the caller saw it, to the

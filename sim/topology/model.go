@@ -21,7 +21,8 @@ type Model struct {
 	faults    []*fault
 	pool      pools
 	series    *seriesRecorder
-	trace     *tracer // nil unless tracing
+	events    EventLog // state changes (events.go)
+	trace     *tracer  // nil unless tracing
 	ran       bool
 
 	// Event handlers, one value per kind of event, so that scheduling
@@ -80,8 +81,8 @@ func New(cfg Config) (*Model, error) {
 		byName:    map[string]*service{},
 	}
 	m.hArrive.m, m.hWork.m, m.hResponse.m, m.hTimeout.m = m, m, m, m
-	m.hRetry.m, m.hCache.m, m.hDeadline.m = m, m, m
-	m.hFail.m, m.hFallback.m, m.hSlotWait.m, m.hExpire.m = m, m, m, m
+	m.hRetry.m, m.hCache.m, m.hDeadline.m, m.hFail.m = m, m, m, m
+	m.hFallback.m, m.hSlotWait.m, m.hExpire.m = m, m, m
 	if cfg.Trace.Every > 0 {
 		m.trace = &tracer{cfg: cfg.Trace}
 	}
@@ -151,6 +152,7 @@ func (m *Model) Run() (*Result, error) {
 		return nil, fmt.Errorf("topology: model %q already ran", m.cfg.Name)
 	}
 	m.ran = true
+	m.events.Cap = m.cfg.eventLogCap()
 	for _, f := range m.faults {
 		f.schedule()
 	}

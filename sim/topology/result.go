@@ -31,6 +31,9 @@ type Result struct {
 	Faults []FaultResult
 	// Series is the per-interval time series of the whole run.
 	Series *metrics.TimeSeries
+	// EventLog is the run's state changes (breakers, probes, ejections,
+	// readiness, liveness, limits), as they happened, over the whole run.
+	EventLog EventLog
 
 	trace *tracer
 }
@@ -169,6 +172,7 @@ func (m *Model) result() *Result {
 		Warmup:   m.cfg.Warmup,
 		Events:   m.sim.Fired(),
 		Series:   m.series.ts,
+		EventLog: m.events,
 		trace:    m.trace,
 	}
 	for _, c := range m.clients {

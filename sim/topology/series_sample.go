@@ -160,7 +160,8 @@ func (sc *siteColumns) sample(now engine.Time, span float64) {
 	g := &sc.site.guards
 	k := &sc.site.st.iv
 	if sc.breaker != nil {
-		sc.breaker.Set(breakerLevel(g.breaker.State(now.Duration())))
+		sc.site.m.breakerSync(now, sc.site)
+		sc.breaker.Set(breakerLevel(g.breakerState))
 		sc.shortCircuited.Set(float64(k[sShortCircuited]) / span)
 		sc.opened.Set(float64(k[sBreakerOpened]) / span)
 	}

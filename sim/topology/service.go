@@ -52,14 +52,15 @@ type instance struct {
 	outstanding int    // admitted or in transit, for the balancer
 	arrivals    uint64 // attempts that reached the instance in the window
 
-	adm     admission     // door and queue policies
-	ready   bool          // passes its readiness probe (callers' balancers skip it otherwise)
-	ejected bool          // ejected by the callers' outlier detection
-	active  []*fault      // active latency and error faults
-	latMult float64       // product of active latency faults' factors
-	latAdd  time.Duration // sum of their additions
-	errRate float64       // combined probability of the active error faults
-	freezes []span        // stop-the-world pauses, sorted
+	adm         admission     // door and queue policies
+	ready       bool          // passes its readiness probe (callers' balancers skip it otherwise)
+	limitLogged int           // the concurrency limit last logged (events_hooks.go); 0 before the first
+	ejected     bool          // ejected by the callers' outlier detection
+	active      []*fault      // active latency and error faults
+	latMult     float64       // product of active latency faults' factors
+	latAdd      time.Duration // sum of their additions
+	errRate     float64       // combined probability of the active error faults
+	freezes     []span        // stop-the-world pauses, sorted
 }
 
 // span is a time window [from, to).

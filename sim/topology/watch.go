@@ -116,6 +116,7 @@ func (h *livenessHandler) Handle(now engine.Time, arg any) {
 		if now >= s.m.warmup {
 			w.restarts++
 		}
+		in.logLiveness(now, health.Restarting)
 		if !in.down {
 			in.crash(now)
 		}
@@ -138,6 +139,7 @@ func (h *restartHandler) Handle(now engine.Time, arg any) {
 	s := h.s
 	in := arg.(*instance)
 	in.down = false
+	in.logLiveness(now, health.Live)
 	p := s.watch.live[in.idx]
 	p.Restarted(now.Duration())
 	if at, ok := p.NextProbeAt(); ok {
@@ -155,6 +157,7 @@ func (s *service) outlierRecord(now engine.Time, in *instance, o policies.Outcom
 
 func (s *service) applyOutlier(now engine.Time, ev outlier.Event) {
 	in := s.insts[ev.Host]
+	s.logOutlier(now, ev)
 	switch ev.Kind {
 	case outlier.Ejected:
 		in.ejected = true
@@ -197,7 +200,9 @@ func (h *probeHandler) Handle(now engine.Time, arg any) {
 		}
 	}
 	if tr, changed := p.Observe(now.Duration(), passed, 0); changed {
+		was := in.ready
 		in.ready = tr.To == health.Ready || tr.To == health.Live
+		in.logReadiness(now, was)
 	}
 	if at, okAt := p.NextProbeAt(); okAt && engine.Time(at) > now {
 		s.m.at(engine.Time(at), h, in)
