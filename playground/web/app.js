@@ -109,6 +109,7 @@ async function validateNow() {
     renderKnobs(state.info.knobs || []);
   }
   $("run").disabled = !state.info;
+  document.dispatchEvent(new CustomEvent("ressim:info", { detail: state.info })); // compare.js
 }
 
 function showProblems(errors) {

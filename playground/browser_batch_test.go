@@ -1,0 +1,131 @@
+//go:build !js
+
+package playground
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserCompareSweep drives the page's compare and sweep modes in
+// headless Chromium: it opens the retry-budget storm, compares its two
+// variants (2 replications) and finds a verdict per variant (the budget
+// recovers, without it the storm locks in), stops a comparison mid-way,
+// runs goodput-vs-load's sweep (1 replication) and sees its load curve,
+// and metastable-phase's and sees its phase diagram,
+// and asks for a sweep over the page's budget and gets the refusal with
+// the reason. Screenshots go to the artifacts folder (8-compare.png,
+// 9-sweep.png, 10-refused.png).
+func TestBrowserCompareSweep(t *testing.T) {
+	chrome := need(t, "chromium", "chromium-browser", "google-chrome")
+	dir := site(t)
+	shots := artifacts(t)
+	url := serveSite(t, dir)
+
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.WindowSize(1280, 800))...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	// Two batches of runs in WebAssembly on a busy 2-core machine.
+	ctx, cancel = context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	b := &browser{t: t, ctx: ctx, shots: shots}
+
+	b.do(chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`#experiments button[data-file="retry-budget-storm.toml"]`)))
+	b.wait(`document.querySelector("#run").disabled === false`)
+	open(b, "retry-budget-storm.toml")
+	b.wait(`!document.querySelector("#batch").hidden && !document.querySelector("#compare-row").hidden && document.querySelector("#sweep-row").hidden`)
+	setReps(b, "#reps", "2")
+	b.do(click("#compare"))
+	b.waitFor(`document.querySelectorAll("#batch-out .verdicts tbody tr").length === 2`, 3*time.Minute)
+	verdict := func(v string) string {
+		return eval[string](b, `document.querySelector('#batch-out .verdicts tr[data-variant="`+v+`"] td.verdict').dataset.verdict`)
+	}
+	if got := verdict("base"); got != "recovered" {
+		t.Errorf("base (retry budget): verdict %q, want recovered", got)
+	}
+	if got := verdict("no-budget"); got != "locked_in" {
+		t.Errorf("no-budget: verdict %q, want locked_in", got)
+	}
+	b.wait(`document.querySelector('#batch-out img[data-file="compare-timeline.svg"]') !== null && document.querySelector("#batch-out .md table") !== null`)
+	b.layout()
+	b.labels()
+	b.shot("8-compare")
+	b.part("#batch", "8-compare-panel")
+	b.part("#batch-results", "8-compare-results")
+
+	// Stop a comparison mid-way: the buttons come back, nothing is kept.
+	b.do(click("#compare"))
+	b.wait(`document.querySelector("#batch-stop").disabled === false`)
+	b.do(click("#batch-stop"))
+	b.wait(`document.querySelector("#batch-progress-text").textContent === "stopped" && !document.querySelector("#compare").disabled`)
+
+	// A sweep: the load curve, one line per variant.
+	open(b, "goodput-vs-load.toml")
+	b.wait(`!document.querySelector("#sweep-row").hidden && document.querySelector("#sweep-reps").value === "1"`)
+	b.do(click("#sweep"))
+	b.waitFor(`document.querySelector('#batch-out img[data-file="sweep-goodput.svg"]') !== null`, 3*time.Minute)
+	b.wait(`document.querySelector("#batch-title").textContent === "Sweep: goodput-vs-load"`)
+	b.shot("9-sweep")
+	b.part("#batch-results", "9-sweep-results")
+
+	// A phase diagram: two axes, the locked-in probability per cell.
+	open(b, "metastable-phase.toml")
+	b.do(click("#sweep"))
+	b.waitFor(`document.querySelector('#batch-out img[data-file="phase-base.svg"]') !== null`, 3*time.Minute)
+	b.part("#batch-results", "9-phase-results")
+
+	// Over the page's budget: refused before any run, with the reason.
+	setReps(b, "#sweep-reps", "10000")
+	b.do(click("#sweep"))
+	b.waitFor(`(() => { const p = document.querySelector('#batch-out p[data-refused="true"]'); return p !== null && p.textContent.includes("budget"); })()`, time.Minute)
+	b.part("#workbench", "10-refused-panel")
+	b.part("#batch-results", "10-refused")
+}
+
+// open opens a bundled experiment from the catalogue and waits for its
+// validation.
+func open(b *browser, file string) {
+	b.t.Helper()
+	b.do(click(`#experiments button[data-file="` + file + `"]`))
+	name := strings.TrimSuffix(file, ".toml")
+	b.wait(`batch.info !== null && batch.info.name === "` + name + `" && document.querySelector("#problems li.ok") !== null`)
+}
+
+// setReps types a replication count into a field.
+func setReps(b *browser, sel, n string) {
+	b.t.Helper()
+	b.do(chromedp.SetValue(chromedp.CSS(sel), n))
+	eval[bool](b, `document.querySelector("`+sel+`").dispatchEvent(new Event("input"))`)
+}
+
+// waitFor is wait with a longer timeout, for runs.
+func (b *browser) waitFor(cond string, d time.Duration) {
+	b.t.Helper()
+	if _, err := chromedp.Run(b.ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(d))); err != nil {
+		b.shot("failed")
+		status, _ := chromedp.Run(b.ctx, chromedp.Text(chromedp.CSS(`#status`)))
+		b.t.Fatalf("waiting for %s: %v (status: %q)", cond, err, status)
+	}
+}
+
+// part writes a PNG screenshot of the element a CSS selector finds.
+func (b *browser) part(sel, name string) {
+	png, err := chromedp.Run(b.ctx, chromedp.Screenshot(chromedp.CSS(sel)))
+	if err != nil {
+		b.t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	p := filepath.Join(b.shots, name+".png")
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		b.t.Error(err)
+	}
+	b.t.Logf("screenshot %s", p)
+}
