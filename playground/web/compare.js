@@ -54,7 +54,7 @@ async function runBatch(op) {
   $("batch-progress-text").textContent = "0 %";
   if (!batch.worker) batch.worker = newWorker();
   const reps = $(op === "compare" ? "reps" : "sweep-reps").value.trim();
-  const req = { text: $("toml").value, seed: $("seed").value.trim(), reps };
+  const req = { text: $("toml").value, seed: $("seed").value.trim(), reps, name: batch.info.name };
   setStatus(op === "compare" ? "Comparing the variants…" : "Running the sweep…");
   const t0 = performance.now();
   const r = await batch.worker.call(op, req, (pct) => {
@@ -66,7 +66,7 @@ async function runBatch(op) {
   const ms = Math.round(performance.now() - t0);
   const el = $("batch-out");
   $("batch-results").hidden = false;
-  $("batch-title").textContent = `${op === "compare" ? "Comparison" : "Sweep"}: ${batch.info.name}`;
+  $("batch-title").textContent = `${op === "compare" ? "Comparison" : "Sweep"}: ${req.name}`;
   if (r.error) {
     setStatus(op === "compare" ? "The comparison was refused." : "The sweep was refused.");
     el.replaceChildren(paragraph("error", "Refused: " + r.error));
@@ -105,7 +105,7 @@ function paragraph(cls, text) {
 // and the downloads.
 function renderBatch(op, r, req) {
   const el = $("batch-out");
-  const name = batch.info.name;
+  const name = req.name;
   const cmd = `ressim ${op} ${name}.toml --seed ${r.seed} --replications ${r.replications}`;
   const what = paragraph("", `${r.runs} runs (${r.replications} replication(s) each), seed ${r.seed}. The same files as `);
   const code = document.createElement("code");
