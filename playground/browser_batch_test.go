@@ -57,6 +57,7 @@ func TestBrowserCompareSweep(t *testing.T) {
 	b.wait(`document.querySelector('#batch-out img[data-file="compare-timeline.svg"]') !== null && document.querySelector("#batch-out .md table") !== null`)
 	b.layout()
 	b.labels()
+	t.Logf("compare: %s", eval[string](b, `document.querySelector("#status").textContent`))
 	b.shot("8-compare")
 	b.part("#batch", "8-compare-panel")
 	b.part("#batch-results", "8-compare-results")
@@ -73,6 +74,7 @@ func TestBrowserCompareSweep(t *testing.T) {
 	b.do(click("#sweep"))
 	b.waitFor(`document.querySelector('#batch-out img[data-file="sweep-goodput.svg"]') !== null`, 3*time.Minute)
 	b.wait(`document.querySelector("#batch-title").textContent === "Sweep: goodput-vs-load"`)
+	t.Logf("sweep: %s", eval[string](b, `document.querySelector("#status").textContent`))
 	b.shot("9-sweep")
 	b.part("#batch-results", "9-sweep-results")
 
@@ -80,6 +82,7 @@ func TestBrowserCompareSweep(t *testing.T) {
 	open(b, "metastable-phase.toml")
 	b.do(click("#sweep"))
 	b.waitFor(`document.querySelector('#batch-out img[data-file="phase-base.svg"]') !== null`, 3*time.Minute)
+	t.Logf("phase sweep: %s", eval[string](b, `document.querySelector("#status").textContent`))
 	b.part("#batch-results", "9-phase-results")
 
 	// Over the page's budget: refused before any run, with the reason.
