@@ -47,6 +47,20 @@ type Info struct {
 	Seed        uint64            `json:"seed"`
 	DurationS   float64           `json:"duration_s"`
 	Knobs       []experiment.Knob `json:"knobs"`
+	// Variants are the [[variant]] names (compare runs them with the base).
+	Variants []string `json:"variants"`
+	// Replications is [experiment].replications (at least 1).
+	Replications int `json:"replications"`
+	// Sweep describes the [sweep] grid; nil without one.
+	Sweep *SweepInfo `json:"sweep,omitempty"`
+}
+
+// SweepInfo is what the page shows of a [sweep] before running it.
+type SweepInfo struct {
+	Metric string `json:"metric"`
+	// Cells is the points of the grid times the variants swept: the runs
+	// per replication.
+	Cells int `json:"cells"`
 }
 
 // Checked is validate's answer.
@@ -106,8 +120,25 @@ func Validate(text string) Checked {
 	if err != nil {
 		return Checked{Errors: problems(err)}
 	}
-	return Checked{Errors: []Problem{}, Experiment: &Info{Name: exp.Name, Description: exp.Description,
-		Seed: exp.Model.Seed, DurationS: exp.Model.Duration.Seconds(), Knobs: exp.Knobs}}
+	return Checked{Errors: []Problem{}, Experiment: info(exp)}
+}
+
+// info is what the page needs to know of exp.
+func info(exp *experiment.Experiment) *Info {
+	in := &Info{Name: exp.Name, Description: exp.Description, Seed: exp.Model.Seed,
+		DurationS: exp.Model.Duration.Seconds(), Knobs: exp.Knobs, Variants: []string{},
+		Replications: max(exp.Replications, 1)}
+	for _, v := range exp.Variants {
+		in.Variants = append(in.Variants, v.Name)
+	}
+	if sw := exp.Sweep; sw != nil {
+		cells := len(sw.X.Values) * max(len(sw.Variants), 1)
+		if sw.Y != nil {
+			cells *= len(sw.Y.Values)
+		}
+		in.Sweep = &SweepInfo{Metric: sw.Metric, Cells: cells}
+	}
+	return in
 }
 
 // problems turns a Parse error into positioned problems.

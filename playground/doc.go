@@ -1,9 +1,10 @@
 // Package playground is ressim in a web page: the static site (web/), the
-// simulator's entry points the WebAssembly build exposes to it (api.go,
-// used by playground/wasm), the build that assembles the site (Build), and
+// simulator's entry points the WebAssembly build exposes to it (api.go
+// for validate and run, batch.go for compare and sweep, used by
+// playground/wasm), the build that assembles the site (Build), and
 // the HTTP handler that serves it (Handler, used by 'ressim serve').
 //
-// The site is plain files: index.html, app.js, worker.js, style.css,
+// The site is plain files: index.html, app.js, compare.js, worker.js, style.css,
 // wasm_exec.js (the Go toolchain's) and main.wasm. It runs offline once
 // loaded and sends nothing anywhere (docs/playground.md).
 package playground

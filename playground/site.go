@@ -15,7 +15,7 @@ import (
 //go:embed web
 var web embed.FS
 
-// Web returns the site's hand-written files (index.html, app.js,
+// Web returns the site's hand-written files (index.html, app.js, compare.js,
 // worker.js, style.css): everything but wasm_exec.js and main.wasm.
 func Web() fs.FS {
 	sub, err := fs.Sub(web, "web")

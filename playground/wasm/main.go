@@ -2,11 +2,13 @@
 
 // Command wasm is the playground's simulator: ressim compiled to
 // WebAssembly, run inside a Web Worker (playground/web/worker.js). It
-// installs one global object, ressim, with three functions, and blocks:
+// installs one global object, ressim, with five functions, and blocks:
 //
 //	ressim.list()                         -> JSON: the bundled experiments
 //	ressim.validate(text)                 -> JSON: {errors, experiment}
 //	ressim.run(text, seed, set, progress) -> JSON: {summary, figures, ...}
+//	ressim.compare(text, seed, reps, progress) -> JSON: {arms, files, figures, ...}
+//	ressim.sweep(text, seed, reps, progress)   -> JSON: {files, figures, ...}
 //
 // Every answer is a JSON string (the types in package playground). Nothing is
 // fetched or sent: the bundled files are embedded.
@@ -32,6 +34,8 @@ func main() {
 		}
 		return playground.JSON(playground.Execute(arg(args, 0).String(), arg(args, 1).String(), arg(args, 2).String(), report))
 	}))
+	api.Set("compare", batch(playground.Compare))
+	api.Set("sweep", batch(playground.Sweep))
 	js.Global().Set("ressim", api)
 	if ready := js.Global().Get("ressimReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
@@ -45,4 +49,17 @@ func arg(args []js.Value, i int) js.Value {
 		return args[i]
 	}
 	return js.Undefined()
+}
+
+// batch wraps playground.Compare or Sweep: (text, seed, reps, progress),
+// progress called with (runs done, total).
+func batch(f func(text, seed, reps string, progress func(done, total int)) playground.Batched) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) any {
+		progress := arg(args, 3)
+		var report func(done, total int)
+		if progress.Type() == js.TypeFunction {
+			report = func(done, total int) { progress.Invoke(done, total) }
+		}
+		return playground.JSON(f(arg(args, 0).String(), arg(args, 1).String(), arg(args, 2).String(), report))
+	})
 }

@@ -109,6 +109,7 @@ async function validateNow() {
     renderKnobs(state.info.knobs || []);
   }
   $("run").disabled = !state.info;
+  document.dispatchEvent(new CustomEvent("ressim:info", { detail: state.info })); // compare.js
 }
 
 function showProblems(errors) {
@@ -219,7 +220,7 @@ function renderKnobs(knobs) {
       div.append(input, label);
     } else if (k.type === "choice") {
       input = document.createElement("select");
-      k.values.forEach((x, i) => input.append(new Option(String(x), String(i))));
+      k.values.forEach((x, i) => input.append(new Option(knobText(x), String(i))));
       const def = k.values.findIndex((x) => JSON.stringify(x) === JSON.stringify(k.default));
       input.value = String(v !== undefined ? v : Math.max(def, 0));
       input.onchange = () => setKnob(k.name, Number(input.value) === def ? undefined : Number(input.value));
@@ -241,6 +242,14 @@ function renderKnobs(knobs) {
     input.dataset.knob = k.name;
     box.append(div);
   }
+}
+
+// knobText writes a choice's TOML value for the list: inline tables as
+// "key = value, ...", arrays in brackets.
+function knobText(x) {
+  if (Array.isArray(x)) return "[" + x.map(knobText).join(", ") + "]";
+  if (x && typeof x === "object") return Object.entries(x).map(([k, v]) => `${k} = ${knobText(v)}`).join(", ");
+  return String(x);
 }
 
 function setKnob(name, value) {
@@ -357,7 +366,7 @@ function fill(el, r, title, other) {
 
 function knobValueText(name, v) {
   const k = state.knobs.find((x) => x.name === name);
-  if (k && k.type === "choice") return String(k.values[v]);
+  if (k && k.type === "choice") return knobText(k.values[v]);
   if (k && k.type === "toggle") return "on";
   return String(v);
 }

@@ -2,7 +2,8 @@
 // program in playground/wasm) off the page's thread, so the page never
 // freezes. Messages in: {op: "init", module}, then {id, op, args}; out:
 // {op: "ready"}, {id, progress}, {id, result} (result is the simulator's
-// JSON text). The page stops a run by terminating the worker.
+// JSON text). Ops: list, validate, run, and compare and sweep (progress
+// also carries the runs done and their total). The page stops a run by terminating the worker.
 "use strict";
 importScripts("wasm_exec.js");
 
@@ -42,6 +43,12 @@ function handle(m) {
     case "run":
       result = api.run(m.args.text, m.args.seed, JSON.stringify(m.args.set || {}), (pct) =>
         self.postMessage({ id: m.id, progress: pct }),
+      );
+      break;
+    case "compare":
+    case "sweep":
+      result = api[m.op](m.args.text, m.args.seed, m.args.reps || "", (done, total) =>
+        self.postMessage({ id: m.id, progress: Math.floor((100 * done) / total), done, total }),
       );
       break;
     default:

@@ -1,16 +1,43 @@
 package run
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/ressim/ressim/sim/report"
 )
 
-// compareFigure is a figure of a comparison and its file name.
+// compareFigure is a figure of a comparison and its file name: write
+// draws it to a file (PNG or SVG by the path's extension), svg to SVG
+// bytes in memory (CompareMemory, SweepMemory).
 type compareFigure struct {
 	File  string
 	write func(path string) error
+	svg   func() ([]byte, error)
+}
+
+// growingFigure is a figure whose height doubles until its panels fit.
+func growingFigure(file string, f report.Figure) compareFigure {
+	return compareFigure{File: file,
+		write: func(p string) error { return writeGrowing(p, f) },
+		svg:   func() ([]byte, error) { return svgGrowing(f) }}
+}
+
+// chart is a fixed-size chart: report.BarChart or report.Heatmap.
+type chart interface {
+	WriteFile(path string) error
+	RenderSVG(w io.Writer) error
+}
+
+// chartFigure is a fixed-size chart's figure.
+func chartFigure(file string, c chart) compareFigure {
+	return compareFigure{File: file, write: c.WriteFile, svg: func() ([]byte, error) {
+		var b bytes.Buffer
+		err := c.RenderSVG(&b)
+		return b.Bytes(), err
+	}}
 }
 
 // CompareFigures draws the comparison: goodput and user p99 latency over
@@ -19,25 +46,24 @@ type compareFigure struct {
 // with 95 % interval whiskers.
 func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []compareFigure {
 	timeline := compareTimeline(c)
-	figs := []compareFigure{{File: "compare-timeline.png", write: func(p string) error { return writeGrowing(p, timeline) }}}
+	figs := []compareFigure{growingFigure("compare-timeline.png", timeline)}
 	// Each variant's own overview, replication 0.
 	for a, arm := range c.Arms {
 		for _, nf := range figures(c.Runs[a][0], arm.Name) {
 			if nf.File == "overview.png" {
-				f := nf.Figure
-				figs = append(figs, compareFigure{File: "overview-" + arm.Name + ".png", write: func(p string) error { return writeGrowing(p, f) }})
+				figs = append(figs, growingFigure("overview-"+arm.Name+".png", nf.Figure))
 			}
 		}
 	}
 	// One bar per variant, named under it on the axis, its value above it.
 	for _, ms := range stats {
 		if bc, ok := metricBars(c, ms); ok {
-			figs = append(figs, compareFigure{File: "bars-" + ms.Metric.Name + ".png", write: bc.WriteFile})
+			figs = append(figs, chartFigure("bars-"+ms.Metric.Name+".png", bc))
 		}
 	}
 	if len(locked) > 0 {
 		bc := lockedBars(c, locked)
-		figs = append(figs, compareFigure{File: "bars-locked_in.png", write: bc.WriteFile})
+		figs = append(figs, chartFigure("bars-locked_in.png", bc))
 	}
 	return figs
 }

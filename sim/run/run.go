@@ -148,7 +148,7 @@ func (out *Output) write(dir string, opt Options) error {
 	if opt.Plots {
 		var figs []compareFigure
 		for _, f := range Figures(res) {
-			figs = append(figs, compareFigure{File: f.File, write: func(p string) error { return writeGrowing(p, f.Figure) }})
+			figs = append(figs, growingFigure(f.File, f.Figure))
 		}
 		paths, warn := writeFigures(dir, figs, opt.SVG)
 		out.Files = append(out.Files, paths...)

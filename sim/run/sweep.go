@@ -70,17 +70,9 @@ type SweepOutput struct {
 // diagram), or, for one axis, the metric against it with a line per
 // variant.
 func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*SweepOutput, error) {
-	res, cells, err := newSweep(exp, opt)
+	res, cells, g, err := startSweep(ctx, exp, opt)
 	if err != nil {
 		return nil, err
-	}
-	plan := make([]PlannedRun, len(cells))
-	cfgs := make([]topology.Config, len(cells))
-	for i, c := range cells {
-		plan[i], cfgs[i] = PlannedRun{Model: c.cfg, Times: res.Replications}, c.cfg
-	}
-	if err := opt.Budget.Check(plan); err != nil {
-		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 	}
 	out := &SweepOutput{Result: res, Dir: sweepDir(exp.Name, opt.OutDir)}
 	stage, err := stageOutput(out.Dir)
@@ -88,7 +80,7 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 	}
 	defer stage.Abort()
-	runErr := res.runCells(ctx, cells, opt, newMeter(ctx, opt.Budget, cfgs...))
+	runErr := res.runCells(ctx, cells, opt, g)
 	if runErr != nil && !isStop(runErr) {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, runErr)
 	}
@@ -99,6 +91,24 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 	}
 	return out, runErr
+}
+
+// startSweep sets the sweep up (newSweep), checks its whole plan against
+// opt.Budget and returns the meter its runs share.
+func startSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []sweepCell, *meter, error) {
+	res, cells, err := newSweep(exp, opt)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	plan := make([]PlannedRun, len(cells))
+	cfgs := make([]topology.Config, len(cells))
+	for i, c := range cells {
+		plan[i], cfgs[i] = PlannedRun{Model: c.cfg, Times: res.Replications}, c.cfg
+	}
+	if err := opt.Budget.Check(plan); err != nil {
+		return nil, nil, nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
+	}
+	return res, cells, newMeter(ctx, opt.Budget, cfgs...), nil
 }
 
 // sweepDir is the sweep's output folder: dir, or out/<name>/sweep.
@@ -438,7 +448,7 @@ func (r *SweepResult) figures(stats []CellStat) []compareFigure {
 			}
 			f.Panels[0].Lines = append(f.Panels[0].Lines, l)
 		}
-		return []compareFigure{{File: "sweep-" + sw.Metric + ".png", write: func(p string) error { return writeGrowing(p, f) }}}
+		return []compareFigure{growingFigure("sweep-"+sw.Metric+".png", f)}
 	}
 	var figs []compareFigure
 	for _, v := range r.Variants {
@@ -464,7 +474,7 @@ func (r *SweepResult) figures(stats []CellStat) []compareFigure {
 			lo, hi := 0.0, 1.0
 			h.ZMin, h.ZMax = &lo, &hi
 		}
-		figs = append(figs, compareFigure{File: "phase-" + v + ".png", write: h.WriteFile})
+		figs = append(figs, chartFigure("phase-"+v+".png", h))
 	}
 	return figs
 }

@@ -1,0 +1,165 @@
+//go:build !js
+
+package playground
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserCompareSweep drives the page's compare and sweep modes in
+// headless Chromium: it opens the retry-budget storm, compares its two
+// variants (2 replications) and finds a verdict per variant (the budget
+// recovers, without it the storm locks in), stops a comparison mid-way,
+// runs goodput-vs-load's sweep (1 replication, its grid cut to 4 loads in
+// the editor) and sees its load curve, and metastable-phase's (cut to 3 x
+// 2 cells) and sees its phase diagram,
+// and asks for a sweep over the page's budget and gets the refusal with
+// the reason. Screenshots go to the artifacts folder (8-compare.png,
+// 9-sweep.png, 10-refused.png).
+func TestBrowserCompareSweep(t *testing.T) {
+	chrome := need(t, "chromium", "chromium-browser", "google-chrome")
+	dir := site(t)
+	shots := artifacts(t)
+	url := serveSite(t, dir)
+
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.WindowSize(1280, 800))...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	// Two batches of runs in WebAssembly on a busy 2-core machine.
+	ctx, cancel = context.WithTimeout(ctx, 8*time.Minute)
+	defer cancel()
+	b := &browser{t: t, ctx: ctx, shots: shots}
+
+	b.do(chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`#experiments button[data-file="retry-budget-storm.toml"]`)))
+	b.wait(`document.querySelector("#run").disabled === false`)
+	open(b, "retry-budget-storm.toml")
+	b.wait(`!document.querySelector("#batch").hidden && !document.querySelector("#compare-row").hidden && document.querySelector("#sweep-row").hidden`)
+	setReps(b, "#reps", "2")
+	b.do(click("#compare"))
+	b.waitFor(`document.querySelectorAll("#batch-out .verdicts tbody tr").length === 2`, 3*time.Minute)
+	verdict := func(v string) string {
+		return eval[string](b, `document.querySelector('#batch-out .verdicts tr[data-variant="`+v+`"] td.verdict').dataset.verdict`)
+	}
+	if got := verdict("base"); got != "recovered" {
+		t.Errorf("base (retry budget): verdict %q, want recovered", got)
+	}
+	if got := verdict("no-budget"); got != "locked_in" {
+		t.Errorf("no-budget: verdict %q, want locked_in", got)
+	}
+	b.wait(`document.querySelector('#batch-out img[data-file="compare-timeline.svg"]') !== null && document.querySelector("#batch-out .md table") !== null`)
+	b.layout()
+	b.labels()
+	t.Logf("compare: %s", eval[string](b, `document.querySelector("#status").textContent`))
+	b.shot("8-compare")
+	b.part("#batch", "8-compare-panel")
+	b.part("#batch-results", "8-compare-results")
+
+	// Stop a comparison mid-way: the buttons come back, nothing is kept.
+	b.do(click("#compare"))
+	b.wait(`document.querySelector("#batch-stop").disabled === false`)
+	b.do(click("#batch-stop"))
+	b.wait(`document.querySelector("#batch-progress-text").textContent === "stopped" && !document.querySelector("#compare").disabled`)
+
+	// A sweep: the load curve, one line per variant. The grid is cut to
+	// 4 loads (12 runs) in the editor, which keeps the test to seconds
+	// on a loaded machine and checks that the page sweeps the edited file.
+	open(b, "goodput-vs-load.toml")
+	edit(b, "values = [500, 700, 900, 1000, 1100, 1300, 1600, 2000]", "values = [500, 900, 1100, 1600]")
+	b.wait(`batch.info !== null && batch.info.sweep.cells === 12 && !document.querySelector("#sweep-row").hidden && document.querySelector("#sweep-reps").value === "1"`)
+	b.do(click("#sweep"))
+	b.waitFor(`document.querySelector('#batch-out img[data-file="sweep-goodput.svg"]') !== null`, 3*time.Minute)
+	b.wait(`document.querySelector("#batch-title").textContent === "Sweep: goodput-vs-load"`)
+	t.Logf("sweep: %s", eval[string](b, `document.querySelector("#status").textContent`))
+	b.shot("9-sweep")
+	b.part("#batch-results", "9-sweep-results")
+
+	// A phase diagram: two axes, the locked-in probability per cell.
+	open(b, "metastable-phase.toml")
+	edit(b, "values = [250, 300, 350, 400, 450, 500, 600, 700, 800]", "values = [300, 400, 600]")
+	edit(b, `values = ["100ms", "250ms", "500ms", "1s", "2s", "4s"]`, `values = ["100ms", "1s"]`)
+	b.wait(`batch.info !== null && batch.info.sweep.cells === 6`)
+	b.do(click("#sweep"))
+	b.waitFor(`document.querySelector('#batch-out img[data-file="phase-base.svg"]') !== null`, 3*time.Minute)
+	t.Logf("phase sweep: %s", eval[string](b, `document.querySelector("#status").textContent`))
+	b.part("#batch-results", "9-phase-results")
+
+	// Over the page's budget: refused before any run, with the reason
+	// (the whole grid, 54 cells, x 10000 replications).
+	open(b, "metastable-phase.toml")
+	b.wait(`batch.info.sweep.cells === 54`)
+	setReps(b, "#sweep-reps", "10000")
+	b.do(click("#sweep"))
+	b.waitFor(`(() => { const p = document.querySelector('#batch-out p[data-refused="true"]'); return p !== null && p.textContent.includes("budget"); })()`, time.Minute)
+	b.part("#workbench", "10-refused-panel")
+	b.part("#batch-results", "10-refused")
+}
+
+// open opens a bundled experiment from the catalogue and waits for its
+// validation.
+func open(b *browser, file string) {
+	b.t.Helper()
+	b.do(click(`#experiments button[data-file="` + file + `"]`))
+	name := strings.TrimSuffix(file, ".toml")
+	b.wait(`batch.info !== null && batch.info.name === "` + name + `" && document.querySelector("#problems li.ok") !== null`)
+}
+
+// edit replaces text in the editor as typing would, and waits for the
+// validation to pass.
+func edit(b *browser, from, to string) {
+	b.t.Helper()
+	js, _ := json.Marshal([]string{from, to})
+	if !eval[bool](b, `(() => { const [from, to] = `+string(js)+`; const ta = document.querySelector("#toml");
+		if (!ta.value.includes(from)) return false;
+		ta.value = ta.value.replace(from, to);
+		ta.dispatchEvent(new Event("input"));
+		return true; })()`) {
+		b.t.Fatalf("the editor has no %q", from)
+	}
+	b.wait(`document.querySelector("#problems li.ok") !== null && document.querySelector("#toml").value.includes(` + string(mustJSON(to)) + `)`)
+}
+
+func mustJSON(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// setReps types a replication count into a field.
+func setReps(b *browser, sel, n string) {
+	b.t.Helper()
+	b.do(chromedp.SetValue(chromedp.CSS(sel), n))
+	eval[bool](b, `document.querySelector("`+sel+`").dispatchEvent(new Event("input"))`)
+}
+
+// waitFor is wait with a longer timeout, for runs.
+func (b *browser) waitFor(cond string, d time.Duration) {
+	b.t.Helper()
+	if _, err := chromedp.Run(b.ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(d))); err != nil {
+		b.shot("failed")
+		status, _ := chromedp.Run(b.ctx, chromedp.Text(chromedp.CSS(`#status`)))
+		b.t.Fatalf("waiting for %s: %v (status: %q)", cond, err, status)
+	}
+}
+
+// part writes a PNG screenshot of the element a CSS selector finds.
+func (b *browser) part(sel, name string) {
+	png, err := chromedp.Run(b.ctx, chromedp.Screenshot(chromedp.CSS(sel)))
+	if err != nil {
+		b.t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	p := filepath.Join(b.shots, name+".png")
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		b.t.Error(err)
+	}
+	b.t.Logf("screenshot %s", p)
+}

@@ -1,0 +1,231 @@
+// The playground's compare and sweep modes: run the file's variants (all
+// of them x N replications, as ressim compare) or its [sweep] grid (as
+// ressim sweep) in a worker of their own, with progress and Stop, and show
+// the CLI's table, figures and a verdict per variant. It uses app.js's
+// $, newWorker, setStatus and blobURL, and listens for the "ressim:info"
+// event app.js sends after each validation. Knobs do not apply here: a
+// comparison is of the file as written in the editor, so that its
+// compare.json is the one ressim compare writes.
+"use strict";
+
+const batch = { info: null, worker: null, running: false, op: "" };
+
+// The page starts at a few replications so that a room is not kept
+// waiting; the field says what the file asks for.
+const pageReplications = { compare: 3, sweep: 1 };
+
+document.addEventListener("ressim:info", (ev) => showBatchPanel(ev.detail));
+
+function showBatchPanel(info) {
+  if (info && (!batch.info || batch.info.name !== info.name)) {
+    delete $("reps").dataset.touched;
+    delete $("sweep-reps").dataset.touched;
+  }
+  batch.info = info;
+  const has = info && (info.variants.length > 0 || info.sweep);
+  $("batch").hidden = !has;
+  if (!has) return;
+  $("compare-row").hidden = info.variants.length === 0;
+  $("sweep-row").hidden = !info.sweep;
+  const parts = [];
+  if (info.variants.length > 0) parts.push(describeBatch("compare", info, $("reps"), info.variants.length + 1, `${info.variants.length + 1} variants (base, ${info.variants.join(", ")})`));
+  if (info.sweep) parts.push(describeBatch("sweep", info, $("sweep-reps"), info.sweep.cells, `${info.sweep.cells} cells, mapping ${info.sweep.metric}`));
+  $("reps-note").textContent = parts.join(" ") + " Knobs do not apply here: the file as written is run, as ressim compare and sweep run it.";
+  if (!batch.running) $("compare").disabled = $("sweep").disabled = false;
+}
+
+// describeBatch sets a replications field to the page's reduced default
+// (unless typed into) and says how many runs its button starts.
+function describeBatch(op, info, field, units, what) {
+  const reduced = Math.min(info.replications, pageReplications[op]);
+  if (!field.dataset.touched) field.value = String(reduced);
+  const reps = Number(field.value) || info.replications;
+  const note = reduced < info.replications ? ` (the file asks for ${info.replications}; the page starts at ${reduced} to keep it quick: set ${info.replications} for the CLI's own numbers)` : "";
+  return `${op === "compare" ? "Compare" : "Sweep"}: ${what} x ${reps} replication(s) = ${units * reps} runs${note}.`;
+}
+
+async function runBatch(op) {
+  if (batch.running || !batch.info) return;
+  batch.running = true;
+  batch.op = op;
+  $("compare").disabled = $("sweep").disabled = true;
+  $("batch-stop").disabled = false;
+  $("batch-progress").value = 0;
+  $("batch-progress-text").textContent = "0 %";
+  if (!batch.worker) batch.worker = newWorker();
+  const reps = $(op === "compare" ? "reps" : "sweep-reps").value.trim();
+  const req = { text: $("toml").value, seed: $("seed").value.trim(), reps, name: batch.info.name };
+  setStatus(op === "compare" ? "Comparing the variants…" : "Running the sweep…");
+  const t0 = performance.now();
+  const r = await batch.worker.call(op, req, (pct) => {
+    $("batch-progress").value = pct;
+    $("batch-progress-text").textContent = pct + " % of the runs";
+  });
+  if (!batch.running || batch.op !== op) return; // stopped meanwhile
+  endBatch();
+  const ms = Math.round(performance.now() - t0);
+  const el = $("batch-out");
+  $("batch-results").hidden = false;
+  $("batch-title").textContent = `${op === "compare" ? "Comparison" : "Sweep"}: ${req.name}`;
+  if (r.error) {
+    setStatus(op === "compare" ? "The comparison was refused." : "The sweep was refused.");
+    el.replaceChildren(paragraph("error", "Refused: " + r.error));
+    el.firstChild.dataset.refused = "true";
+    if (/budget/.test(r.error)) el.append(paragraph("note", "The page's budget is fixed (ressim's default, with 1 GiB of heap): lower the replications here, or run it with the CLI, whose flags raise the limits."));
+    return;
+  }
+  setStatus(`${op === "compare" ? "Comparison" : "Sweep"} done in ${ms} ms: ${r.runs} runs, seed ${r.seed}.`);
+  renderBatch(op, r, req);
+}
+
+function endBatch() {
+  batch.running = false;
+  $("batch-stop").disabled = true;
+  $("compare").disabled = $("sweep").disabled = false;
+}
+
+function stopBatch() {
+  if (!batch.running) return;
+  batch.worker.stop();
+  batch.worker = null;
+  endBatch();
+  $("batch-progress-text").textContent = "stopped";
+  setStatus("Stopped: the comparison or sweep was abandoned, nothing was kept.");
+}
+
+function paragraph(cls, text) {
+  const p = document.createElement("p");
+  if (cls) p.className = cls;
+  p.textContent = text;
+  return p;
+}
+
+// renderBatch shows the answer: what was run (and the CLI command giving
+// the same files), the verdict per variant, the CLI's table, the figures
+// and the downloads.
+function renderBatch(op, r, req) {
+  const el = $("batch-out");
+  const name = req.name;
+  const cmd = `ressim ${op} ${name}.toml --seed ${r.seed} --replications ${r.replications}`;
+  const what = paragraph("", `${r.runs} runs (${r.replications} replication(s) each), seed ${r.seed}. The same files as `);
+  const code = document.createElement("code");
+  code.textContent = cmd;
+  what.append(code, ".");
+  el.replaceChildren(what);
+  if (r.stopped) el.append(paragraph("error", "Stopped early, showing the whole replications that finished: " + r.stopped));
+  if (op === "compare") el.append(verdictTable(r.arms));
+  const md = (r.files || []).find((f) => f.file.endsWith(".md"));
+  if (md) el.append(markdownTables(md.text));
+  el.append(batchDownloads(r, name, req.text), batchFigures(r, name));
+  for (const w of r.warnings || []) el.append(paragraph("error", w));
+}
+
+const verdictShort = { locked_in: "locked in", relapsed: "relapsed", recovered: "recovered", unaffected: "unaffected" };
+
+// verdictTable: per variant, the first fault's verdicts over its
+// replications and the file's expectations on it.
+function verdictTable(arms) {
+  const t = document.createElement("table");
+  t.className = "verdicts";
+  t.innerHTML = `<caption>Verdict per variant (first fault, over the replications)</caption><thead><tr><th scope="col">Variant</th><th scope="col">Verdict</th><th scope="col">Expectations</th></tr></thead>`;
+  const body = document.createElement("tbody");
+  for (const a of arms) {
+    const tr = document.createElement("tr");
+    tr.dataset.variant = a.name;
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = a.name;
+    if (a.description) th.title = a.description;
+    const v = document.createElement("td");
+    const main = a.verdicts.length ? a.verdicts[0].verdict : "";
+    v.className = "verdict " + (main || "none");
+    v.dataset.verdict = main;
+    v.textContent = a.verdicts.length
+      ? a.verdicts.map((x) => `${verdictShort[x.verdict] || x.verdict} ${x.count}/${a.replications}`).join(", ")
+      : "no fault to judge";
+    const e = document.createElement("td");
+    for (const x of a.expectations || []) {
+      const s = document.createElement("div");
+      s.className = x.ok ? "ok" : "error";
+      s.textContent = x.text;
+      e.append(s);
+    }
+    tr.append(th, v, e);
+    body.append(tr);
+  }
+  t.append(body);
+  return t;
+}
+
+// markdownTables renders the CLI's compare.md or sweep.md: headings,
+// paragraphs and pipe tables.
+function markdownTables(md) {
+  const div = document.createElement("div");
+  div.className = "md";
+  let table = null;
+  for (const line of md.split("\n")) {
+    if (line.startsWith("|")) {
+      const cells = line.slice(1, -1).split("|").map((c) => c.trim());
+      if (cells.every((c) => /^-+$/.test(c))) continue;
+      if (!table) {
+        table = document.createElement("table");
+        const tr = table.createTHead().insertRow();
+        for (const c of cells) tr.append(Object.assign(document.createElement("th"), { scope: "col", textContent: c }));
+        div.append(table);
+        continue;
+      }
+      const tr = (table.tBodies[0] || table.createTBody()).insertRow();
+      cells.forEach((c, i) => {
+        const td = document.createElement(i === 0 ? "th" : "td");
+        if (i === 0) td.scope = "row";
+        else td.className = "num";
+        td.textContent = c;
+        tr.append(td);
+      });
+      continue;
+    }
+    table = null;
+    if (line.startsWith("#")) div.append(Object.assign(document.createElement("h3"), { textContent: line.replace(/^#+\s*/, "") }));
+    else if (line.trim()) div.append(paragraph("note", line));
+  }
+  return div;
+}
+
+function batchDownloads(r, name, text) {
+  const div = document.createElement("div");
+  div.className = "downloads";
+  const items = [[`${name}.toml`, text, "application/toml"]];
+  for (const f of r.files || []) items.push([f.file, f.text, f.file.endsWith(".json") ? "application/json" : "text/plain"]);
+  for (const f of r.figures || []) items.push([f.file, f.svg, "image/svg+xml"]);
+  for (const [file, body, type] of items) {
+    const a = document.createElement("a");
+    a.href = blobURL(body, type);
+    a.download = file;
+    a.textContent = "Download " + file;
+    div.append(a);
+  }
+  return div;
+}
+
+function batchFigures(r, name) {
+  const div = document.createElement("div");
+  div.className = "figures";
+  for (const f of r.figures || []) {
+    const img = document.createElement("img");
+    img.src = blobURL(f.svg, "image/svg+xml");
+    img.alt = `Figure ${f.file} of ${name}, seed ${r.seed}, ${r.replications} replication(s)`;
+    img.dataset.file = f.file;
+    div.append(img);
+  }
+  return div;
+}
+
+$("compare").onclick = () => runBatch("compare");
+$("sweep").onclick = () => runBatch("sweep");
+$("batch-stop").onclick = () => stopBatch();
+for (const id of ["reps", "sweep-reps"]) {
+  $(id).addEventListener("input", () => {
+    $(id).dataset.touched = "true";
+    if (batch.info) showBatchPanel(batch.info);
+  });
+}
