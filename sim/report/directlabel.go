@@ -21,28 +21,40 @@ const (
 type directLabel struct {
 	text  string
 	style draw.LineStyle
-	y     float64 // the line's last value (NaN: none, the label goes where there is room)
+	x, y  float64 // the line's last point (NaN: none)
 }
 
-// lastValue is the last value of y that the panel can draw: not NaN, and
-// on a log axis not below MinLog. NaN if there is none.
-func lastValue(y []float64, logY bool) float64 {
+// lastPoint is the last point of a line that the panel can draw: y not
+// NaN, and on a log axis not below MinLog. NaNs if there is none.
+func lastPoint(x, y []float64, logY bool) (float64, float64) {
 	for i := len(y) - 1; i >= 0; i-- {
 		if v := y[i]; !math.IsNaN(v) && (!logY || v >= MinLog) {
-			return v
+			return x[i], v
 		}
 	}
-	return math.NaN()
+	return math.NaN(), math.NaN()
 }
+
+// directReach is how near the right end of the x axis, as a share of
+// its range, every line must end for labels at the right end to name it:
+// a line that stops earlier (a latency with no answers after a collapse)
+// would seem to go on to its label.
+const directReach = 0.05
 
 // fitsDirect reports whether an item's lines are labelled at their ends
 // rather than in a legend: it has two labelled lines or more (one line
-// keeps its legend entry, which also names the panel's variant), and
-// their labels, stacked, fit in the height of its data area.
+// keeps its legend entry, which also names the panel's variant), each
+// reaching the right end of the axis (within directReach), and their
+// labels, stacked, fit in the height of its data area.
 func fitsDirect(it *item) bool {
 	n := len(it.direct)
 	if n < 2 {
 		return false
+	}
+	for _, d := range it.direct {
+		if !(d.x >= it.p.X.Max-directReach*(it.p.X.Max-it.p.X.Min)) {
+			return false
+		}
 	}
 	return vg.Length(n)*directRow(it) <= it.dataH
 }
@@ -92,19 +104,14 @@ func (it *item) drawDirect(c draw.Canvas, right vg.Length, trY func(float64) vg.
 	rowH := directRow(it)
 	want := make([]vg.Length, len(it.direct))
 	for i, d := range it.direct {
-		want[i] = c.Min.Y + rowH/2 // no value: at the bottom, out of the way
-		if !math.IsNaN(d.y) {
-			want[i] = max(c.Min.Y, min(c.Max.Y, trY(d.y)))
-		}
+		want[i] = max(c.Min.Y, min(c.Max.Y, trY(d.y)))
 	}
 	at := placeDirect(want, rowH, c.Min.Y, c.Max.Y)
 	thumb := it.legend.ThumbnailWidth
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
 	for i, d := range it.direct {
-		if !math.IsNaN(d.y) {
-			leader := draw.LineStyle{Color: d.style.Color, Width: d.style.Width / 2}
-			c.StrokeLine2(leader, right, want[i], c.Min.X, at[i])
-		}
+		leader := draw.LineStyle{Color: d.style.Color, Width: d.style.Width / 2}
+		c.StrokeLine2(leader, right, want[i], c.Min.X, at[i])
 		c.StrokeLine2(d.style, c.Min.X, at[i], c.Min.X+thumb, at[i])
 		c.FillText(sty, vg.Point{X: c.Min.X + thumb + it.legend.Padding, Y: at[i]}, d.text)
 	}

@@ -82,9 +82,12 @@ func TestDirectLabelsDrawn(t *testing.T) {
 		t.Errorf("alpha's label at %v, its line ends at %v", ys["alpha"], want)
 	}
 	// Whether labels fit: ten need ten rows of the legend's height.
-	it := &item{direct: make([]directLabel, 10), legend: newLegend(ptr(newTheme(400, 200, true))), dataH: 50}
+	th := newTheme(400, 200, true)
+	it := &item{p: newPlot(&th), direct: make([]directLabel, 10), legend: newLegend(&th), dataH: 50}
+	it.p.X.Min, it.p.X.Max = 0, 100
 	for i := range 10 {
 		it.legend.Add(string(rune('a'+i)), swatch{fill: color.Black})
+		it.direct[i] = directLabel{x: 96, y: float64(i)}
 	}
 	if fitsDirect(it) {
 		t.Error("ten labels fit in 50 pt: want the legend")
@@ -93,13 +96,19 @@ func TestDirectLabelsDrawn(t *testing.T) {
 	if !fitsDirect(it) {
 		t.Error("ten labels in exactly their height: want direct labels")
 	}
+	it.direct[3].x = 94 // ends before the last 5 % of the axis
+	if fitsDirect(it) {
+		t.Error("a line ending at 94 of 100 gets a label at the right end")
+	}
+	it.direct[3].x = math.NaN() // no point at all
+	if fitsDirect(it) {
+		t.Error("a line with no point gets a label at the right end")
+	}
 	it.direct = it.direct[:1]
 	if fitsDirect(it) {
 		t.Error("one line: want its legend entry")
 	}
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // labelHeights draws f on a recording canvas and returns the baseline
 // height of every text drawn right of the first panel's data area (the

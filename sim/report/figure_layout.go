@@ -146,7 +146,8 @@ func (l *figureLayout) panelItem(pn *Panel, colours []color.RGBA, yTarget int) *
 		k++
 		if ln.Label != "" {
 			it.legend.Add(ln.Label, lp)
-			it.direct = append(it.direct, directLabel{text: ln.Label, style: lp.style, y: lastValue(ln.Y, pn.LogY)})
+			lx, ly := lastPoint(ln.X, ln.Y, pn.LogY)
+			it.direct = append(it.direct, directLabel{text: ln.Label, style: lp.style, x: lx, y: ly})
 		}
 	}
 	p.Add(thin...)
