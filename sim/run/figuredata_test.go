@@ -204,3 +204,29 @@ func TestSweepCurveDrawsTheCells(t *testing.T) {
 		t.Errorf("marks %v, want capacity 500 rps and the retried capacity", f.Marks)
 	}
 }
+
+// TestCurveFinding: the sweep curve's title names the variants that end
+// below half their peak, and where they peaked.
+func TestCurveFinding(t *testing.T) {
+	good, lat := metricByName("goodput"), metricByName("p99_latency")
+	x := []float64{500, 1000, 1100, 2000}
+	fifo := report.Line{Label: "base", X: x, Y: []float64{500, 997, 0.2, 0}}
+	bounded := report.Line{Label: "bounded-queue", X: x, Y: []float64{500, 997, 1001, 1001}}
+	lifo := report.Line{Label: "adaptive-lifo", X: x, Y: []float64{500, 945, 975, math.NaN()}}
+	tests := []struct {
+		m     *MetricDef
+		lines []report.Line
+		want  string
+	}{
+		{good, []report.Line{fifo, bounded, lifo}, "base collapses past 1000 (0 at 2000); bounded-queue, adaptive-lifo hold"},
+		{good, []report.Line{bounded, lifo}, ""},
+		{good, []report.Line{fifo}, "base collapses past 1000 (0 at 2000)"},
+		{good, []report.Line{fifo, bounded}, "base collapses past 1000 (0 at 2000); bounded-queue holds"},
+		{lat, []report.Line{fifo, bounded}, ""},
+	}
+	for i, tc := range tests {
+		if got := curveFinding(tc.m, tc.lines); got != tc.want {
+			t.Errorf("case %d: %q, want %q", i, got, tc.want)
+		}
+	}
+}

@@ -54,7 +54,48 @@ func (r *SweepResult) lineFigure(stats []CellStat) report.Figure {
 		}
 		f.Panels[0].Lines = append(f.Panels[0].Lines, l)
 	}
+	if t := curveFinding(metricByName(sw.Metric), f.Panels[0].Lines); t != "" {
+		f.Title = r.Name + ": " + t
+	}
 	return f
+}
+
+// curveFinding says, for a metric where higher is better, which variants
+// collapse (end below half their peak) past the point of their peak and
+// which hold: "base collapses past 1000 (0 at 2000); bounded-queue,
+// adaptive-lifo hold". "" when no variant collapses, or the metric is
+// not one where higher is better.
+func curveFinding(m *MetricDef, lines []report.Line) string {
+	if m == nil || !m.HigherIsBetter {
+		return ""
+	}
+	var fell, held []string
+	for _, l := range lines {
+		peak, at, last, lastX := math.Inf(-1), 0.0, math.NaN(), 0.0
+		for i, y := range l.Y {
+			if math.IsNaN(y) {
+				continue
+			}
+			if y > peak {
+				peak, at = y, l.X[i]
+			}
+			last, lastX = y, l.X[i]
+		}
+		if peak > 0 && last < peak/2 {
+			fell = append(fell, fmt.Sprintf("%s collapses past %s (%s at %s)", l.Label, fmtRate(at), fmtRate(last), fmtRate(lastX)))
+		} else {
+			held = append(held, l.Label)
+		}
+	}
+	switch {
+	case len(fell) == 0:
+		return ""
+	case len(held) == 0:
+		return strings.Join(fell, "; ")
+	case len(held) == 1:
+		return strings.Join(fell, "; ") + "; " + held[0] + " holds"
+	}
+	return strings.Join(fell, "; ") + "; " + strings.Join(held, ", ") + " hold"
 }
 
 // phaseFigure is variant v's heatmap over the two axes, with the
@@ -211,7 +252,8 @@ func cellPosition(xs []float64, v float64) float64 {
 	return float64(i) + (v-xs[i])/(xs[i+1]-xs[i])
 }
 
-// fmtRate writes a rate without needless digits: 1000, 333, 12.5.
+// fmtRate writes a rate (or any number) without needless digits: 1000,
+// 333, 12.5.
 func fmtRate(r float64) string {
 	if r >= 100 {
 		return fmt.Sprintf("%.0f", r)
