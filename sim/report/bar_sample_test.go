@@ -1,5 +1,7 @@
 package report
 
+import "math"
+
 func sampleBarChart(wpx, hpx int) BarChart {
 	return BarChart{
 		Title:    "Goodput during the fault, by retry policy",
@@ -33,13 +35,23 @@ func sampleHeatmap(wpx, hpx int) Heatmap {
 			z[j][i] = v
 		}
 	}
+	// Outlined: the locked-in cells (NaN).
+	outline := make([][]bool, len(z))
+	for j, row := range z {
+		outline[j] = make([]bool, len(row))
+		for i, v := range row {
+			outline[j][i] = math.IsNaN(v)
+		}
+	}
 	return Heatmap{
 		Title:    "Recovery time after a 5-minute slowdown",
-		Subtitle: "grey: stayed locked in (metastable)",
+		Subtitle: "grey: stayed locked in (metastable), outlined",
 		XLabel:   "offered load (fraction of capacity)",
 		YLabel:   "attempts per call",
 		ZLabel:   "time to recover (s)",
 		X:        load, Y: tries, Z: z, Annotate: true,
-		Width: wpx, Height: hpx,
+		Outline: outline,
+		Marks:   []Mark{{X: 0.72, Label: "knee 0.72"}, {X: 1.2, Label: "capacity 1.2"}},
+		Width:   wpx, Height: hpx,
 	}
 }

@@ -65,6 +65,9 @@ func TestHeatmapValidate(t *testing.T) {
 		{"zmin >= zmax", func(h *Heatmap) { h.ZMin, h.ZMax = new(2.0), new(1.0) }},
 		{"zmax nan", func(h *Heatmap) { h.ZMax = new(math.NaN()) }},
 		{"bad size", func(h *Heatmap) { h.Height = MaxSize + 1 }},
+		{"mark nan", func(h *Heatmap) { h.Marks[0].X = math.NaN() }},
+		{"outline rows", func(h *Heatmap) { h.Outline = h.Outline[1:] }},
+		{"outline row short", func(h *Heatmap) { h.Outline[2] = h.Outline[2][1:] }},
 	}
 	for _, tt := range tests {
 		h := sampleHeatmap(0, 0)

@@ -43,6 +43,18 @@
 // them; other lines take the first colours free in their panel. Line.Dashed
 // marks a baseline or a target.
 //
+// Direct labels: a panel with two labelled lines or more writes each label
+// at the right end of its line (at the height of its last value, with a
+// leader and a sample of the line's colour and dashes), nudged apart so
+// that no two overlap and kept in the order of the lines' ends; a panel
+// too short for its labels stacked, or with one line, keeps its legend.
+// Line.Thin draws a faint thin line under the others, with no label, in
+// the colour of the panel's line with the same label: one replication
+// behind a mean. Figure.Marks are reference values of the x axis (a
+// capacity on a load axis): dashed dark lines across every panel, labelled
+// in the lane above the first. A title or subtitle wider than the figure
+// shrinks, down to 70 %.
+//
 // Sizes: Figure.Width x Figure.Height pixels, default 1200 x 900, each in
 // [200, 8000]. Lengths are laid out at 96 dpi, so SVG output is the same
 // figure at Width*0.75 x Height*0.75 points. Text and line widths scale with
@@ -65,7 +77,10 @@
 // NaN cells are light grey with a "no data" key. With 12 centres or fewer,
 // every centre is labelled; Annotate prints each value (3 significant
 // digits) in its cell, in black or white for contrast. ZMin and ZMax fix
-// the ends of the scale.
+// the ends of the scale. Heatmap.Outline draws, white over black, the
+// boundary of a region of cells (those locked in, say); Heatmap.Marks are
+// vertical reference lines, labelled in white boxes at the top, or at the
+// edge with an arrow when beyond the cells.
 //
 // Both render with methods (RenderPNG, RenderSVG, WriteFile) that behave
 // like the package functions for a Figure.

@@ -46,6 +46,10 @@ type Figure struct {
 	// Spans are fault windows, shaded across every panel and labelled at
 	// the top of the first panel.
 	Spans []Span
+	// Marks are reference values of the x axis (a service's capacity on
+	// a load axis), drawn as dashed vertical lines across every panel and
+	// labelled at the top of the first panel.
+	Marks []Mark
 	// Width and Height are the output size in pixels (PNG) or the
 	// equivalent size at 96 dpi (SVG). 0 selects DefaultWidth and
 	// DefaultHeight; otherwise each must lie in [MinSize, MaxSize].
@@ -91,6 +95,18 @@ type Line struct {
 	// measured points (a sweep), so that a straight segment across a
 	// cliff is not read as measured.
 	Points bool
+	// Thin draws a thin, faint, solid line with no legend entry and no
+	// direct label, under the other lines: one replication behind a
+	// mean. It takes the colour of the panel's line with the same Label.
+	Thin bool
+}
+
+// Mark is a reference value on the x axis, e.g. {1000, "capacity 1000 rps"}.
+type Mark struct {
+	// X is the value, in the units of the x axis.
+	X float64
+	// Label names it; drawn beside the line.
+	Label string
 }
 
 // Span is a fault window [From, To), in seconds of simulated time.
@@ -148,6 +164,11 @@ func (f *Figure) Validate() error {
 	for i, s := range f.Spans {
 		if !finite(s.From) || !finite(s.To) || s.From > s.To {
 			return invalid("span %d %q: bad interval [%v, %v)", i, s.Label, s.From, s.To)
+		}
+	}
+	for i, m := range f.Marks {
+		if !finite(m.X) {
+			return invalid("mark %d %q: X = %v is not finite", i, m.Label, m.X)
 		}
 	}
 	for i := range f.Panels {

@@ -121,23 +121,39 @@ func (l *figureLayout) panelItem(pn *Panel, colours []color.RGBA, yTarget int) *
 		p.Add(spanPlotter{spans: l.f.Spans})
 	}
 	p.Add(gridPlotter{style: draw.LineStyle{Color: gridColor, Width: th.gridWidth}, vertical: true, horiz: true})
+	if len(l.f.Marks) > 0 {
+		p.Add(markPlotter{marks: l.f.Marks, style: markStyle(th)})
+	}
 	// Every line of a panel gets its own colour and its own dash
-	// pattern, so that two lines on top of each other stay apart; flat
+	// pattern, so that two lines on top of each other stay apart; thin
+	// lines (replications behind a mean) go under the others, and flat
 	// lines (a series stuck at zero, say) are drawn last, on top, so
 	// that a line that moves cannot hide them.
-	var flat []plot.Plotter
+	var thin, moving, flat []plot.Plotter
+	k := 0 // index among the lines that are not thin, for the dashes
 	for li, ln := range pn.Lines {
 		lp := &linePlotter{x: ln.X, y: ln.Y, logY: pn.LogY, chunk: th.raster, points: ln.Points,
-			style: draw.LineStyle{Color: colours[li], Width: th.lineWidth, Dashes: dashes(th, li, ln.Dashed)}}
-		if isFlat(ln.Y) {
+			style: draw.LineStyle{Color: colours[li], Width: th.lineWidth, Dashes: dashes(th, k, ln.Dashed)}}
+		switch {
+		case ln.Thin:
+			c := colours[li]
+			lp.style = draw.LineStyle{Color: color.NRGBA{R: c.R, G: c.G, B: c.B, A: thinAlpha}, Width: th.lineWidth * thinWidth}
+			thin = append(thin, lp)
+			continue
+		case isFlat(ln.Y):
 			flat = append(flat, lp)
-		} else {
-			p.Add(lp)
+		default:
+			moving = append(moving, lp)
 		}
+		k++
 		if ln.Label != "" {
 			it.legend.Add(ln.Label, lp)
+			lx, ly := lastPoint(ln.X, ln.Y, pn.LogY)
+			it.direct = append(it.direct, directLabel{text: ln.Label, style: lp.style, x: lx, y: ly})
 		}
 	}
+	p.Add(thin...)
+	p.Add(moving...)
 	p.Add(flat...)
 	addMarkers(it, pn, &l.markers, th)
 	return it
@@ -191,7 +207,7 @@ func (l *figureLayout) measure() {
 	l.dataL, l.dataR = area.Min.X+l.left, area.Max.X-l.right
 	l.labelH = th.small.Height("Mg")
 	var rows int
-	l.labels, rows = placeSpanLabels(l.f.Spans, th.small, l.dataL, l.dataR, l.xlo, l.xhi, th.gap)
+	l.labels, rows = placeSpanLabels(laneItems(l.f.Spans, l.f.Marks), th.small, l.dataL, l.dataR, l.xlo, l.xhi, th.gap)
 	l.lane = vg.Length(rows) * l.labelH
 	if rows > 0 {
 		l.lane += th.gap / 4
@@ -225,7 +241,8 @@ func (l *figureLayout) draw() (areas []vg.Rectangle) {
 	for i, it := range l.items {
 		if !it.strip {
 			it.dataH, heights = heights[0], heights[1:]
-			if need := legendHeight(&it.legend); need > it.dataH+it.bottom {
+			it.useDirect = fitsDirect(it)
+			if need := legendHeight(&it.legend); !it.useDirect && need > it.dataH+it.bottom {
 				// Shrink a legend that cannot fit beside its panel.
 				k := max(0.6, float64((it.dataH+it.bottom)/need))
 				it.legend.TextStyle.Font.Size *= vg.Length(k)
@@ -280,5 +297,11 @@ func (l *figureLayout) drawItem(i int, it *item, dataTop, dataBot vg.Length) {
 		Min: vg.Point{X: area.Max.X + th.gap*1.5, Y: dataBot},
 		Max: vg.Point{X: l.dc.Max.X - l.margin, Y: dataTop},
 	}}
+	if it.useDirect {
+		d := it.p.DataCanvas(c)
+		_, trY := it.p.Transforms(&d)
+		it.drawDirect(lc, l.dataR, trY)
+		return
+	}
 	it.legend.Draw(lc)
 }

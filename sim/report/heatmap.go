@@ -37,6 +37,15 @@ type Heatmap struct {
 	// Annotate writes each cell's value in the cell when it fits
 	// (3 significant digits).
 	Annotate bool
+	// Marks are reference values of the x axis, in the coordinates of X
+	// (over equal cells, the caller maps a value to its place between
+	// the centres), drawn as vertical lines labelled at the top. A mark
+	// beyond the cells is labelled at the nearer edge, with an arrow.
+	Marks []Mark
+	// Outline, if not nil, has the shape of Z and draws the boundary of
+	// the cells set to true (say, those locked in in most replications):
+	// a thick line along every edge between a set and an unset cell.
+	Outline [][]bool
 	// Width and Height are the output size in pixels; see Figure.
 	Width, Height int
 }
@@ -97,6 +106,9 @@ func (h *Heatmap) Validate() error {
 				return invalid("heatmap Z[%d][%d] is infinite or beyond MaxAbs", j, i)
 			}
 		}
+	}
+	if err := h.validateOverlays(); err != nil {
+		return err
 	}
 	if h.ZMin != nil && !finite(*h.ZMin) || h.ZMax != nil && !finite(*h.ZMax) {
 		return invalid("heatmap ZMin/ZMax not finite")
@@ -195,6 +207,12 @@ func (h *Heatmap) draw(dc draw.Canvas, wpx, hpx int) error {
 	p.Y.Tick.Marker = centreTicks(h.Y, h.YTickLabels, 6)
 	zlo, zhi := h.zRange()
 	p.Add(&heatPlotter{h: h, ex: ex, ey: ey, zlo: zlo, zhi: zhi, text: th.small, pad: th.gap / 2})
+	if h.Outline != nil {
+		p.Add(outlinePlotter{set: h.Outline, ex: ex, ey: ey, width: 3 * th.lineWidth / 2})
+	}
+	if len(h.Marks) > 0 {
+		p.Add(heatMarkPlotter{marks: h.Marks, th: &th})
+	}
 
 	// The colour bar: a gradient, its ticks to the right, then ZLabel.
 	bar := vg.Length(18 * th.scale)

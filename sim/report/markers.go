@@ -133,6 +133,7 @@ func addMarkers(it *item, pn *Panel, styles *markerStyles, th *theme) {
 	if len(pn.Markers) == 0 {
 		return
 	}
+	it.markers = true
 	mp := markerPlotter{markers: pn.Markers, width: th.gridWidth * 1.5}
 	var seen []string
 	for _, mk := range pn.Markers {

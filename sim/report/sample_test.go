@@ -93,6 +93,7 @@ func sampleFigure(n, wpx, hpx int) Figure {
 			{From: 600, To: 900, Label: "recommendations latency 20 ms → 5 s"},
 			{From: 1500, To: 1560, Label: "load shedding"},
 		},
+		Marks: []Mark{{X: 2400, Label: "metrics agent restarted"}},
 		Width: wpx, Height: hpx,
 	}
 }

@@ -138,25 +138,47 @@ func (s spanPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 }
 
-// spanLabel is a fault-window label placed in the lane above the first
-// panel: its left edge and its row (0 = the row nearest the data).
+// spanLabel is a label placed in the lane above the first panel (a
+// fault window's, or a mark's): its left edge and its row (0 = the row
+// nearest the data).
 type spanLabel struct {
 	text string
 	x    vg.Length
 	row  int
+	mark bool // a Mark's label, not a fault's
 }
 
-// placeSpanLabels lays the span labels out left to right along [left,
+// laneItem is what the lane above the first panel labels: a fault
+// window [from, to), or a mark at from = to.
+type laneItem struct {
+	from, to float64
+	label    string
+	mark     bool
+}
+
+// laneItems lists the spans, then the marks.
+func laneItems(spans []Span, marks []Mark) []laneItem {
+	out := make([]laneItem, 0, len(spans)+len(marks))
+	for _, s := range spans {
+		out = append(out, laneItem{from: s.From, to: s.To, label: s.Label})
+	}
+	for _, m := range marks {
+		out = append(out, laneItem{from: m.X, to: m.X, label: m.Label, mark: true})
+	}
+	return out
+}
+
+// placeSpanLabels lays the lane's labels out left to right along [left,
 // right] (the data area, for x in [xlo, xhi]), each starting at its span
-// and moving up a row when it would overlap a label before it.
-func placeSpanLabels(spans []Span, sty text.Style, left, right vg.Length, xlo, xhi float64, pad vg.Length) (out []spanLabel, rows int) {
+// or mark and moving up a row when it would overlap a label before it.
+func placeSpanLabels(items []laneItem, sty text.Style, left, right vg.Length, xlo, xhi float64, pad vg.Length) (out []spanLabel, rows int) {
 	var rowEnd []vg.Length // right end of the last label in each row
-	for _, sp := range spans {
-		if sp.Label == "" || sp.To < xlo || sp.From > xhi {
+	for _, sp := range items {
+		if sp.label == "" || sp.to < xlo || sp.from > xhi {
 			continue
 		}
-		x := left + vg.Length((math.Max(sp.From, xlo)-xlo)/(xhi-xlo))*(right-left) + pad/2
-		w := sty.Width(sp.Label)
+		x := left + vg.Length((math.Max(sp.from, xlo)-xlo)/(xhi-xlo))*(right-left) + pad/2
+		w := sty.Width(sp.label)
 		if x+w > right { // keep the label inside the data width
 			x = max(left, right-w)
 		}
@@ -168,9 +190,25 @@ func placeSpanLabels(spans []Span, sty text.Style, left, right vg.Length, xlo, x
 			rowEnd = append(rowEnd, 0)
 		}
 		rowEnd[row] = x + w
-		out = append(out, spanLabel{text: sp.Label, x: x, row: row})
+		out = append(out, spanLabel{text: sp.label, x: x, row: row, mark: sp.mark})
 	}
 	return out, len(rowEnd)
+}
+
+// markPlotter draws marks as dashed vertical lines over the full height
+// of a panel.
+type markPlotter struct {
+	marks []Mark
+	style draw.LineStyle
+}
+
+func (m markPlotter) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	for _, mk := range m.marks {
+		if x := trX(mk.X); x >= c.Min.X && x <= c.Max.X {
+			c.StrokeLine2(m.style, x, c.Min.Y, x, c.Max.Y)
+		}
+	}
 }
 
 // statePlotter draws state bands as coloured blocks across the full

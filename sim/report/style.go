@@ -47,6 +47,7 @@ var (
 	axisColor = color.RGBA{0x44, 0x44, 0x44, 0xFF}
 	subColor  = color.RGBA{0x55, 0x55, 0x55, 0xFF}
 	missColor = color.RGBA{0xEE, 0xEE, 0xEE, 0xFF}
+	markColor = color.RGBA{0x33, 0x33, 0x33, 0xFF} // reference lines (Mark) and their labels
 )
 
 // dpi is the resolution at which pixels map to vg lengths (points).
@@ -147,6 +148,9 @@ func lineColours(panels []Panel) [][]color.RGBA {
 		next := 0
 		out[i] = make([]color.RGBA, len(p.Lines))
 		for j, l := range p.Lines {
+			if l.Thin {
+				continue // coloured below, after the line it follows
+			}
 			if k := index(shared, l.Label); k >= 0 {
 				out[i][j] = okabeIto[k%len(okabeIto)]
 				continue
@@ -160,8 +164,30 @@ func lineColours(panels []Panel) [][]color.RGBA {
 			used = append(used, next%len(okabeIto))
 			next++
 		}
+		thinColours(p.Lines, out[i], shared)
 	}
 	return out
+}
+
+// thinColours gives each thin line of a panel the colour of the panel's
+// first other line with its label, else its shared colour, else the
+// first palette colour.
+func thinColours(lines []Line, colours []color.RGBA, shared []string) {
+	for j, l := range lines {
+		if !l.Thin {
+			continue
+		}
+		colours[j] = okabeIto[0]
+		if k := index(shared, l.Label); k >= 0 {
+			colours[j] = okabeIto[k%len(okabeIto)]
+		}
+		for m, o := range lines {
+			if !o.Thin && o.Label == l.Label {
+				colours[j] = colours[m]
+				break
+			}
+		}
+	}
 }
 
 func index(ss []string, s string) int {

@@ -23,6 +23,12 @@ type item struct {
 	need                vg.Length // room needed on the left, strip label included
 	top                 vg.Length // room above the data area (title, gap)
 	dataH               vg.Length
+
+	// direct labels, one per labelled line, drawn at the lines' right
+	// ends instead of the legend when useDirect (see fitsDirect)
+	direct    []directLabel
+	markers   bool // the panel has markers, which only a legend explains
+	useDirect bool
 }
 
 // xRange is the shared x range: all line points, spans and state bands.
@@ -251,6 +257,10 @@ func drawTitle(dc draw.Canvas, th *theme, title, subtitle string, x, top vg.Leng
 		}
 		sty := t.sty
 		sty.YAlign = draw.YTop
+		// A line wider than the figure shrinks to fit, down to 70 %.
+		if w, room := sty.Width(t.s), dc.Max.X-x-(x-dc.Min.X); w > room && room > 0 {
+			sty.Font.Size *= vg.Length(max(0.7, float64(room/w)))
+		}
 		dc.FillText(sty, vg.Point{X: x, Y: top}, t.s)
 		top -= sty.Height(t.s) + th.gap/2
 	}
@@ -274,12 +284,21 @@ func drawSpanLane(dc draw.Canvas, spans []Span, labels []spanLabel, sty text.Sty
 		}
 		dc.Fill(vg.Rectangle{Min: vg.Point{X: x0, Y: bot}, Max: vg.Point{X: x1, Y: top}}.Path())
 	}
-	sty.Color = spanText
 	sty.YAlign = draw.YBottom
 	descent := sty.FontExtents().Descent
 	for _, l := range labels {
+		sty.Color = spanText
+		if l.mark {
+			sty.Color = markColor
+		}
 		dc.FillText(sty, vg.Point{X: l.x, Y: bot + vg.Length(l.row)*rowH + descent}, l.text)
 	}
+}
+
+// markStyle is the line of a Mark: dark grey, long dashes.
+func markStyle(th *theme) draw.LineStyle {
+	u := vg.Length(th.scale)
+	return draw.LineStyle{Color: markColor, Width: th.lineWidth * 0.75, Dashes: []vg.Length{6 * u, 4 * u}}
 }
 
 // dashes is the dash pattern of a panel's line li: solid for the first,

@@ -69,6 +69,8 @@ type Comparison struct {
 	// replication (after a stop, also those past the replications kept).
 	latency []metrics.Histogram
 	overlay []overlayMean // each arm's overlay series, mean over replications
+	// replicaLines[v][r] is replication r's goodput, folded (replicalines.go).
+	replicaLines [][]replicaLine
 }
 
 // ReplicationSeed is the seed of replication r: the experiment's seed for
@@ -118,7 +120,9 @@ func (opt CompareOptions) seedAndReps(exp *experiment.Experiment) (seed uint64, 
 // Memory grows with the arms and replications' small records, not with
 // their results: only replication 0 of each arm is kept whole (unless
 // opt.KeepRuns), the overlay figure's two series are folded into a mean
-// in replication order as runs finish, and every run's time series goes,
+// in replication order as runs finish, the first 50 replications' goodput
+// is kept folded to at most 600 values each (replicalines.go), and every
+// run's time series goes,
 // with opt.Series "all", to a spool file in Compare's staging folder.
 func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*Comparison, error) {
 	c := newComparison(exp, opt)
@@ -201,6 +205,7 @@ func (c *Comparison) alloc(reps int) {
 	c.done = make([][]bool, n)
 	c.latency = make([]metrics.Histogram, n)
 	c.overlay = make([]overlayMean, n)
+	c.replicaLines = make([][]replicaLine, n)
 	for i := range c.Runs {
 		c.Runs[i] = make([]*topology.Result, reps)
 		c.Headlines[i] = make([]Headline, reps)
@@ -238,6 +243,7 @@ func (c *Comparison) keepUnit(arm, rep int, d unitData) {
 	c.done[arm][rep] = true
 	c.latency[arm].Merge(d.Latency)
 	c.overlay[arm].add(rep, d.Overlay)
+	c.keepReplicaLine(arm, rep, d.Overlay[overlayGoodput])
 }
 
 // isStop reports whether err stopped a run from outside: a budget or a

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/ressim/ressim/sim/report"
 )
@@ -68,8 +69,11 @@ func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []com
 	return figs
 }
 
-// compareTimeline overlays the variants' mean series: goodput as small
-// multiples, in flight and p99 latency.
+// compareTimeline draws the variants over time: goodput as small
+// multiples, one panel per variant on one scale, each replication a thin
+// line under the variant's mean (a mix of recovered and locked-in runs
+// must not read as a level no run had); then the means of the requests in
+// flight and of the p99 latency, overlaid.
 func compareTimeline(c *Comparison) report.Figure {
 	base := c.Runs[0][0]
 	ts := base.Series
@@ -87,45 +91,60 @@ func compareTimeline(c *Comparison) report.Figure {
 		return lines
 	}
 	zero := 0.0
-	sub := fmt.Sprintf("seed %d, mean of %d replication(s) per variant, per %v interval", c.Seed, c.Replications, ts.Interval())
 	firstClient := ""
 	if len(base.Clients) > 0 {
 		firstClient = base.Clients[0].Name
 	}
-	// Goodput as small multiples, one panel per variant on one scale:
-	// overlaid, variants at the same level (all at zero, or all back)
-	// would hide each other.
-	gLines := overlay(overlayGoodput)
+	panels := c.goodputPanels(x, overlay(overlayGoodput))
+	panels = append(panels,
+		report.Panel{Title: "User requests in flight (sent, not yet answered), mean", YLabel: "requests", YMin: &zero,
+			Lines: overlay(overlayInFlight)},
+		report.Panel{Title: "p99 latency of answered requests (client " + firstClient + "), mean", YLabel: "latency (ms)", LogY: true,
+			Lines: overlay(overlayP99)})
+	return report.Figure{
+		Title: c.Name + ": " + c.verdicts(),
+		Subtitle: fmt.Sprintf("seed %d, %d replication(s) per variant, per %v interval; goodput (full answers within the deadline): thin lines each replication, thick the mean",
+			c.Seed, c.Replications, ts.Interval()),
+		Spans:  faultSpans(base),
+		Panels: panels,
+	}
+}
+
+// goodputPanels are the goodput small multiples: per variant, its
+// replications (the first maxReplicaLines) as thin lines and its mean,
+// on one scale, titled with how many replications stayed locked in.
+func (c *Comparison) goodputPanels(x []float64, means []report.Line) []report.Panel {
+	zero := 0.0
 	top := 0.0
-	for _, l := range gLines {
-		for _, v := range l.Y {
+	see := func(ys []float64) {
+		for _, v := range ys {
 			if !math.IsNaN(v) {
 				top = max(top, v)
 			}
 		}
 	}
 	var panels []report.Panel
-	for _, l := range gLines {
-		p := report.Panel{Title: "Goodput, " + l.Label + " (full answers within the deadline, all clients)",
-			YLabel: "requests/s", YMin: &zero, Lines: []report.Line{l}}
-		if top > 0 {
-			yMax := top * 1.05
-			p.YMax = &yMax
+	for a, mean := range means {
+		see(mean.Y)
+		p := report.Panel{Title: c.goodputTitle(a), YLabel: "requests/s", YMin: &zero}
+		for r, rl := range c.replicaLines[a] {
+			if r >= c.Replications || rl.values == nil || c.Replications < 2 {
+				continue
+			}
+			xs, ys := rl.points(x)
+			see(ys)
+			p.Lines = append(p.Lines, report.Line{Label: mean.Label, X: xs, Y: ys, Thin: true})
 		}
+		p.Lines = append(p.Lines, mean)
 		panels = append(panels, p)
 	}
-	panels = append(panels,
-		report.Panel{Title: "User requests in flight (sent, not yet answered)", YLabel: "requests", YMin: &zero,
-			Lines: overlay(overlayInFlight)},
-		report.Panel{Title: "p99 latency of answered requests (client " + firstClient + ")", YLabel: "latency (ms)", LogY: true,
-			Lines: overlay(overlayP99)})
-	timeline := report.Figure{
-		Title:    c.Name + ": variants compared",
-		Subtitle: sub,
-		Spans:    faultSpans(base),
-		Panels:   panels,
+	if top > 0 {
+		yMax := top * 1.05
+		for i := range panels {
+			panels[i].YMax = &yMax
+		}
 	}
-	return timeline
+	return panels
 }
 
 // metricBars is a metric's bar chart, a bar per variant; ok is false when
@@ -172,4 +191,56 @@ func lockedBars(c *Comparison, locked []LockedIn) report.BarChart {
 	}
 	bc.Series = []report.BarSeries{bs}
 	return bc
+}
+
+// goodputTitle is variant a's goodput panel title, with how many of its
+// replications the first fault left locked in.
+func (c *Comparison) goodputTitle(a int) string {
+	t := "Goodput, " + c.Arms[a].Name
+	hs := c.Headlines[a][:min(c.Replications, len(c.Headlines[a]))]
+	if len(hs) == 0 || !hs[0].HasFault {
+		return t
+	}
+	k := lockedInCount(hs)
+	switch {
+	case len(hs) == 1 && k == 1:
+		return t + ": locked in"
+	case len(hs) == 1:
+		return t + ": recovered"
+	}
+	return fmt.Sprintf("%s: %d of %d replications locked in", t, k, len(hs))
+}
+
+// verdicts says, for the figure's title, which variants stay locked in
+// (in most replications) and which recover, or "variants compared" when
+// the experiment has no fault to judge.
+func (c *Comparison) verdicts() string {
+	var locked, recovered []string
+	for a, arm := range c.Arms {
+		hs := c.Headlines[a][:min(c.Replications, len(c.Headlines[a]))]
+		if len(hs) == 0 || !hs[0].HasFault {
+			return "variants compared"
+		}
+		if 2*lockedInCount(hs) > len(hs) {
+			locked = append(locked, arm.Name)
+		} else {
+			recovered = append(recovered, arm.Name)
+		}
+	}
+	verb := func(names []string, one, many string) string {
+		if len(names) == 1 {
+			return names[0] + " " + one
+		}
+		return strings.Join(names, ", ") + " " + many
+	}
+	switch {
+	case len(recovered) == 0:
+		return "every variant stays locked in"
+	case len(locked) == 0:
+		return "every variant recovers"
+	}
+	if len(recovered) > 1 {
+		return verb(locked, "stays locked in", "stay locked in") + fmt.Sprintf("; the other %d recover", len(recovered))
+	}
+	return verb(locked, "stays locked in", "stay locked in") + "; " + verb(recovered, "recovers", "recover")
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/analysis"
 	"github.com/ressim/ressim/sim/experiment"
-	"github.com/ressim/ressim/sim/report"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -40,6 +39,10 @@ type SweepResult struct {
 	// Records[v][y][x][r] is what sweep.json lists of replication r of
 	// that cell.
 	Records [][][][]RunRecord
+
+	// capacity[v] is variant v's capacity for the client whose rate the
+	// x axis sets, if that is what it sets and every cell agrees on it.
+	capacity []*Capacity
 }
 
 // CellStat is the swept metric of one cell.
@@ -143,6 +146,7 @@ func newSweep(exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []s
 		return nil, nil, err
 	}
 	res.alloc(len(variants), nx, ny, reps)
+	res.capacity = sweepCapacity(sw, cells, len(variants))
 	return res, cells, nil
 }
 
@@ -416,67 +420,6 @@ func writeSweepJSON(w io.Writer, r *SweepResult, stats []CellStat) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
-}
-
-// figures draws the sweep: a heatmap per variant for two axes, or one
-// line chart with a line per variant for one axis.
-func (r *SweepResult) figures(stats []CellStat) []compareFigure {
-	sw := r.Sweep
-	zlabel := fmt.Sprintf("%s (%s)", sw.Metric, r.unit())
-	if sw.Y == nil {
-		f := report.Figure{
-			Title:    fmt.Sprintf("%s: %s against %s", r.Name, sw.Metric, sw.X.Label),
-			Subtitle: fmt.Sprintf("mean of %d replication(s) per point, seed %d", r.Replications, r.Seed),
-			XLabel:   sw.X.Label,
-			Panels:   []report.Panel{{Title: sw.Metric, YLabel: zlabel}},
-		}
-		zero := 0.0
-		f.Panels[0].YMin = &zero
-		xs, categorical := axisPositions(sw.X.Numbers, len(sw.X.Values))
-		if categorical {
-			f.XLabel += " (values in the order of the file; see sweep.md)"
-		}
-		for _, v := range r.Variants {
-			l := report.Line{Label: v, Points: true}
-			for _, x := range sortedIndices(xs) {
-				for _, s := range stats {
-					if s.Variant == v && s.X == x {
-						l.X = append(l.X, xs[x])
-						l.Y = append(l.Y, s.Value)
-					}
-				}
-			}
-			f.Panels[0].Lines = append(f.Panels[0].Lines, l)
-		}
-		return []compareFigure{growingFigure("sweep-"+sw.Metric+".png", f)}
-	}
-	var figs []compareFigure
-	for _, v := range r.Variants {
-		// Equal cells, labelled with the values as written in the file.
-		h := report.Heatmap{
-			Title:    fmt.Sprintf("%s: %s (%s)", r.Name, sw.Metric, v),
-			Subtitle: fmt.Sprintf("%d replication(s) per cell, seed %d", r.Replications, r.Seed),
-			XLabel:   sw.X.Label, YLabel: sw.Y.Label, ZLabel: zlabel,
-			X: indices(len(sw.X.Values)), Y: indices(len(sw.Y.Values)),
-			XTickLabels: valueLabels(sw.X.Values), YTickLabels: valueLabels(sw.Y.Values),
-			Annotate: true,
-		}
-		h.Z = make([][]float64, len(sw.Y.Values))
-		for y := range h.Z {
-			h.Z[y] = make([]float64, len(sw.X.Values))
-		}
-		for _, s := range stats {
-			if s.Variant == v {
-				h.Z[s.Y][s.X] = s.Value
-			}
-		}
-		if sw.Metric == "locked_in_probability" {
-			lo, hi := 0.0, 1.0
-			h.ZMin, h.ZMax = &lo, &hi
-		}
-		figs = append(figs, chartFigure("phase-"+v+".png", h))
-	}
-	return figs
 }
 
 func indices(n int) []float64 {
