@@ -24,7 +24,7 @@ func newAlertsCmd() *cobra.Command {
 		expects        []string
 	)
 	c := &cobra.Command{
-		Use:   "alerts FILE --rules RULES.yml",
+		Use:   "alerts FILE [--rules RULES.yml]",
 		Short: "Evaluate Prometheus alerting rules on a simulated incident",
 		Long: `Alerts runs the experiment in FILE, and the same run without its faults, and
 evaluates the Prometheus alerting and recording rules in RULES.yml on both
@@ -41,14 +41,23 @@ false alarms.
 exactly the alerts seen in the run at every change of state, checked to pass;
 it runs in a team's own CI with 'promtool test rules OUT.yml', without ressim.
 
---expect states what must happen, so the rules are a regression test: "ALERT
-fires within D" (in every fault, at most D after its start), "ALERT resolves
-within D" (at most D after its end), "ALERT silent" (never fires, with or
-without faults), "no false alarms". A failed expectation exits with status 3.
+Without --rules, the experiment's [alerts] table names the rules file
+(relative to the experiment file's folder) and its [[expect]] blocks with an
+alert key state what must happen, so the rules are a regression test kept in
+the experiment file (docs/experiment-format.md): fires_within (at most D after
+the fault's start), resolves_within (at most D after its end), never_fires.
+An expectation naming an alert the rules file does not declare is an error
+(exit status 2).
+
+--expect states the same on the command line: "ALERT fires within D" (in every
+fault, at most D after its start), "ALERT resolves within D" (at most D after
+its end), "ALERT silent" (never fires, with or without faults), "no false
+alarms". A failed expectation exits with status 3.
 
 --variant and --replication evaluate one run of 'ressim compare' instead of
 the base, exactly as 'ressim run' re-runs it.`,
-		Example: `  ressim alerts experiments/alerts/degraded-200.toml --rules experiments/alerts/degraded-200.rules.yml
+		Example: `  ressim alerts experiments/alerts/degraded-200.toml
+  ressim alerts experiments/alerts/degraded-200.toml --rules experiments/alerts/degraded-200.rules.yml
   ressim alerts experiments/alerts/degraded-200.toml --rules experiments/alerts/degraded-200.rules.yml \
     --expect "FallbackServedTooLong fires within 6m" --expect "AvailabilitySLONaive silent" --expect "no false alarms"
   ressim alerts experiments/metastable-retry-storm.toml --rules experiments/alerts/retry-storm.rules.yml --variant retry-budget --replication 0
@@ -56,12 +65,6 @@ the base, exactly as 'ressim run' re-runs it.`,
 		Args:              exactArgs(1),
 		ValidArgsFunction: tomlFiles,
 		RunE: func(c *cobra.Command, args []string) error {
-			if rules == "" {
-				return usageError{fmt.Errorf("--rules is required")}
-			}
-			if _, err := os.Stat(rules); err != nil {
-				return usageError{fmt.Errorf("--rules: %w", err)}
-			}
 			checks, err := parseAlertExpects(expects)
 			if err != nil {
 				return err
@@ -70,13 +73,22 @@ the base, exactly as 'ressim run' re-runs it.`,
 			if err != nil {
 				return err
 			}
-			cfg := exp.Model
-			if c.Flags().Changed("seed") {
-				cfg.Seed = seed
-			}
 			replica, err := rf.replica(c)
 			if err != nil {
 				return err
+			}
+			ctx := context.Background()
+			src, err := alertSource(ctx, c.OutOrStdout(), args[0], exp, rules, replica)
+			if err != nil {
+				return err
+			}
+			if !c.Flags().Changed("eval-interval") && src.every > 0 {
+				every = src.every
+			}
+			checks = append(checks, src.checks...)
+			cfg := exp.Model
+			if c.Flags().Changed("seed") {
+				cfg.Seed = seed
 			}
 			if replica != nil {
 				if cfg, err = run.ReplicaModel(exp, *replica, cfg.Seed); err != nil {
@@ -88,8 +100,7 @@ the base, exactly as 'ressim run' re-runs it.`,
 					return err
 				}
 			}
-			ctx := context.Background()
-			opt := alerts.Options{Rules: rules, EvalInterval: every, Dir: keep}
+			opt := alerts.Options{Rules: src.rules, EvalInterval: every, Dir: keep}
 			rep, err := alerts.Evaluate(ctx, cfg, opt)
 			if err != nil {
 				return err
@@ -110,9 +121,9 @@ the base, exactly as 'ressim run' re-runs it.`,
 			return checkAlertExpects(c.OutOrStdout(), rep, checks)
 		},
 	}
-	c.Flags().StringVar(&rules, "rules", "", "Prometheus rules file (required)")
+	c.Flags().StringVar(&rules, "rules", "", "Prometheus rules file (default: the experiment's [alerts] rules, with its [[expect]] blocks on alerts)")
 	c.Flags().Uint64Var(&seed, "seed", 0, "override the experiment's seed")
-	c.Flags().DurationVar(&every, "eval-interval", alerts.DefaultEvalInterval, "rule evaluation interval (a multiple of the experiment's interval)")
+	c.Flags().DurationVar(&every, "eval-interval", alerts.DefaultEvalInterval, "rule evaluation interval (a multiple of the experiment's interval; default: [alerts] eval_interval, else 15s)")
 	c.Flags().StringVar(&testOut, "promtool-test", "", "write a promtool unit-test file expecting the alerts seen in the run")
 	rf.register(c)
 	c.Flags().StringArrayVar(&expects, "expect", nil, `assert on the report (repeatable): "ALERT fires within 6m", "ALERT resolves within 10m", "ALERT silent", "no false alarms"; a failure exits with status 3`)

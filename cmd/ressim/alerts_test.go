@@ -33,8 +33,8 @@ func TestAlertsCmd(t *testing.T) {
 }
 
 func TestAlertsCmdUsage(t *testing.T) {
-	if code, _, _ := ressim("alerts", "../../experiments/breaker-fallback.toml"); code != exitInvalid {
-		t.Errorf("without --rules: exit %d, want %d", code, exitInvalid)
+	if code, _, _ := ressim("alerts", "../../experiments/bulkhead.toml"); code != exitInvalid {
+		t.Errorf("without --rules or [alerts]: exit %d, want %d", code, exitInvalid)
 	}
 	if code, _, _ := ressim("alerts", "../../experiments/breaker-fallback.toml", "--rules", "no-such.yml"); code != exitInvalid {
 		t.Errorf("missing rules file: exit %d, want %d", code, exitInvalid)
@@ -58,5 +58,88 @@ func TestAlertsCmdExpect(t *testing.T) {
 	}
 	if code, _, _ := ressim(append(args, "--expect", "FallbackServedTooLong fires soon")...); code != exitInvalid {
 		t.Errorf("malformed expectation: exit %d, want %d", code, exitInvalid)
+	}
+}
+
+// alertsCopy copies degraded-200.toml, with the replacements (old, new
+// pairs) applied, and its rules file into a new folder; it returns the
+// experiment's path.
+func alertsCopy(t *testing.T, repl ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	src, err := os.ReadFile("../../experiments/alerts/degraded-200.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	toml := string(src)
+	for i := 0; i+1 < len(repl); i += 2 {
+		if !strings.Contains(toml, repl[i]) {
+			t.Fatalf("degraded-200.toml has no %q", repl[i])
+		}
+		toml = strings.Replace(toml, repl[i], repl[i+1], 1)
+	}
+	rules, err := os.ReadFile("../../experiments/alerts/degraded-200.rules.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "degraded-200.toml")
+	if err := os.WriteFile(p, []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "degraded-200.rules.yml"), rules, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestAlertsCmdFileExpect: without --rules, ressim alerts takes the rules
+// and the expectations from the experiment file: the bundled ones hold
+// (exit 0); a tightened one fails (exit 3) and names its line; an
+// expectation on an alert the rules do not declare is an invalid file
+// (exit 2) at the alert key; --rules replaces the file's rules and skips
+// its expectations.
+func TestAlertsCmdFileExpect(t *testing.T) {
+	promtooltest.Require(t)
+	code, stdout, stderr := ressim("alerts", "../../experiments/alerts/degraded-200.toml")
+	if code != exitOK || strings.Count(stdout, "expect ok  ") != 5 {
+		t.Fatalf("bundled: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// FallbackServedTooLong fires 5m15s in (for: 5m, evaluated every 15 s).
+	p := alertsCopy(t, `fires_within = "6m"`, `fires_within = "5m"`)
+	code, stdout, _ = ressim("alerts", p)
+	if want := p + `:66: FallbackServedTooLong fires within 5m0s in "recommendations hangs": fired 5m15s after`; code != exitExpect || !strings.Contains(stdout, "expect FAIL "+want) {
+		t.Errorf("tightened: exit %d, want %d and %q\n%s", code, exitExpect, want, stdout)
+	}
+	p = alertsCopy(t, `alert = "GoodputSLO"`, `alert = "GoodputSLo"`)
+	code, _, stderr = ressim("alerts", p)
+	if want := p + `:79:1: expect[2].alert: no alert named "GoodputSLo" in the rules file`; code != exitInvalid || !strings.Contains(stderr, want) {
+		t.Errorf("unknown alert: exit %d, want %d and %q\n%s", code, exitInvalid, want, stderr)
+	}
+	code, stdout, _ = ressim("alerts", "../../experiments/alerts/degraded-200.toml", "--rules", "../../experiments/alerts/patterns.rules.yml")
+	if code != exitOK || !strings.Contains(stdout, "5 [[expect]] block(s) on alerts are not checked") || strings.Contains(stdout, "expect ") {
+		t.Errorf("--rules: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestAlertsCmdRulesPath: the [alerts] rules path cannot leave the
+// experiment file's folder: ".." is refused by the loader, and a symbolic
+// link pointing outside is refused when the file is opened.
+func TestAlertsCmdRulesPath(t *testing.T) {
+	p := alertsCopy(t, `rules = "degraded-200.rules.yml"`, `rules = "../degraded-200.rules.yml"`)
+	code, _, stderr := ressim("alerts", p)
+	if code != exitInvalid || !strings.Contains(stderr, p+":61:1: alerts.rules:") {
+		t.Errorf("..: exit %d\n%s", code, stderr)
+	}
+	p = alertsCopy(t, `rules = "degraded-200.rules.yml"`, `rules = "link.yml"`)
+	outside := filepath.Join(t.TempDir(), "outside.yml")
+	if err := os.WriteFile(outside, []byte("groups: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(filepath.Dir(p), "link.yml")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	code, _, stderr = ressim("alerts", p)
+	if code != exitInvalid || !strings.Contains(stderr, `[alerts] rules "link.yml"`) {
+		t.Errorf("symlink out: exit %d\n%s", code, stderr)
 	}
 }

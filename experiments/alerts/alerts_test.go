@@ -35,6 +35,40 @@ func evaluate(t *testing.T, file, variant, rules string, every time.Duration) *a
 	return rep
 }
 
+// checkFileExpects checks the experiment file's own [[expect]] blocks on
+// alerts for variant ("" is the base) on rep, as ressim alerts FILE does:
+// the file's [alerts] must name the rules and the evaluation interval rep
+// was evaluated with, and every expectation must hold. It returns how many
+// were checked, so that a test can tell they were not skipped.
+func checkFileExpects(t *testing.T, file, variant string, rep *alerts.Report) int {
+	t.Helper()
+	exp, err := experiment.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exp.Alerts == nil || exp.Alerts.EvalInterval != rep.EvalInterval ||
+		filepath.Base(exp.Alerts.Rules) != filepath.Base(rep.Rules) {
+		t.Fatalf("%s: [alerts] %+v, the test evaluated %s every %v", file, exp.Alerts, rep.Rules, rep.EvalInterval)
+	}
+	if variant == "" {
+		variant = "base"
+	}
+	n := 0
+	for _, x := range exp.AlertExpects {
+		if x.Variant != variant {
+			continue
+		}
+		n++
+		if msg := alerts.UnknownAlert(x.Alert, rep.Alerts); msg != "" {
+			t.Errorf("%s:%d: %s", file, x.Where.Line, msg)
+		}
+		if r := alerts.ExpectFrom(file, x).Check(rep); !r.OK {
+			t.Error(r)
+		}
+	}
+	return n
+}
+
 // within fails unless lo <= d <= hi.
 func within(t *testing.T, what string, d, lo, hi time.Duration) {
 	t.Helper()
@@ -100,6 +134,9 @@ func TestDegraded200(t *testing.T) {
 			t.Error(r)
 		}
 	}
+	if n := checkFileExpects(t, "degraded-200.toml", "", rep); n != 5 {
+		t.Errorf("degraded-200.toml: %d expectations on alerts, want 5", n)
+	}
 	checkFigure(t, rep, "GoodputSLO", 240+g.FiringAfter.Seconds())
 	checkFigure(t, rep, "AvailabilitySLONaive", -1)
 	// The equivalent promtool test file passes on its own (the method
@@ -160,7 +197,14 @@ func TestRetryStormBurnRate(t *testing.T) {
 		t.Errorf("false alarms without the fault: %+v", fa)
 	}
 
+	if n := checkFileExpects(t, file, "", rep); n != 5 {
+		t.Errorf("%s: %d expectations on alerts for the base, want 5", file, n)
+	}
+
 	budget := evaluate(t, file, "retry-budget", rules, 15*s)
+	if n := checkFileExpects(t, file, "retry-budget", budget); n != 2 {
+		t.Errorf("%s: %d expectations on alerts for retry-budget, want 2", file, n)
+	}
 	fast, ok = budget.Find(fault, "GoodputBudgetFastBurn")
 	// The spike's 5 s of failures leave the 5-minute window only when it
 	// has slid past them: about 5 min after the fault's end, to an
@@ -247,6 +291,12 @@ func TestPatternAlerts(t *testing.T) {
 		t.Errorf("RetryBudgetExhausted did not resolve: %v", ex)
 	}
 	within(t, "budget exhausted resolved after the fault", ex.ResolvedAfter, 5*s, 20*s)
+	if n := checkFileExpects(t, "../breaker-fallback.toml", "", rep); n != 4 {
+		t.Errorf("breaker-fallback.toml: %d expectations on alerts, want 4", n)
+	}
+	if n := checkFileExpects(t, "../retry-budget-storm.toml", "", budget); n != 3 {
+		t.Errorf("retry-budget-storm.toml: %d expectations on alerts, want 3", n)
+	}
 	for _, r := range []*alerts.Report{rep, budget} {
 		if fa := r.FalseAlarms(); len(fa) > 0 {
 			t.Errorf("%s: false alarms: %+v", r.Experiment, fa)

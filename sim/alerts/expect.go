@@ -15,11 +15,20 @@ import (
 //
 // ALERT is an alert name (any labels) or alertname{labels} as reported; D
 // a Go duration (6m, 90s).
+//
+// The same assertions written as [[expect]] blocks in the experiment file
+// (experiment.AlertExpect, converted by ExpectFrom) may also name one
+// fault (Fault) or the baseline alone (Baseline).
 type Expect struct {
 	Text  string
 	Alert string
 	Kind  string // "fires", "resolves", "silent", "no-false-alarms"
 	Limit time.Duration
+	// Fault, if set, is the one fault (its label) the expectation is
+	// about; otherwise it holds in every fault.
+	Fault string
+	// Baseline (silent only): only the run without faults counts.
+	Baseline bool
 }
 
 // ParseExpect parses one expectation.
@@ -62,52 +71,103 @@ func (r ExpectResult) String() string {
 
 // Check judges the expectation on r.
 func (e Expect) Check(r *Report) ExpectResult {
-	res := ExpectResult{Expect: e, OK: true}
-	var notes []string
-	fail := func(format string, a ...any) {
-		res.OK = false
-		notes = append(notes, fmt.Sprintf(format, a...))
-	}
-	note := func(format string, a ...any) { notes = append(notes, fmt.Sprintf(format, a...)) }
+	c := &checker{res: ExpectResult{Expect: e, OK: true}}
 	switch e.Kind {
 	case "no-false-alarms":
 		for _, ep := range r.FalseAlarms() {
-			fail("%s fired at %v without faults", ep.Alert, ep.Firing)
+			c.fail("%s fired at %v without faults", ep.Alert, ep.Firing)
 		}
 	case "silent":
-		for _, f := range r.Faults {
-			if d, ok := r.Find(f.Label, e.Alert); ok && d.Fired {
-				fail("fired %v after %q started", d.FiringAfter, f.Label)
-			}
-		}
-		for _, ep := range r.FalseAlarms() {
-			if ep.Alert == e.Alert || strings.HasPrefix(ep.Alert, e.Alert+"{") {
-				fail("fired at %v without faults", ep.Firing)
-			}
-		}
+		e.checkSilent(r, c)
 	default:
-		if len(r.Faults) == 0 {
-			fail("the experiment has no fault")
+		e.checkFault(r, c)
+	}
+	return c.result()
+}
+
+// checker gathers an expectation's verdict and notes.
+type checker struct {
+	res   ExpectResult
+	notes []string
+}
+
+func (c *checker) fail(format string, a ...any) {
+	c.res.OK = false
+	c.notes = append(c.notes, fmt.Sprintf(format, a...))
+}
+
+func (c *checker) note(format string, a ...any) { c.notes = append(c.notes, fmt.Sprintf(format, a...)) }
+
+func (c *checker) result() ExpectResult {
+	if len(c.notes) == 0 {
+		c.notes = append(c.notes, "as expected")
+	}
+	c.res.Detail = strings.Join(c.notes, "; ")
+	return c.res
+}
+
+// matches reports whether the reported alert (name{labels}) is the
+// expectation's: its name, its name with those labels, or any alert for
+// "*".
+func (e Expect) matches(reported string) bool {
+	return e.Alert == "*" || reported == e.Alert || strings.HasPrefix(reported, e.Alert+"{")
+}
+
+// faults returns the fault reports the expectation is about.
+func (e Expect) faults(r *Report) []FaultReport {
+	if e.Fault == "" {
+		return r.Faults
+	}
+	for _, f := range r.Faults {
+		if f.Label == e.Fault {
+			return []FaultReport{f}
 		}
-		for _, f := range r.Faults {
-			d, ok := r.Find(f.Label, e.Alert)
-			switch {
-			case !ok || !d.Fired:
-				fail("did not fire in %q", f.Label)
-			case e.Kind == "fires" && (d.FiringAfter < 0 || d.FiringAfter > e.Limit):
-				fail("fired %v after %q started", d.FiringAfter, f.Label)
-			case e.Kind == "fires":
-				note("fired %v after %q started", d.FiringAfter, f.Label)
-			case !d.Resolved || d.ResolvedAfter > e.Limit:
-				fail("%s in %q", d.String(), f.Label)
-			default:
-				note("resolved %v after %q ended", d.ResolvedAfter, f.Label)
+	}
+	return nil
+}
+
+func (e Expect) checkSilent(r *Report, c *checker) {
+	if !e.Baseline {
+		for _, f := range e.faults(r) {
+			for _, d := range f.Detections {
+				if e.matches(d.Alert) && d.Fired {
+					c.fail("%s fired %v after %q started", d.Alert, d.FiringAfter, f.Label)
+				}
 			}
 		}
 	}
-	if len(notes) == 0 {
-		notes = append(notes, "as expected")
+	if e.Fault != "" {
+		return
 	}
-	res.Detail = strings.Join(notes, "; ")
-	return res
+	for _, ep := range r.FalseAlarms() {
+		if e.matches(ep.Alert) {
+			c.fail("%s fired at %v without faults", ep.Alert, ep.Firing)
+		}
+	}
+}
+
+func (e Expect) checkFault(r *Report, c *checker) {
+	fs := e.faults(r)
+	if len(fs) == 0 {
+		if e.Fault != "" {
+			c.fail("no fault labelled %q in the run", e.Fault)
+		} else {
+			c.fail("the experiment has no fault")
+		}
+	}
+	for _, f := range fs {
+		d, ok := r.Find(f.Label, e.Alert)
+		switch {
+		case !ok || !d.Fired:
+			c.fail("did not fire in %q", f.Label)
+		case e.Kind == "fires" && (d.FiringAfter < 0 || d.FiringAfter > e.Limit):
+			c.fail("fired %v after %q started", d.FiringAfter, f.Label)
+		case e.Kind == "fires":
+			c.note("fired %v after %q started", d.FiringAfter, f.Label)
+		case !d.Resolved || d.ResolvedAfter > e.Limit:
+			c.fail("%s in %q", d.String(), f.Label)
+		default:
+			c.note("resolved %v after %q ended", d.ResolvedAfter, f.Label)
+		}
+	}
 }

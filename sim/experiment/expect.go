@@ -27,6 +27,11 @@ var ExpectMetrics = SweepMetrics
 func (r *reader) expects(root *table, e *Experiment) []Expect {
 	var out []Expect
 	for _, t := range root.tables("expect") {
+		if t.has("alert") {
+			e.AlertExpects = append(e.AlertExpects, r.alertExpect(t, e))
+			continue
+		}
+		t.anyKeys = alertExpectKeys
 		x := Expect{Variant: "base"}
 		pos := r.pos.lookup(t.path)
 		x.Where = fmt.Sprintf("%s:%d", r.file, pos.Line)

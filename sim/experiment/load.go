@@ -59,8 +59,13 @@ type Experiment struct {
 	CompareSeries string
 	// Sweep is the [sweep] table, if any.
 	Sweep *Sweep
-	// Expects are the [[expect]] blocks, in file order.
+	// Expects are the [[expect]] blocks on metrics, in file order.
 	Expects []Expect
+	// Alerts is the [alerts] table, nil without one; AlertExpects the
+	// [[expect]] blocks on alerts (those with an alert key), in file
+	// order, checked by ressim alerts.
+	Alerts       *Alerts
+	AlertExpects []AlertExpect
 	// Knobs are the [[knob]] blocks, in file order (knob.go).
 	Knobs []Knob
 
@@ -142,7 +147,7 @@ func Parse(file string, data []byte) (*Experiment, error) {
 	}
 	pos := scanPositions(string(data))
 	sections := map[string]any{}
-	for _, k := range []string{"variant", "sweep", "expect", "knob"} {
+	for _, k := range []string{"variant", "sweep", "expect", "knob", "alerts"} {
 		if v, ok := doc[k]; ok {
 			sections[k] = v
 		}
@@ -181,10 +186,19 @@ func readSections(e *Experiment, sections map[string]any, baseOK bool) ErrorList
 		errs = append(errs, vr.errs...)
 		variantsOK = len(vr.errs) == 0
 	}
+	if v, ok := sections["alerts"]; ok {
+		ar := section()
+		e.Alerts = ar.alerts(ar.root(map[string]any{"alerts": v}))
+		errs = append(errs, ar.errs...)
+	}
 	if v, ok := sections["expect"]; ok {
 		er := section()
 		e.Expects = er.expects(er.root(map[string]any{"expect": v}), e)
 		errs = append(errs, er.errs...)
+		if len(e.AlertExpects) > 0 && e.Alerts == nil {
+			x := e.AlertExpects[0]
+			errs = append(errs, &Error{File: e.File, Pos: x.Where, Key: x.Key, Msg: "an alert expectation needs an [alerts] table naming the rules file"})
+		}
 	}
 	if v, ok := sections["knob"]; ok && baseOK {
 		// A knob is checked by applying each of its values to the base,
@@ -242,7 +256,7 @@ func (r *reader) experiment(doc *table) *Experiment {
 		}
 	}
 	r.checkCalls(&e.Model, services)
-	doc.done("schema", "experiment", "client", "service", "fault", "variant", "sweep", "expect")
+	doc.done("schema", "experiment", "client", "service", "fault", "variant", "sweep", "expect", "alerts")
 	return e
 }
 

@@ -2,7 +2,8 @@
 // latency histogram with bounded relative error (Histogram), the
 // time-weighted average of a piecewise-constant quantity (Level), and a
 // columnar fixed-interval time series with a tidy CSV writer (TimeSeries,
-// WriteCSV).
+// WriteCSV), and a histogram's counts at fixed bounds per interval
+// (BucketSeries, for Prometheus histograms).
 //
 // The simulation model feeds these types plain numbers from the event
 // loop's hot path: Histogram.Record, Histogram.RecordN, Level.Set,

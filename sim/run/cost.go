@@ -16,6 +16,8 @@ import (
 //	events ≈ Σ clients requests × E(target handler, client policy)
 //	         + Σ services instances × (duration / probe or ejection period)
 //	         + duration / interval × (1 + services + clients)
+//	series points = duration / interval × (1 + 6 clients + 21 services
+//	                + 17 (clients + services))   (the last: latency histograms)
 //	E(policy, handler) = attempts × (4 + Σ steps: work 1, call p × E(call))
 //
 // plus, in Memory, the event log at its cap (topology.Config.EventLogCap)
@@ -88,7 +90,11 @@ func Estimate(cfg topology.Config) Cost {
 		iv = topology.DefaultInterval
 	}
 	intervals := d / iv.Seconds()
-	cols := 1 + 6*float64(len(cfg.Clients)) + 20*float64(len(cfg.Services))
+	// Time-series columns, then the latency histograms: per client and
+	// service, the counts at each bucket bound, the count and the sum.
+	hist := float64(len(topology.LatencyBucketBounds()) + 2)
+	cols := 1 + 6*float64(len(cfg.Clients)) + 21*float64(len(cfg.Services)) +
+		hist*float64(len(cfg.Clients)+len(cfg.Services))
 	c.SeriesPoints = intervals * cols
 	c.Events += intervals * (1 + float64(len(cfg.Services)+len(cfg.Clients)))
 	drivers["[experiment] interval"] += intervals * (1 + float64(len(cfg.Services)+len(cfg.Clients)))

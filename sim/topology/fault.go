@@ -41,9 +41,12 @@ func newFault(m *Model, idx int, cfg *FaultConfig) *fault {
 	return f
 }
 
-// Label describes the fault for reports.
-func (f *fault) label() string {
-	c := f.cfg
+// label describes the fault for reports.
+func (f *fault) label() string { return f.cfg.ReportLabel() }
+
+// ReportLabel is the fault's name in reports (FaultResult.Label): its
+// Label, or one generated from its kind, target and size ("api slow x5").
+func (c FaultConfig) ReportLabel() string {
 	if c.Label != "" {
 		return c.Label
 	}

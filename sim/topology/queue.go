@@ -1,5 +1,11 @@
 package topology
 
+import (
+	"time"
+
+	"github.com/ressim/ressim/sim/engine"
+)
+
 // fifo is a growable ring buffer of requests that also supports removal
 // from the middle, for a deadline-aware queue. A removed request leaves a
 // hole (nil) that pop skips; every request records its sequence number
@@ -97,4 +103,28 @@ func (q *fifo) grow() {
 		buf[i] = q.buf[q.slot(i)]
 	}
 	q.buf, q.head = buf, 0
+}
+
+// oldestQueued returns the age at now of the oldest request waiting in
+// any of the service's instance queues (adaptive LIFO's included), from
+// its arrival at the instance; 0 when every queue is empty. A request
+// whose propagated deadline passed while it waits (abandonment
+// at_dequeue) still holds its place and counts. Cost: one look per
+// instance.
+func (s *service) oldestQueued(now engine.Time) time.Duration {
+	var oldest time.Duration
+	for _, in := range s.insts {
+		var a *attempt
+		if q := in.adm.lifo; q != nil {
+			if e, ok := q.Queue().Front(); ok {
+				a = e.Value
+			}
+		} else if in.queue.len() > 0 {
+			a = in.queue.front()
+		}
+		if a != nil {
+			oldest = max(oldest, now.Sub(a.arrived))
+		}
+	}
+	return oldest
 }

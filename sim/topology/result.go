@@ -35,6 +35,11 @@ type Result struct {
 	// readiness, liveness, limits), as they happened, over the whole run.
 	EventLog EventLog
 
+	// Histograms are the latency histograms per interval of Series, at
+	// LatencyBucketBounds: each client's (ClientLatencyHistogram), then
+	// each service's (ServiceSojournHistogram), in declaration order.
+	Histograms []HistogramSeries
+
 	trace *tracer
 }
 
@@ -155,6 +160,10 @@ type CallResult struct {
 	// Killed calls were skipped by a kill switch; FallbackFailed fallbacks
 	// failed too.
 	Killed, FallbackFailed uint64
+	// FallbackLevel is the level the site's fallback serves (stale,
+	// generic or empty: package fallback's Level names), or "" without a
+	// fallback.
+	FallbackLevel string
 }
 
 // FaultResult is a fault and whether the system recovered from it.
@@ -166,14 +175,15 @@ type FaultResult struct {
 
 func (m *Model) result() *Result {
 	res := &Result{
-		Name:     m.cfg.Name,
-		Seed:     m.cfg.Seed,
-		Duration: m.cfg.Duration,
-		Warmup:   m.cfg.Warmup,
-		Events:   m.sim.Fired(),
-		Series:   m.series.ts,
-		EventLog: m.events,
-		trace:    m.trace,
+		Name:       m.cfg.Name,
+		Seed:       m.cfg.Seed,
+		Duration:   m.cfg.Duration,
+		Warmup:     m.cfg.Warmup,
+		Events:     m.sim.Fired(),
+		Series:     m.series.ts,
+		Histograms: m.series.histograms(),
+		EventLog:   m.events,
+		trace:      m.trace,
 	}
 	for _, c := range m.clients {
 		res.UserRequests += c.st.win[kSent]
@@ -297,6 +307,9 @@ func (s *callSite) result() CallResult {
 		ShortCircuited: k[sShortCircuited], RetriesIntoOpen: k[sRetryIntoOpen],
 		BreakerOpened: k[sBreakerOpened], BulkheadFull: k[sBulkheadFull], Fallbacks: k[sFallback],
 		Killed: k[sKilled], FallbackFailed: k[sFallbackFailed],
+	}
+	if f := s.guards.fallback; f != nil {
+		cr.FallbackLevel = f.Level.String()
 	}
 	for reason, n := range s.st.denied {
 		if n > 0 {

@@ -25,6 +25,13 @@ type seriesRecorder struct {
 	good          []uint64          // full answers per interval, for the verdicts
 	inFlight      []int64           // user requests in flight at each interval's end
 	scratch       metrics.Histogram // for merging a client's interval latencies
+	clHist        []HistogramSeries // one per client, in model order
+	svcHist       []HistogramSeries // one per service, in model order
+}
+
+// histograms returns the clients' then the services' latency histograms.
+func (r *seriesRecorder) histograms() []HistogramSeries {
+	return append(append([]HistogramSeries(nil), r.clHist...), r.svcHist...)
 }
 
 // serviceColumns are one service's time-series columns.
@@ -36,6 +43,7 @@ type serviceColumns struct {
 	wasted, amplification                                     *metrics.Column
 	cacheHit                                                  *metrics.Column
 	shed, limited, queueDropped, limit, ejected, ready        *metrics.Column
+	queueAge                                                  *metrics.Column
 }
 
 // siteColumns are a guarded call site's columns.
@@ -44,6 +52,7 @@ type siteColumns struct {
 	breaker, shortCircuited, bulkheadFull, fallback *metrics.Column
 	opened, inUse, attempts                         *metrics.Column
 	tokens, retries, retriesDenied                  *metrics.Column
+	fallbackFailed                                  *metrics.Column
 }
 
 // clientColumns are one client's time-series columns.

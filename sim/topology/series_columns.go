@@ -35,9 +35,19 @@ func newSeriesRecorder(m *Model, interval time.Duration) (*seriesRecorder, error
 	r.totalInFlight = cm.col(TotalEntity, TotalInFlight)
 	for _, c := range m.clients {
 		r.clCols = append(r.clCols, newClientColumns(cm, c.cfg.Name))
+		h, err := newBucketSeries(c.cfg.Name, ClientLatencyHistogram)
+		if err != nil {
+			return nil, err
+		}
+		r.clHist = append(r.clHist, h)
 	}
 	for _, s := range m.services {
 		r.svcCols = append(r.svcCols, newServiceColumns(cm, m, s))
+		h, err := newBucketSeries(s.cfg.Name, ServiceSojournHistogram)
+		if err != nil {
+			return nil, err
+		}
+		r.svcHist = append(r.svcHist, h)
 	}
 	for _, site := range m.sites {
 		if sc, ok := newSiteColumns(cm, site); ok {
@@ -72,6 +82,7 @@ func newServiceColumns(cm *columnMaker, m *Model, s *service) serviceColumns {
 		degraded:      cm.col(n, ServiceDegraded),
 		inSystem:      cm.col(n, ServiceInSystem),
 		queue:         cm.col(n, ServiceQueueLength),
+		queueAge:      cm.col(n, ServiceQueueAge),
 		busy:          cm.col(n, ServiceBusyWorkers),
 		mean:          cm.col(n, ServiceLatencyMean),
 		p50:           cm.col(n, ServiceLatencyP50),
@@ -127,6 +138,7 @@ func newSiteColumns(cm *columnMaker, site *callSite) (sc siteColumns, ok bool) {
 	}
 	if g.fallback != nil {
 		sc.fallback = cm.col(n, SiteFallback)
+		sc.fallbackFailed = cm.col(n, SiteFallbackFailed)
 	}
 	if site.retry != nil {
 		sc.attempts = cm.col(n, SiteAttempts)

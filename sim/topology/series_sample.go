@@ -13,6 +13,7 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 	dt := float64(now - r.last)
 	sent := r.sampleClients(span)
 	for i, s := range r.m.services {
+		r.svcHist[i].Buckets.Append(&s.st.ivSojourn)
 		r.sampleService(&r.svcCols[i], s, now, span, dt, sent)
 	}
 	for i := range r.siteCols {
@@ -42,7 +43,7 @@ func (r *seriesRecorder) sampleClients(span float64) (sent uint64) {
 		good += g
 		goodN += k[kGood]
 		sent += k[kSent]
-		r.sampleClient(&r.clCols[i], c, span)
+		r.sampleClient(i, c, span)
 		*k = [numClCounters]uint64{}
 		c.st.ivLatency.Reset()
 		c.st.ivFailed.Reset()
@@ -55,8 +56,10 @@ func (r *seriesRecorder) sampleClients(span float64) (sent uint64) {
 }
 
 // sampleClient sets one client's columns from its interval counters.
-func (r *seriesRecorder) sampleClient(cc *clientColumns, c *client, span float64) {
+func (r *seriesRecorder) sampleClient(i int, c *client, span float64) {
+	cc := &r.clCols[i]
 	k := &c.st.iv
+	r.clHist[i].Buckets.Append(&c.st.ivLatency)
 	cc.sent.Set(float64(k[kSent]) / span)
 	cc.goodput.Set(float64(k[kGood]) / span)
 	cc.degraded.Set(float64(k[kDegraded]) / span)
@@ -94,6 +97,7 @@ func (r *seriesRecorder) sampleService(c *serviceColumns, s *service, now engine
 	c.degraded.Set(float64(k[cDegraded]) / span)
 	c.inSystem.Set((a[aInSystem] - st.ivArea[aInSystem]) / dt)
 	c.queue.Set((a[aQueue] - st.ivArea[aQueue]) / dt)
+	c.queueAge.Set(float64(s.oldestQueued(now)) / 1e6)
 	c.busy.Set((a[aBusy] - st.ivArea[aBusy]) / dt)
 	if c.expired != nil {
 		c.expired.Set((a[aExpired] - st.ivArea[aExpired]) / dt)
@@ -171,6 +175,7 @@ func (sc *siteColumns) sample(now engine.Time, span float64) {
 	}
 	if sc.fallback != nil {
 		sc.fallback.Set(float64(k[sFallback]) / span)
+		sc.fallbackFailed.Set(float64(k[sFallbackFailed]) / span)
 	}
 	if sc.retries != nil {
 		sc.attempts.Set(float64(k[sAttempts]) / span)

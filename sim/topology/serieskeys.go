@@ -56,6 +56,7 @@ var (
 	ServiceDegraded       = SeriesKey{"degraded", "req/s", OwnerService}
 	ServiceInSystem       = SeriesKey{"in_system", "requests", OwnerService}
 	ServiceQueueLength    = SeriesKey{"queue_length", "requests", OwnerService}
+	ServiceQueueAge       = SeriesKey{"queue_age", "ms", OwnerService} // at the interval's end
 	ServiceExpiredInQueue = SeriesKey{"expired_in_queue", "requests", OwnerService}
 	ServiceBusyWorkers    = SeriesKey{"busy_workers", "workers", OwnerService}
 	ServiceLatencyMean    = SeriesKey{"latency_mean", "ms", OwnerService}
@@ -79,6 +80,7 @@ var (
 	SiteBulkheadFull   = SeriesKey{"bulkhead_full", "calls/s", OwnerSite}
 	SiteBulkheadInUse  = SeriesKey{"bulkhead_in_use", "slots", OwnerSite} // at the interval's end
 	SiteFallback       = SeriesKey{"fallback", "calls/s", OwnerSite}
+	SiteFallbackFailed = SeriesKey{"fallback_failed", "calls/s", OwnerSite}
 	SiteAttempts       = SeriesKey{"attempts", "attempts/s", OwnerSite}
 	SiteRetries        = SeriesKey{"retries", "attempts/s", OwnerSite}
 	SiteRetriesDenied  = SeriesKey{"retries_denied", "calls/s", OwnerSite}
@@ -92,10 +94,10 @@ func SeriesKeys() []SeriesKey {
 		TotalGoodput, TotalInFlight,
 		ClientSent, ClientGoodput, ClientDegraded, ClientFailed, ClientLatencyP50, ClientLatencyP99, ClientOutcomeP99,
 		ServiceArrivals, ServiceThroughput, ServiceRejected, ServiceDropped, ServiceErrors, ServiceDegraded,
-		ServiceInSystem, ServiceQueueLength, ServiceExpiredInQueue, ServiceBusyWorkers,
+		ServiceInSystem, ServiceQueueLength, ServiceQueueAge, ServiceExpiredInQueue, ServiceBusyWorkers,
 		ServiceLatencyMean, ServiceLatencyP50, ServiceLatencyP90, ServiceLatencyP99, ServiceLatencyP999,
 		ServiceWastedWork, ServiceAmplification, ServiceCacheHitRatio,
 		ServiceShed, ServiceLimited, ServiceLimit, ServiceQueueDropped, ServiceEjected, ServiceReady,
-		SiteBreakerState, SiteShortCircuited, SiteBreakerOpened, SiteBulkheadFull, SiteBulkheadInUse, SiteFallback, SiteAttempts, SiteRetries, SiteRetriesDenied, SiteBudgetTokens,
+		SiteBreakerState, SiteShortCircuited, SiteBreakerOpened, SiteBulkheadFull, SiteBulkheadInUse, SiteFallback, SiteFallbackFailed, SiteAttempts, SiteRetries, SiteRetriesDenied, SiteBudgetTokens,
 	}
 }

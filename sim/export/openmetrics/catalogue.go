@@ -13,6 +13,9 @@ const (
 	// the requests finished in each interval, as a client library's
 	// summary with a one-interval window reports them; no _sum or _count.
 	Summary Type = "summary"
+	// Histogram families carry _bucket (with le), _count and _sum
+	// samples, cumulative from time 0, at topology.LatencyBucketBounds.
+	Histogram Type = "histogram"
 )
 
 // Family is one exported metric family: its name (without the _total
@@ -27,7 +30,8 @@ type Family struct {
 }
 
 // Sample returns the name a sample of the family carries: Name_total for
-// a counter, Name for a gauge.
+// a counter, Name for a gauge, a summary and a histogram (whose samples
+// add _bucket, _count and _sum).
 func (f Family) Sample() string {
 	if f.Type == Counter {
 		return f.Name + "_total"
@@ -55,6 +59,26 @@ type Mapping struct {
 	// State, if set, exports the column (a breaker state encoded 0, 1, 2)
 	// one-hot: one sample per state name, 1 for the current state.
 	State []string
+	// Level adds the label level, the call site's fallback level
+	// (topology.CallResult.FallbackLevel: stale, generic or empty), after
+	// the site's labels.
+	Level bool
+}
+
+// HistogramMapping says which latency histogram of a run becomes which
+// histogram family.
+type HistogramMapping struct {
+	Key    topology.HistogramKey
+	Family string
+}
+
+// HistogramMappings returns the exported latency histograms, in the order
+// of topology.HistogramKeys. The returned slice is new on every call.
+func HistogramMappings() []HistogramMapping {
+	return []HistogramMapping{
+		{topology.ClientLatencyHistogram, "ressim_client_request_duration_seconds"},
+		{topology.ServiceSojournHistogram, "ressim_service_request_duration_seconds"},
+	}
 }
 
 // Label names.
@@ -77,6 +101,7 @@ func Families() []Family {
 		{"ressim_client_requests", "User requests sent by the client.", Counter, "", c},
 		{"ressim_client_responses", "User requests finished, by outcome: good (a full answer within the deadline), degraded (a degraded answer within the deadline, an HTTP 200 that is not a full answer), failed (late, expired, error, rejected or dropped).", Counter, "", append(c, "outcome")},
 		{"ressim_client_latency_seconds", "Quantiles of the latency of answered requests (good, degraded, late) finished in the interval.", Summary, "seconds", append(c, "quantile")},
+		{"ressim_client_request_duration_seconds", "Histogram of the latency of answered requests (good, degraded, late), from the intended send time; the values of ressim_client_latency_seconds, bucketed.", Histogram, "seconds", c},
 		{"ressim_client_outcome_latency_seconds", "Quantiles of the time to any outcome of requests finished in the interval.", Summary, "seconds", append(c, "quantile")},
 		{"ressim_service_requests", "Attempts that reached an instance of the service (first tries and retries).", Counter, "", s},
 		{"ressim_service_handled", "Handlers that finished (full, degraded or error answers).", Counter, "", s},
@@ -85,9 +110,11 @@ func Families() []Family {
 		{"ressim_service_refused", "Attempts refused or dropped without a handler, by reason: rejected (queue full, or no instance up), deadline_passed (propagated deadline passed before a worker took it), shed (load shedding), limited (concurrency limit), queue_dropped (CoDel or adaptive LIFO).", Counter, "", append(s, "reason")},
 		{"ressim_service_in_system_requests", "Time average over the interval of the live requests in the service.", Gauge, "requests", s},
 		{"ressim_service_queue_requests", "Time average over the interval of the requests waiting in the queue.", Gauge, "requests", s},
+		{"ressim_service_queue_oldest_age_seconds", "Age at the end of the interval of the oldest request waiting in any instance's queue (0 when empty): how long the head of the line has waited.", Gauge, "seconds", s},
 		{"ressim_service_queue_expired_requests", "Time average over the interval of queued requests whose propagated deadline has passed (abandonment at_dequeue).", Gauge, "requests", s},
 		{"ressim_service_busy_workers", "Time average over the interval of the workers (or async slots) in use: the in-flight work.", Gauge, "", s},
 		{"ressim_service_latency_seconds", "Quantiles of the sojourn time (arrival to response) of the requests that finished in the interval.", Summary, "seconds", append(s, "quantile")},
+		{"ressim_service_request_duration_seconds", "Histogram of the sojourn time (arrival to response) of the requests that finished; the values of ressim_service_latency_seconds, bucketed.", Histogram, "seconds", s},
 		{"ressim_service_latency_mean_seconds", "Mean sojourn time of the requests that finished in the interval.", Gauge, "seconds", s},
 		{"ressim_service_wasted_work_seconds", "Worker time spent on requests nobody waited for any more.", Counter, "seconds", s},
 		{"ressim_service_amplification_ratio", "Attempts reaching the service per user request sent, in the interval.", Gauge, "ratio", s},
@@ -100,7 +127,8 @@ func Families() []Family {
 		{"ressim_call_rejected", "Calls refused before an attempt, by reason: breaker_open (short-circuited), bulkhead_full.", Counter, "", append(siteLabels, "reason")},
 		{"ressim_bulkhead_in_use_slots", "Bulkhead slots held at the end of the interval.", Gauge, "slots", siteLabels},
 		{"ressim_call_attempts", "Attempts sent: first tries and retries.", Counter, "", siteLabels},
-		{"ressim_call_fallback", "Failed calls answered by the fallback (served degraded).", Counter, "", siteLabels},
+		{"ressim_call_fallback", "Failed calls answered by the fallback (served degraded), by level: the site's fallback level (stale, generic, empty: package fallback's degradation hierarchy).", Counter, "", append(siteLabels, "level")},
+		{"ressim_call_fallback_failed", "Failed calls whose fallback failed too (fail_rate): the call fails after all.", Counter, "", siteLabels},
 		{"ressim_call_retries", "Retry attempts sent.", Counter, "", siteLabels},
 		{"ressim_call_retries_denied", "Failed attempts not retried (budget empty, attempts exhausted, deadline, not retryable).", Counter, "", siteLabels},
 		{"ressim_retry_budget_tokens", "Retry budget tokens at the end of the interval.", Gauge, "", siteLabels},
@@ -134,6 +162,7 @@ func Mappings() []Mapping {
 		{Key: topology.ServiceDegraded, Family: "ressim_service_degraded", Scale: 1, Integer: true},
 		{Key: topology.ServiceInSystem, Family: "ressim_service_in_system_requests", Scale: 1},
 		{Key: topology.ServiceQueueLength, Family: "ressim_service_queue_requests", Scale: 1},
+		{Key: topology.ServiceQueueAge, Family: "ressim_service_queue_oldest_age_seconds", Scale: ms},
 		{Key: topology.ServiceExpiredInQueue, Family: "ressim_service_queue_expired_requests", Scale: 1},
 		{Key: topology.ServiceBusyWorkers, Family: "ressim_service_busy_workers", Scale: 1},
 		{Key: topology.ServiceLatencyMean, Family: "ressim_service_latency_mean_seconds", Scale: ms},
@@ -155,7 +184,8 @@ func Mappings() []Mapping {
 		{Key: topology.SiteShortCircuited, Family: "ressim_call_rejected", Fixed: r("breaker_open"), Scale: 1, Integer: true},
 		{Key: topology.SiteBulkheadFull, Family: "ressim_call_rejected", Fixed: r("bulkhead_full"), Scale: 1, Integer: true},
 		{Key: topology.SiteBulkheadInUse, Family: "ressim_bulkhead_in_use_slots", Scale: 1},
-		{Key: topology.SiteFallback, Family: "ressim_call_fallback", Scale: 1, Integer: true},
+		{Key: topology.SiteFallback, Family: "ressim_call_fallback", Scale: 1, Integer: true, Level: true},
+		{Key: topology.SiteFallbackFailed, Family: "ressim_call_fallback_failed", Scale: 1, Integer: true},
 		{Key: topology.SiteAttempts, Family: "ressim_call_attempts", Scale: 1, Integer: true},
 		{Key: topology.SiteRetries, Family: "ressim_call_retries", Scale: 1, Integer: true},
 		{Key: topology.SiteRetriesDenied, Family: "ressim_call_retries_denied", Scale: 1, Integer: true},

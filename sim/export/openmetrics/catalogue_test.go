@@ -68,8 +68,9 @@ func TestFamilyNames(t *testing.T) {
 }
 
 // TestMappingLabels: the labels a mapping gives (its owner's, then its
-// fixed ones, then state) are its family's, in order, and every family
-// has a mapping.
+// fixed ones, then state or level) are its family's, in order, and every
+// family has a mapping; a histogram family's labels are its histogram
+// owner's (le is added per bucket).
 func TestMappingLabels(t *testing.T) {
 	owner := map[topology.SeriesOwner][]string{
 		topology.OwnerTotal:   nil,
@@ -96,6 +97,9 @@ func TestMappingLabels(t *testing.T) {
 		if len(m.State) > 0 {
 			got = append(got, "state")
 		}
+		if m.Level {
+			got = append(got, "level")
+		}
 		if !slices.Equal(got, f.Labels) {
 			t.Errorf("%s %s -> %s: labels %v, family declares %v", m.Key.Owner, m.Key.Name, f.Name, got, f.Labels)
 		}
@@ -105,6 +109,20 @@ func TestMappingLabels(t *testing.T) {
 		if m.Integer && f.Type != Counter {
 			t.Errorf("%s: Integer on a %s", m.Key.Name, f.Type)
 		}
+	}
+	for _, hm := range HistogramMappings() {
+		f, ok := fams[hm.Family]
+		if !ok || f.Type != Histogram {
+			t.Errorf("histogram %s: family %s missing or not a histogram", hm.Key.Name, hm.Family)
+			continue
+		}
+		used[f.Name] = true
+		if !slices.Equal(owner[hm.Key.Owner], f.Labels) {
+			t.Errorf("histogram %s -> %s: labels %v, family declares %v", hm.Key.Name, f.Name, owner[hm.Key.Owner], f.Labels)
+		}
+	}
+	if len(HistogramMappings()) != len(topology.HistogramKeys()) {
+		t.Errorf("%d histogram mappings for %d histograms", len(HistogramMappings()), len(topology.HistogramKeys()))
 	}
 	for _, f := range Families() {
 		if !used[f.Name] {

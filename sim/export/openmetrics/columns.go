@@ -34,7 +34,11 @@ func exported(res *topology.Result) ([]column, error) {
 		if !ok {
 			return nil, fmt.Errorf("openmetrics: column %s/%s (%s): no mapping in the catalogue", c.Entity(), c.Metric(), e.owner)
 		}
-		out = append(out, column{col: c, m: m, labels: append(append([][2]string(nil), e.labels...), m.Fixed...)})
+		ls := append(append([][2]string(nil), e.labels...), m.Fixed...)
+		if m.Level {
+			ls = append(ls, [2]string{"level", e.level})
+		}
+		out = append(out, column{col: c, m: m, labels: ls})
 	}
 	return out, nil
 }
@@ -43,20 +47,21 @@ func exported(res *topology.Result) ([]column, error) {
 type entity struct {
 	owner  topology.SeriesOwner
 	labels [][2]string
+	level  string // a call site's fallback level
 }
 
 // entityOwners maps every entity name of res to its owner and labels.
 func entityOwners(res *topology.Result) map[string]entity {
 	m := map[string]entity{topology.TotalEntity: {owner: topology.OwnerTotal}}
 	for _, c := range res.Clients {
-		m[c.Name] = entity{topology.OwnerClient, [][2]string{{lClient, c.Name}}}
+		m[c.Name] = entity{owner: topology.OwnerClient, labels: [][2]string{{lClient, c.Name}}}
 	}
 	for _, s := range res.Services {
-		m[s.Name] = entity{topology.OwnerService, [][2]string{{lService, s.Name}}}
+		m[s.Name] = entity{owner: topology.OwnerService, labels: [][2]string{{lService, s.Name}}}
 	}
 	for _, c := range res.Calls {
-		m[c.Caller+"->"+c.Callee+"/"+c.Operation] = entity{topology.OwnerSite,
-			[][2]string{{lCaller, c.Caller}, {lService, c.Callee}, {lOperation, c.Operation}}}
+		m[c.Caller+"->"+c.Callee+"/"+c.Operation] = entity{owner: topology.OwnerSite,
+			labels: [][2]string{{lCaller, c.Caller}, {lService, c.Callee}, {lOperation, c.Operation}}, level: c.FallbackLevel}
 	}
 	return m
 }

@@ -67,10 +67,16 @@ var (
 
 // TestDashboardMetricsExist: every metric a dashboard query names is a
 // sample name of the export, and every label it matches on is one of that
-// family's labels.
+// family's labels (le too, for a histogram's _bucket).
 func TestDashboardMetricsExist(t *testing.T) {
 	fams := make(map[string]Family)
 	for _, f := range Families() {
+		if f.Type == Histogram {
+			fams[f.Name+"_count"], fams[f.Name+"_sum"] = f, f
+			f.Labels = append(slices.Clone(f.Labels), "le")
+			fams[f.Name+"_bucket"] = f
+			continue
+		}
 		fams[f.Sample()] = f
 	}
 	for _, q := range dashboardQueries(t) {

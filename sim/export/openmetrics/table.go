@@ -24,10 +24,22 @@ func CatalogueMarkdown() string {
 			if len(m.Fixed) > 0 {
 				src += fmt.Sprintf(" (%s=%q)", m.Fixed[0][0], m.Fixed[0][1])
 			}
+			if m.Level {
+				src += " (level: the site's fallback level)"
+			}
 			from = append(from, src)
 		}
+		for _, hm := range HistogramMappings() {
+			if hm.Family == f.Name {
+				from = append(from, fmt.Sprintf("%s latency histogram `%s` (not in timeseries.csv)", hm.Key.Owner, hm.Key.Name))
+			}
+		}
+		labels := strings.Join(f.Labels, ", ")
+		if f.Type == Histogram {
+			labels += ", le"
+		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n",
-			f.Sample(), f.Type, strings.Join(f.Labels, ", "), strings.Join(from, "; "), f.Help)
+			f.Sample(), f.Type, labels, strings.Join(from, "; "), f.Help)
 	}
 	b.WriteString("\nNot exported:\n\n")
 	for _, m := range notExportedOrdered() {

@@ -60,14 +60,23 @@ type Point struct {
 // order of Families, columns in registration order. A counter starts with
 // 0 at the first interval's start, then holds its running total after
 // every interval; a gauge or summary has a point at every interval's end
-// where the column has a value.
+// where the column has a value. A histogram family's series come in
+// groups (histogramGroup) per entity: the buckets, +Inf, _count, _sum.
 func Collect(res *topology.Result) ([]Series, error) {
 	all, err := exported(res)
 	if err != nil {
 		return nil, err
 	}
+	hists := make(map[string]HistogramMapping) // lookup only
+	for _, hm := range HistogramMappings() {
+		hists[hm.Family] = hm
+	}
 	var out []Series
 	for _, f := range Families() {
+		if f.Type == Histogram {
+			out = append(out, histogramSeries(f, hists[f.Name], res)...)
+			continue
+		}
 		for _, c := range all {
 			if c.m.Family == f.Name {
 				out = append(out, collect(f, c, res.Series)...)
@@ -86,9 +95,16 @@ func Write(w io.Writer, res *topology.Result, opt Options) error {
 	}
 	bw := bufio.NewWriter(w)
 	t0 := opt.start()
-	for i, s := range all {
+	for i := 0; i < len(all); i++ {
+		s := all[i]
 		if i == 0 || all[i-1].Family.Name != s.Family.Name {
 			writeHeader(bw, s.Family)
+		}
+		if s.Family.Type == Histogram {
+			n := histogramGroup()
+			writeHistogram(bw, all[i:i+n], t0)
+			i += n - 1
+			continue
 		}
 		lb := labelText(s.Labels)
 		for _, p := range s.Points {

@@ -1,0 +1,95 @@
+package metrics
+
+import (
+	"fmt"
+	"slices"
+)
+
+// CumulativeCounts writes into dst[j] the number of values recorded whose
+// reported value is at most bounds[j], for ascending bounds, and returns
+// dst (grown to len(bounds) if needed). A value's reported value is its
+// bucket's representative clamped to [Min(), Max()], the value Quantile
+// reports for it, so a quantile q lies at or below bounds[j] exactly when
+// dst[j] >= ceil(q * Count()): the counts and the quantiles round values
+// the same way, within a relative 2^-(PrecisionBits()+1) of the value
+// recorded. Cost: linear in the buckets between Min and Max, plus
+// len(bounds).
+func (h *Histogram) CumulativeCounts(bounds []int64, dst []uint64) []uint64 {
+	dst = slices.Grow(dst[:0], len(bounds))[:len(bounds)]
+	clear(dst)
+	if h.count == 0 {
+		return dst
+	}
+	p := h.prec()
+	j := 0
+	var cum uint64
+	for i := h.lo; i <= h.hi && j < len(bounds); i++ {
+		c := h.counts[i]
+		if c == 0 {
+			continue
+		}
+		v := min(max(bucketRep(i, p), h.min), h.max)
+		for j < len(bounds) && bounds[j] < v {
+			dst[j] = cum
+			j++
+		}
+		cum += c
+	}
+	for ; j < len(bounds); j++ {
+		dst[j] = cum
+	}
+	return dst
+}
+
+// BucketSeries is a histogram's time series at fixed bucket bounds, the
+// data of a Prometheus histogram: for every interval, how many values
+// recorded in it were at most each bound (le), their count and their sum.
+// It holds len(bounds)+2 numbers (8 bytes each) per interval, whatever
+// the values, so its memory is bounded by the number of intervals.
+//
+// A BucketSeries is not safe for concurrent use.
+type BucketSeries struct {
+	bounds []int64
+	counts []uint64  // per interval: len(bounds) cumulative counts, then the total
+	sums   []float64 // per interval: the sum of the values
+}
+
+// NewBucketSeries returns an empty series with the given bounds, which
+// must be positive and strictly ascending (at least one).
+func NewBucketSeries(bounds []int64) (*BucketSeries, error) {
+	if len(bounds) == 0 {
+		return nil, fmt.Errorf("metrics: NewBucketSeries: no bounds")
+	}
+	for i, b := range bounds {
+		if b <= 0 || (i > 0 && b <= bounds[i-1]) {
+			return nil, fmt.Errorf("metrics: NewBucketSeries: bound %d (%d) is not positive and above the previous", i, b)
+		}
+	}
+	return &BucketSeries{bounds: slices.Clone(bounds)}, nil
+}
+
+// Bounds returns the bucket bounds; the caller must not modify them.
+func (b *BucketSeries) Bounds() []int64 { return b.bounds }
+
+// Append appends one interval holding the values recorded in h (see
+// CumulativeCounts for how a value near a bound is counted).
+func (b *BucketSeries) Append(h *Histogram) {
+	n := len(b.counts)
+	b.counts = append(b.counts, make([]uint64, len(b.bounds)+1)...)
+	h.CumulativeCounts(b.bounds, b.counts[n:n+len(b.bounds)])
+	b.counts[n+len(b.bounds)] = h.Count()
+	b.sums = append(b.sums, h.Sum())
+}
+
+// Len returns the number of intervals.
+func (b *BucketSeries) Len() int { return len(b.sums) }
+
+// Counts returns interval i's cumulative counts: at most each bound, then
+// the total (the +Inf bucket). The caller must not modify them.
+func (b *BucketSeries) Counts(i int) []uint64 {
+	w := len(b.bounds) + 1
+	return b.counts[i*w : (i+1)*w]
+}
+
+// Sum returns the sum of interval i's values.
+func (b *BucketSeries) Sum(i int) float64 { return b.sums[i] }
