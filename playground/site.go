@@ -18,7 +18,8 @@ import (
 var web embed.FS
 
 // Web returns the site's hand-written files (index.html, app.js,
-// worker.js, style.css): everything but wasm_exec.js and main.wasm.
+// worker.js, style.css): everything but the built files (CatalogueFile,
+// wasm_exec.js and main.wasm).
 func Web() fs.FS {
 	sub, err := fs.Sub(web, "web")
 	if err != nil {
