@@ -158,12 +158,34 @@ func problems(err error) []Problem {
 // overrides in setJSON ({"path": value}, "" or "{}" for none), as
 // run.Execute would: the same summary.json, the figures as SVG.
 func Execute(text, seed, setJSON string, progress func(pct int)) Ran {
+	return ExecuteWith(text, seed, setJSON, Hooks{Progress: progress})
+}
+
+// Hooks are what a caller of ExecuteWith hears while a run goes on. Every
+// field may be nil; each is called on ExecuteWith's goroutine.
+type Hooks struct {
+	// Progress gets the share of simulated time done, 0-100, when it changes.
+	Progress func(pct int)
+	// Stage is told when each stage ends: "parsed", then run.Options.Observe's
+	// stages ("simulated", "summary", "figure"); the page marks them on its
+	// performance timeline.
+	Stage func(name string)
+	// Figure gets each figure as soon as it is drawn, the first one
+	// (overview.svg) before the others are drawn.
+	Figure func(Figure)
+}
+
+// ExecuteWith is Execute, telling h of the run's progress, its stages and
+// each figure as soon as it is drawn.
+func ExecuteWith(text, seed, setJSON string, h Hooks) Ran {
+	progress := h.Progress
 	start := time.Now()
 	exp, err := experiment.Parse("playground.toml", []byte(text))
 	if err != nil {
 		return Ran{Errors: problems(err), Error: "the file is not valid"}
 	}
-	opt := run.Options{Budget: PageBudget()}
+	h.stage("parsed")
+	opt := run.Options{Budget: PageBudget(), Observe: h.observe}
 	if seed != "" {
 		s, err := strconv.ParseUint(seed, 10, 64)
 		if err != nil {
@@ -192,6 +214,20 @@ func Execute(text, seed, setJSON string, progress func(pct int)) Ran {
 		out.Figures = append(out.Figures, Figure{File: f.File, SVG: string(f.SVG)})
 	}
 	return out
+}
+
+func (h Hooks) stage(name string) {
+	if h.Stage != nil {
+		h.Stage(name)
+	}
+}
+
+// observe passes run.Options.Observe's news on to h.
+func (h Hooks) observe(stage string, f *run.MemoryFigure) {
+	h.stage(stage)
+	if f != nil && h.Figure != nil {
+		h.Figure(Figure{File: f.File, SVG: string(f.SVG)})
+	}
 }
 
 // withSettings returns exp with the overrides in setJSON applied (the

@@ -73,3 +73,30 @@ func bundled(t *testing.T, file string) string {
 	t.Fatalf("%s not bundled", file)
 	return ""
 }
+
+// TestExecuteWithHooks: the stages come in order, and every figure is
+// handed over as soon as it is drawn, overview.svg first, the same bytes
+// as the answer's.
+func TestExecuteWithHooks(t *testing.T) {
+	var stages []string
+	var figs []Figure
+	r := ExecuteWith(bundled(t, "mm10.toml"), "7", "", Hooks{
+		Stage:  func(s string) { stages = append(stages, s) },
+		Figure: func(f Figure) { figs = append(figs, f) },
+	})
+	if r.Error != "" {
+		t.Fatal(r.Error)
+	}
+	want := "parsed,simulated,summary" + strings.Repeat(",figure", len(r.Figures))
+	if got := strings.Join(stages, ","); got != want {
+		t.Errorf("stages %s, want %s", got, want)
+	}
+	if len(figs) == 0 || figs[0].File != "overview.svg" {
+		t.Fatalf("figures heard %d, the first %+v; want overview.svg first", len(figs), figs)
+	}
+	for i, f := range r.Figures {
+		if i >= len(figs) || figs[i] != f {
+			t.Errorf("figure %d (%s) heard differently from the answer's", i, f.File)
+		}
+	}
+}

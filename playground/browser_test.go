@@ -35,7 +35,7 @@ func TestBrowser(t *testing.T) {
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancel = context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 
 	b := &browser{t: t, ctx: ctx, shots: shots}
@@ -49,18 +49,20 @@ func TestBrowser(t *testing.T) {
 	b.do(click("#run")) // no screenshot before: it would count in the time
 	b.wait(`document.querySelector("#current .figures img") !== null`)
 	first := time.Since(start)
-	b.wait(`document.querySelector("#current .verdict").dataset.verdict === "locked_in"`)
+	b.wait(`document.querySelector("#current .verdict")?.dataset.verdict === "locked_in"`)
 	b.shot("2-locked-in")
 	status := eval[string](b, `document.querySelector("#status").textContent`)
 	t.Logf("retry storm: page ready to run %v after navigation, first figure %v; %s", ready.Round(time.Millisecond), first.Round(time.Millisecond), status)
-	writeMeasure(t, shots, fmt.Sprintf("ready_ms %d\nfirst_figure_ms %d\nstatus %s\n", ready.Milliseconds(), first.Milliseconds(), status))
+	marks := eval[map[string]float64](b, readMarks)
+	writeMeasure(t, shots, fmt.Sprintf("ready_ms %d\nfirst_figure_ms %d\nstatus %s\n\nstages (ms since navigation, duration)\n%s",
+		ready.Milliseconds(), first.Milliseconds(), status, stageTable(marks)))
 	b.layout()
 
 	// Pin, switch the retry budget on, run: it recovers, beside the pin.
 	b.do(click("#pin"), click("#knob-budget"), click("#run"))
 	b.shot("1-running")
-	b.wait(`document.querySelector("#current .verdict").dataset.verdict === "recovered"`)
-	b.wait(`document.querySelector("#pinned .verdict").dataset.verdict === "locked_in"`)
+	b.wait(`document.querySelector("#current .verdict")?.dataset.verdict === "recovered"`)
+	b.wait(`document.querySelector("#pinned .verdict")?.dataset.verdict === "locked_in"`)
 	b.shot("3-budget-beside-pinned")
 
 	// The share link reproduces the run byte for byte.
@@ -92,6 +94,9 @@ func TestBrowser(t *testing.T) {
 	b.wait(`document.querySelectorAll("#marks .bad-at").length === 1`)
 	b.do(click("#problems li button")) // jumps to the line
 	b.shot("6-invalid-value")
+	b.labels()
+
+	b.keyboard(url)
 	b.labels()
 
 	// Phone width: everything stacks, nothing sticks out.
@@ -145,6 +150,8 @@ type browser struct {
 	t     *testing.T
 	ctx   context.Context
 	shots string
+	// tabbed lists the elements Tab focused, in order (keyboard).
+	tabbed []string
 }
 
 func (b *browser) do(actions ...chromedp.Action[chromedp.Void]) {
@@ -158,7 +165,13 @@ func (b *browser) do(actions ...chromedp.Action[chromedp.Void]) {
 // wait polls a JavaScript condition until it holds.
 func (b *browser) wait(cond string) {
 	b.t.Helper()
-	if _, err := chromedp.Run(b.ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+	poll := chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(60*time.Second))
+	_, err := chromedp.Run(b.ctx, poll)
+	if err != nil && strings.Contains(err.Error(), "Cannot find context with specified id") {
+		// The poll started in the page being navigated away from.
+		_, err = chromedp.Run(b.ctx, poll)
+	}
+	if err != nil {
 		b.shot("failed")
 		status, _ := chromedp.Run(b.ctx, chromedp.Text(chromedp.CSS(`#status`)))
 		b.t.Fatalf("waiting for %s: %v (status: %q)", cond, err, status)
@@ -200,10 +213,12 @@ func (b *browser) layout() {
 	}
 }
 
-// labels checks that every control has an accessible name: a label, an
-// aria-label, or (buttons) text.
+// labels checks that every control has an accessible name: in the DOM (a
+// label, an aria-label, or a button's text), and as Chromium's
+// accessibility tree computes it (every focusable role named).
 func (b *browser) labels() {
 	b.t.Helper()
+	b.axNames()
 	bad := eval[[]string](b, `[...document.querySelectorAll("input, select, textarea, button")].filter((el) => {
 		if (el.getAttribute("aria-label")) return false;
 		if (el.tagName === "BUTTON") return el.textContent.trim() === "";

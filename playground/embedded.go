@@ -1,4 +1,4 @@
-//go:build playground_embed
+//go:build playground_embed && !js
 
 package playground
 

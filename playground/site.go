@@ -1,3 +1,5 @@
+//go:build !js
+
 package playground
 
 import (
@@ -15,8 +17,9 @@ import (
 //go:embed web
 var web embed.FS
 
-// Web returns the site's hand-written files (index.html, app.js, compare.js,
-// worker.js, style.css): everything but wasm_exec.js and main.wasm.
+// Web returns the site's hand-written files (index.html, app.js,
+// compare.js, worker.js, style.css): everything but the built files
+// (CatalogueFile, wasm_exec.js and main.wasm).
 func Web() fs.FS {
 	sub, err := fs.Sub(web, "web")
 	if err != nil {
@@ -25,14 +28,17 @@ func Web() fs.FS {
 	return sub
 }
 
-// WasmFile and ExecFile are the two built files of the site.
+// WasmFile, ExecFile and CatalogueFile are the built files of the site.
+// CatalogueFile is List's answer, written at build time so that the page
+// shows the catalogue and the editor while main.wasm still compiles.
 const (
-	WasmFile = "main.wasm"
-	ExecFile = "wasm_exec.js"
+	WasmFile      = "main.wasm"
+	ExecFile      = "wasm_exec.js"
+	CatalogueFile = "catalogue.json"
 )
 
 // Build assembles the site into dir (created if missing): the files of Web,
-// wasm_exec.js from the Go toolchain and main.wasm compiled from
+// CatalogueFile, wasm_exec.js from the Go toolchain and main.wasm compiled from
 // playground/wasm with GOOS=js GOARCH=wasm. It needs the go command and
 // the module's source (it runs in the module's folder, found with go env
 // GOMOD from the current directory). Plain go build: -ldflags=-s -w
@@ -43,6 +49,9 @@ func Build(ctx context.Context, dir string) error {
 		return fmt.Errorf("playground: %w", err)
 	}
 	if err := copyWeb(dir); err != nil {
+		return fmt.Errorf("playground: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, CatalogueFile), []byte(JSON(List())), 0o644); err != nil {
 		return fmt.Errorf("playground: %w", err)
 	}
 	root, err := goEnv(ctx, "GOROOT")

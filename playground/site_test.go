@@ -1,3 +1,5 @@
+//go:build !js
+
 package playground
 
 import (
@@ -67,4 +69,16 @@ func artifacts(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// TestBuiltCatalogue: the built site carries catalogue.json, List's
+// answer, which the page shows before main.wasm has started.
+func TestBuiltCatalogue(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(site(t), CatalogueFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != JSON(List()) {
+		t.Errorf("%s differs from List's answer: rebuild the site", CatalogueFile)
+	}
 }

@@ -1,6 +1,6 @@
 // Command build assembles the playground: a folder of plain files
-// (index.html, app.js, worker.js, style.css, wasm_exec.js, main.wasm) that
-// any static host serves. Run it from ressim's source folder:
+// (index.html, app.js, worker.js, style.css, catalogue.json, wasm_exec.js,
+// main.wasm) that any static host serves. Run it from ressim's source folder:
 //
 //	go run ./playground/build -o dist/playground
 package main

@@ -6,9 +6,14 @@
 //
 //	ressim.list()                         -> JSON: the bundled experiments
 //	ressim.validate(text)                 -> JSON: {errors, experiment}
-//	ressim.run(text, seed, set, progress) -> JSON: {summary, figures, ...}
-//	ressim.compare(text, seed, reps, progress) -> JSON: {arms, files, figures, ...}
-//	ressim.sweep(text, seed, reps, progress)   -> JSON: {files, figures, ...}
+//	ressim.run(text, seed, set, progress, hooks) -> JSON: {summary, figures, ...}
+//	ressim.compare(text, seed, reps, progress)  -> JSON: {arms, files, figures, ...}
+//	ressim.sweep(text, seed, reps, progress)    -> JSON: {files, figures, ...}
+//
+// progress(pct) hears the share of simulated time done; hooks, optional,
+// may have stage(name), told as each stage of the run ends (see
+// playground.Hooks), and figure(file, svg), handed each figure as soon as
+// it is drawn.
 //
 // Every answer is a JSON string (the types in package playground). Nothing is
 // fetched or sent: the bundled files are embedded.
@@ -27,12 +32,7 @@ func main() {
 		return playground.JSON(playground.Validate(arg(args, 0).String()))
 	}))
 	api.Set("run", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		progress := arg(args, 3)
-		var report func(pct int)
-		if progress.Type() == js.TypeFunction {
-			report = func(pct int) { progress.Invoke(pct) }
-		}
-		return playground.JSON(playground.Execute(arg(args, 0).String(), arg(args, 1).String(), arg(args, 2).String(), report))
+		return playground.JSON(playground.ExecuteWith(arg(args, 0).String(), arg(args, 1).String(), arg(args, 2).String(), hooks(args)))
 	}))
 	api.Set("compare", batch(playground.Compare))
 	api.Set("sweep", batch(playground.Sweep))
@@ -41,6 +41,26 @@ func main() {
 		ready.Invoke()
 	}
 	select {}
+}
+
+// hooks reads run's progress function (args[3]) and hooks object
+// (args[4]) into playground.Hooks.
+func hooks(args []js.Value) playground.Hooks {
+	var h playground.Hooks
+	if p := arg(args, 3); p.Type() == js.TypeFunction {
+		h.Progress = func(pct int) { p.Invoke(pct) }
+	}
+	o := arg(args, 4)
+	if o.Type() != js.TypeObject {
+		return h
+	}
+	if f := o.Get("stage"); f.Type() == js.TypeFunction {
+		h.Stage = func(name string) { f.Invoke(name) }
+	}
+	if f := o.Get("figure"); f.Type() == js.TypeFunction {
+		h.Figure = func(fig playground.Figure) { f.Invoke(fig.File, fig.SVG) }
+	}
+	return h
 }
 
 // arg is args[i], or undefined.

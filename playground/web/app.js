@@ -5,32 +5,43 @@
 // leaves the page.
 "use strict";
 
+// Fetch and compile main.wasm first thing, while the page is still being
+// set up (marks: docs/playground.md#where-the-time-goes).
+const compiled = WebAssembly.compileStreaming(fetch("main.wasm")).then((m) => {
+  performance.mark("wasm-compiled");
+  return m;
+});
+// The catalogue is written at build time (catalogue.json), so the page
+// can show it, and the editor, before the simulator has started.
+const catalogue = fetch("catalogue.json").then((r) => (r.ok ? r.json() : null)).catch(() => null);
 const $ = (id) => document.getElementById(id);
 const state = { bundled: [], file: "", knobs: [], values: {}, info: null, last: null, pinned: null };
-let module = null;
-let checker = null;
+let checker = null; // started only to validate while the runner is busy
 let runner = null;
 let nextID = 1;
 
-// A worker running main.wasm; call(op, args, onProgress) returns a promise
-// of the parsed answer.
+// A worker running main.wasm; call(op, args, onProgress, onFigure)
+// returns a promise of the parsed answer. The worker's stage marks go on
+// the page's performance timeline.
 function newWorker() {
   const w = new Worker("worker.js");
   const waiting = new Map();
   w.onmessage = (ev) => {
     const m = ev.data;
+    if (m.op === "mark") return performance.mark(m.name, { startTime: m.t - performance.timeOrigin });
     const p = waiting.get(m.id);
     if (!p) return;
     if (m.progress !== undefined) return p.progress && p.progress(m.progress);
+    if (m.figure !== undefined) return p.figure && p.figure(m.figure);
     waiting.delete(m.id);
     p.resolve(JSON.parse(m.result));
   };
-  w.postMessage({ op: "init", module });
+  compiled.then((module) => w.postMessage({ op: "init", module }));
   return {
-    call(op, args, progress) {
+    call(op, args, progress, figure) {
       const id = nextID++;
       return new Promise((resolve) => {
-        waiting.set(id, { resolve, progress });
+        waiting.set(id, { resolve, progress, figure });
         w.postMessage({ id, op, args });
       });
     },
@@ -39,12 +50,10 @@ function newWorker() {
 }
 
 async function start() {
-  const t0 = performance.now();
-  module = await WebAssembly.compileStreaming(fetch("main.wasm"));
-  checker = newWorker();
   runner = newWorker();
-  state.bundled = await checker.call("list", {});
-  setStatus(`Simulator ready (${Math.round(performance.now() - t0)} ms). ${state.bundled.length} bundled experiments.`);
+  state.bundled = (await catalogue) || (await runner.call("list", {}));
+  performance.mark("listed");
+  setStatus(`${state.bundled.length} bundled experiments. Starting the simulator…`);
   renderCatalogue();
   const shared = await readFragment();
   if (shared) {
@@ -99,7 +108,11 @@ function scheduleValidate(ms) {
 
 async function validateNow() {
   const text = $("toml").value;
-  const v = await checker.call("validate", { text });
+  const v = await validator().call("validate", { text });
+  if (!performance.getEntriesByName("validated").length) {
+    setStatus(`Simulator ready (${Math.round(performance.now())} ms). ${state.bundled.length} bundled experiments.`);
+  }
+  performance.mark("validated");
   if ($("toml").value !== text) return; // stale: typing went on
   state.info = v.experiment || null;
   showProblems(v.errors || []);
@@ -110,6 +123,14 @@ async function validateNow() {
   }
   $("run").disabled = !state.info;
   document.dispatchEvent(new CustomEvent("ressim:info", { detail: state.info })); // compare.js
+}
+
+// validator is the idle runner, or (while it runs) a second worker,
+// started on first need: one Go instance starts with the page, not two.
+function validator() {
+  if (!running) return runner;
+  if (!checker) checker = newWorker();
+  return checker;
 }
 
 function showProblems(errors) {
@@ -275,21 +296,24 @@ let running = false;
 async function runNow() {
   if (running) return;
   running = true;
+  const fromRun = document.activeElement === $("run");
   $("run").disabled = true;
   $("stop").disabled = false;
+  if (fromRun) $("stop").focus(); // a disabled button drops the focus
   $("pin").disabled = true;
   $("progress").value = 0;
   $("progress-text").textContent = "0 %";
   const t0 = performance.now();
+  performance.mark("run-click");
   const req = { text: $("toml").value, seed: $("seed").value.trim(), set: settings() };
   setStatus("Running…");
+  const early = earlyFigures();
   const r = await runner.call("run", req, (pct) => {
     $("progress").value = pct;
     $("progress-text").textContent = pct + " %";
-  });
+  }, early);
   running = false;
-  $("stop").disabled = true;
-  $("run").disabled = !state.info;
+  keepFocus(() => { $("stop").disabled = true; $("run").disabled = !state.info; });
   if (r === null) return; // stopped
   const ms = Math.round(performance.now() - t0);
   if (r.error) {
@@ -301,6 +325,38 @@ async function runNow() {
   setStatus(`Done in ${ms} ms (seed ${r.seed}).`);
   $("pin").disabled = false;
   render();
+  performance.mark("result-rendered");
+}
+
+// earlyFigures returns a run's figure callback: it shows each figure in
+// the current result as soon as the worker has drawn it (the first one
+// long before the run's answer), until render replaces the result.
+function earlyFigures() {
+  let div = null;
+  return (f) => {
+    if (!div) {
+      div = document.createElement("div");
+      div.className = "figures";
+      $("current").replaceChildren(div);
+    }
+    const img = document.createElement("img");
+    img.src = blobURL(f.svg, "image/svg+xml");
+    img.alt = `Figure ${f.file} (drawn; the run is finishing)`;
+    img.dataset.file = f.file;
+    div.append(img);
+    if (div.children.length === 1) {
+      performance.mark("first-figure-inserted");
+      img.decode().then(() => performance.mark("first-figure-decoded"), () => {});
+    }
+  };
+}
+
+// keepFocus runs f, which disables Stop; if Stop had the keyboard focus,
+// Run gets it (a disabled button would drop it to the page's start).
+function keepFocus(f) {
+  const had = document.activeElement === $("stop");
+  f();
+  if (had) $("run").focus();
 }
 
 function stopNow() {
@@ -308,8 +364,7 @@ function stopNow() {
   runner.stop();
   runner = newWorker();
   running = false;
-  $("stop").disabled = true;
-  $("run").disabled = !state.info;
+  keepFocus(() => { $("stop").disabled = true; $("run").disabled = !state.info; });
   $("progress-text").textContent = "stopped";
   setStatus("Stopped: the run was abandoned, nothing was kept.");
   // Settle the abandoned promise's caller.
@@ -470,8 +525,9 @@ $("toml").addEventListener("input", () => { state.file = state.file.replace(/^(?
 $("toml").addEventListener("scroll", syncScroll);
 $("run").onclick = () => runNow();
 $("stop").onclick = () => stopNow();
-$("pin").onclick = () => { state.pinned = state.last; $("pin").disabled = true; render(); };
-$("unpin").onclick = () => { state.pinned = null; render(); };
+// Pin and Unpin hide or disable themselves: the focus moves on with them.
+$("pin").onclick = () => { state.pinned = state.last; $("pin").disabled = true; render(); $("unpin").focus(); };
+$("unpin").onclick = () => { state.pinned = null; render(); $("run").focus(); };
 $("share").onclick = async () => {
   const url = await writeFragment();
   history.replaceState(null, "", url);

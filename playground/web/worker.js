@@ -1,14 +1,22 @@
 // The playground's Web Worker: it runs the simulator (main.wasm, the Go
 // program in playground/wasm) off the page's thread, so the page never
-// freezes. Messages in: {op: "init", module}, then {id, op, args}; out:
-// {op: "ready"}, {id, progress}, {id, result} (result is the simulator's
-// JSON text). Ops: list, validate, run, and compare and sweep (progress
-// also carries the runs done and their total). The page stops a run by terminating the worker.
+// freezes. One Go instance stays warm for every call. Messages in:
+// {op: "init", module} (the compiled main.wasm), then {id, op, args}; out:
+// {op: "ready"}, {op: "mark", name, t} (a stage's end, t in ms since
+// 1970, for the page's performance timeline), {id, progress},
+// {id, figure: {file, svg}} (each figure as soon as it is drawn, before
+// the result) and {id, result} (the simulator's JSON text). Ops: list,
+// validate, run, and compare and sweep (progress also carries the runs
+// done and their total). The page stops a run by terminating the worker.
 "use strict";
 importScripts("wasm_exec.js");
 
 let pending = [];
 let ready = false;
+
+function mark(name) {
+  self.postMessage({ op: "mark", name, t: performance.timeOrigin + performance.now() });
+}
 
 self.onmessage = (ev) => {
   const m = ev.data;
@@ -16,10 +24,12 @@ self.onmessage = (ev) => {
     const go = new Go();
     self.ressimReady = () => {
       ready = true;
+      mark("go-ready");
       self.postMessage({ op: "ready" });
       pending.forEach(handle);
       pending = [];
     };
+    mark("go-start");
     WebAssembly.instantiate(m.module, go.importObject).then((inst) => go.run(inst));
     return;
   }
@@ -41,9 +51,7 @@ function handle(m) {
       result = api.validate(m.args.text);
       break;
     case "run":
-      result = api.run(m.args.text, m.args.seed, JSON.stringify(m.args.set || {}), (pct) =>
-        self.postMessage({ id: m.id, progress: pct }),
-      );
+      result = run(m, api);
       break;
     case "compare":
     case "sweep":
@@ -55,4 +63,14 @@ function handle(m) {
       result = JSON.stringify({ error: "unknown operation " + m.op });
   }
   self.postMessage({ id: m.id, result });
+}
+
+function run(m, api) {
+  let figures = 0;
+  const hooks = {
+    stage: (name) => mark("run-" + (name === "figure" ? "figure-" + ++figures : name)),
+    figure: (file, svg) => self.postMessage({ id: m.id, figure: { file, svg } }),
+  };
+  const progress = (pct) => self.postMessage({ id: m.id, progress: pct });
+  return api.run(m.args.text, m.args.seed, JSON.stringify(m.args.set || {}), progress, hooks);
 }

@@ -31,8 +31,8 @@ type MemoryFigure struct {
 
 // ExecuteMemory runs exp like Execute (same seed rules, the same budget
 // checks before and while running, Options.Progress and Options.Context)
-// but keeps the outputs in memory; OutDir, Plots, SVG and TraceEvery are
-// ignored. Safe for concurrent use on distinct experiments.
+// but keeps the outputs in memory, telling Options.Observe of each stage;
+// OutDir, Plots, SVG and TraceEvery are ignored. Safe for concurrent use on distinct experiments.
 func ExecuteMemory(exp *experiment.Experiment, opt Options) (*Memory, error) {
 	cfg, err := model(exp, opt)
 	if err != nil {
@@ -45,9 +45,11 @@ func ExecuteMemory(exp *experiment.Experiment, opt Options) (*Memory, error) {
 	if out.Result, err = simulate(cfg, opt); err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
+	opt.observe("simulated", nil)
 	if out.Summary, err = SummaryJSON(out.Result); err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
+	opt.observe("summary", nil)
 	for _, f := range Figures(out.Result) {
 		name := strings.TrimSuffix(f.File, ".png") + ".svg"
 		var svg []byte
@@ -57,8 +59,16 @@ func ExecuteMemory(exp *experiment.Experiment, opt Options) (*Memory, error) {
 			continue
 		}
 		out.Figures = append(out.Figures, MemoryFigure{File: name, SVG: svg})
+		opt.observe("figure", &out.Figures[len(out.Figures)-1])
 	}
 	return out, nil
+}
+
+// observe calls o.Observe, if set.
+func (o Options) observe(stage string, fig *MemoryFigure) {
+	if o.Observe != nil {
+		o.Observe(stage, fig)
+	}
 }
 
 // svgGrowing renders f as SVG, doubling its height while the panels do

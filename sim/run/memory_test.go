@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
@@ -42,6 +43,42 @@ func TestExecuteMemoryMatchesExecute(t *testing.T) {
 		}
 		if !bytes.Equal(f.SVG, want) {
 			t.Errorf("%s differs from Execute's", f.File)
+		}
+	}
+}
+
+// TestExecuteMemoryObserve: Observe hears the stages in order, each
+// figure once, the same figure ExecuteMemory returns, as soon as it is
+// drawn (before the next one).
+func TestExecuteMemoryObserve(t *testing.T) {
+	exp, err := experiment.Load("../../experiments/mm10.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stages []string
+	var seen []MemoryFigure
+	mem, err := ExecuteMemory(exp, Options{Observe: func(stage string, fig *MemoryFigure) {
+		if (stage == "figure") != (fig != nil) {
+			t.Errorf("stage %q with figure %v", stage, fig)
+		}
+		stages = append(stages, stage)
+		if fig != nil {
+			seen = append(seen, *fig)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"simulated", "summary"}
+	for range mem.Figures {
+		want = append(want, "figure")
+	}
+	if strings.Join(stages, ",") != strings.Join(want, ",") {
+		t.Errorf("stages %v, want %v", stages, want)
+	}
+	for i, f := range mem.Figures {
+		if i >= len(seen) || seen[i].File != f.File || !bytes.Equal(seen[i].SVG, f.SVG) {
+			t.Errorf("figure %d (%s): observed differently from the one returned", i, f.File)
 		}
 	}
 }

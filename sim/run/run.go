@@ -40,6 +40,12 @@ type Options struct {
 	// sweep cell) exactly as compare or sweep ran it, Seed being the
 	// comparison's seed; the default OutDir is then DefaultReplicaDir.
 	Replica *Replica
+	// Observe, if not nil, hears ExecuteMemory's stages as each ends:
+	// "simulated", "summary", then "figure" once per figure drawn, with
+	// the figure (nil for the others). The playground uses it to show the
+	// first figure while the others are drawn, and to time the stages.
+	// Called on ExecuteMemory's goroutine; Execute ignores it.
+	Observe func(stage string, fig *MemoryFigure)
 }
 
 // DefaultOutDir is where outputs go when Options.OutDir is empty: out/<name>.
