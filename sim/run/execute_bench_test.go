@@ -1,0 +1,30 @@
+package run
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/ressim/ressim/sim/experiment"
+)
+
+// BenchmarkExecute is one whole `ressim run --no-plots` of a bundled
+// experiment: read, model, simulate, summarise and write the data files.
+// It is what a user waits for, and the figure docs/performance.md records
+// against the previous release to show no bundled experiment got slower.
+func BenchmarkExecute(b *testing.B) {
+	for _, name := range []string{"mm10", "retry-amplification", "breaker-fallback"} {
+		b.Run(name, func(b *testing.B) {
+			exp, err := experiment.Load(filepath.Join("..", "..", "experiments", name+".toml"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			dir := b.TempDir()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Execute(exp, Options{OutDir: dir, Budget: DefaultBudget}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
