@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/ressim/ressim/internal/atomicfile"
@@ -94,22 +95,22 @@ func assignModels(models []topology.Config, reps, n int) [][]int {
 
 // resumePartial rewrites path with header h and the units of an earlier
 // run of the same shard found in it (all of them verified by checksum),
-// and returns those. A file of another run is refused rather than lost.
-func resumePartial(path string, h PartialHeader, mine []int) (map[int]unitData, error) {
-	done := map[int]unitData{}
-	old, err := readPartial(path)
+// and returns their ids. It streams the old file, one unit at a time, so
+// that a resume holds no unit's data. A file of another run is refused
+// rather than lost.
+func resumePartial(path string, h PartialHeader, mine []int) (map[int]bool, error) {
+	done := map[int]bool{}
+	old, _, err := scanPartial(path, nil)
+	exists := err == nil
 	switch {
 	case os.IsNotExist(err):
 	case err != nil:
 		return nil, fmt.Errorf("resume: %w (remove it to start the shard afresh)", err)
 	default:
-		a, _ := json.Marshal(old.Header)
+		a, _ := json.Marshal(old)
 		b, _ := json.Marshal(h)
 		if !bytes.Equal(a, b) {
 			return nil, fmt.Errorf("resume: %s holds another run (file, seed, replications, series, version or shards differ); remove it or choose another folder", path)
-		}
-		for _, u := range old.Order {
-			done[u] = old.Records[u]
 		}
 	}
 	hb, err := json.Marshal(h)
@@ -117,23 +118,36 @@ func resumePartial(path string, h PartialHeader, mine []int) (map[int]unitData, 
 		return nil, err
 	}
 	err = atomicfile.Write(path, func(w io.Writer) error {
-		if _, err := w.Write(append(hb, '\n')); err != nil {
+		if _, err := w.Write(append(hb, '\n')); err != nil || !exists {
 			return err
 		}
-		for _, u := range mine {
-			if d, ok := done[u]; ok {
-				line, err := unitLine(u, d)
-				if err != nil {
-					return err
-				}
-				if _, err := w.Write(line); err != nil {
-					return err
-				}
-			}
+		_, _, err := scanPartial(path, func(u int, d unitData) error {
+			return keepResumed(w, done, mine, u, d)
+		})
+		if err != nil {
+			return fmt.Errorf("resume: %w (remove it to start the shard afresh)", err)
 		}
 		return nil
 	})
 	return done, err
+}
+
+// keepResumed writes unit u's line to w if it is one of mine (a sorted
+// list), once.
+func keepResumed(w io.Writer, done map[int]bool, mine []int, u int, d unitData) error {
+	if _, ok := slices.BinarySearch(mine, u); !ok {
+		return nil
+	}
+	if done[u] {
+		return fmt.Errorf("unit %d appears twice", u)
+	}
+	line, err := unitLine(u, d)
+	if err != nil {
+		return err
+	}
+	done[u] = true
+	_, err = w.Write(line)
+	return err
 }
 
 // runUnits runs the units todo, opt.Jobs at a time, appending each
