@@ -2,10 +2,13 @@ package run
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 )
 
@@ -14,16 +17,12 @@ import (
 // before the set is committed.
 const cellSpoolDir = ".cell-spool"
 
-// maxSpoolLine bounds one record line of a cell spool: a record is a few
-// hundred bytes plus about 100 per fault, and the faults come from an
-// experiment file of at most 1 MiB; the bound of a partial file's line
-// holds any of them.
-const maxSpoolLine = maxPartialLine
-
 // cellSpool holds a sweep's run records on disk, one file per cell, each
 // record appended as its run finishes (in any order). A sweep then holds
-// in memory only its cells' statistics; the records of one cell at a
-// time are read back, in replication order, when sweep.json is written.
+// in memory only its cells' statistics; the records are read back one at
+// a time, in replication order, when sweep.json is written. A line is
+// bounded like a partial file's (readLine): a record is a few hundred
+// bytes plus about 100 per fault.
 // Not safe for concurrent use: the sweep calls add under its lock.
 type cellSpool struct {
 	dir string
@@ -42,65 +41,111 @@ func (s *cellSpool) path(cell int) string {
 	return filepath.Join(s.dir, strconv.Itoa(cell)+".jsonl")
 }
 
-// add appends rec to cell's file. Each float crosses the file exactly
-// (wireRecord), so the statistics read back are those of the run.
+// add appends rec to cell's file, as a line "<replication> <record>".
+// Each float crosses the file exactly (wireRecord), so the statistics
+// read back are those of the run.
 func (s *cellSpool) add(cell int, rec RunRecord) error {
-	line, err := json.Marshal(recordWire(rec))
+	data, err := json.Marshal(recordWire(rec))
 	if err != nil {
 		return err
 	}
+	line := strconv.AppendInt(nil, int64(rec.Replication), 10)
+	line = append(append(append(line, ' '), data...), '\n')
 	f, err := os.OpenFile(s.path(cell), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(append(line, '\n'))
+	_, err = f.Write(line)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	return err
 }
 
-// records reads back cell's replications 0 to reps-1, in order. Records
-// of later replications (written by runs that finished after a stop) are
-// skipped; a missing or repeated one is an error.
-func (s *cellSpool) records(cell, reps int) ([]RunRecord, error) {
-	out := make([]RunRecord, reps)
-	seen := make([]bool, reps)
-	f, err := os.Open(s.path(cell))
-	if os.IsNotExist(err) && reps == 0 {
-		return out, nil
+// span is where one record's line lies in a cell's file.
+type span struct{ off, n int64 }
+
+// each calls fn with cell's replications 0 to reps-1, in order, one at a
+// time: it indexes the file (an offset per replication), then reads each
+// line by itself, so that it holds one record whatever reps is. Records
+// of later replications (runs that finished after a stop) are skipped; a
+// missing or repeated one is an error.
+func (s *cellSpool) each(cell, reps int, fn func(RunRecord) error) error {
+	if reps == 0 {
+		return nil
 	}
+	f, err := os.Open(s.path(cell))
 	if err != nil {
-		return nil, fmt.Errorf("records of cell %d: %w", cell, err)
+		return fmt.Errorf("records of cell %d: %w", cell, err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 4096), maxSpoolLine)
-	for sc.Scan() {
-		var w wireRecord
-		if err := json.Unmarshal(sc.Bytes(), &w); err != nil {
-			return nil, fmt.Errorf("records of cell %d: %w", cell, err)
+	spans, err := indexSpool(f, reps)
+	if err != nil {
+		return fmt.Errorf("records of cell %d: %w", cell, err)
+	}
+	var buf []byte
+	for r, sp := range spans {
+		buf = slices.Grow(buf[:0], int(sp.n))[:sp.n]
+		if _, err := f.ReadAt(buf, sp.off); err != nil {
+			return fmt.Errorf("records of cell %d: %w", cell, err)
 		}
-		if w.Replication < 0 || w.Replication >= reps {
+		rec, err := parseSpoolLine(buf)
+		if err == nil && rec.Replication != r {
+			err = fmt.Errorf("line of replication %d holds %d", r, rec.Replication)
+		}
+		if err == nil {
+			err = fn(rec)
+		}
+		if err != nil {
+			return fmt.Errorf("records of cell %d: %w", cell, err)
+		}
+	}
+	return nil
+}
+
+// indexSpool reads a cell's file once and returns where the line of each
+// replication 0 to reps-1 lies.
+func indexSpool(f *os.File, reps int) ([]span, error) {
+	spans := make([]span, reps)
+	br := bufio.NewReaderSize(f, 64<<10)
+	var off int64
+	for {
+		line, err := readLine(br)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		sp := span{off, int64(len(line))}
+		off += sp.n + 1
+		rs, _, _ := bytes.Cut(line, []byte(" "))
+		r, err := strconv.Atoi(string(rs))
+		switch {
+		case err != nil || r < 0:
+			return nil, fmt.Errorf("bad line at offset %d", sp.off)
+		case r >= reps:
 			continue
+		case spans[r].n != 0:
+			return nil, fmt.Errorf("replication %d twice", r)
 		}
-		if seen[w.Replication] {
-			return nil, fmt.Errorf("records of cell %d: replication %d twice", cell, w.Replication)
-		}
-		seen[w.Replication] = true
-		if out[w.Replication], err = w.record(); err != nil {
-			return nil, fmt.Errorf("records of cell %d: %w", cell, err)
+		spans[r] = sp
+	}
+	for r, sp := range spans {
+		if sp.n == 0 {
+			return nil, fmt.Errorf("replication %d missing", r)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("records of cell %d: %w", cell, err)
+	return spans, nil
+}
+
+func parseSpoolLine(line []byte) (RunRecord, error) {
+	_, data, _ := bytes.Cut(line, []byte(" "))
+	var w wireRecord
+	if err := json.Unmarshal(data, &w); err != nil {
+		return RunRecord{}, err
 	}
-	for r, ok := range seen {
-		if !ok {
-			return nil, fmt.Errorf("records of cell %d: replication %d missing", cell, r)
-		}
-	}
-	return out, nil
+	return w.record()
 }
 
 // remove deletes the spool.

@@ -12,7 +12,6 @@ import (
 
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
-	"github.com/ressim/ressim/sim/topology"
 )
 
 // PartialPaths expands merge's arguments: files as they are, folders to
@@ -93,10 +92,7 @@ func mergeSweep(exp *experiment.Experiment, heads []PartialHeader, paths []strin
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrPartial, err)
 	}
-	models := make([]topology.Config, len(cells))
-	for i, c := range cells {
-		models[i] = c.cfg
-	}
+	models := cellModels(cells)
 	assign := assignModels(models, res.Replications, h.Shards)
 	if err := checkUnitLists(heads, paths, assign); err != nil {
 		return nil, err

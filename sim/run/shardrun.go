@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"sync"
 
 	"github.com/ressim/ressim/internal/atomicfile"
@@ -71,10 +72,11 @@ func (j *shardJob) run(ctx context.Context, s Shard, opt CompareOptions) (*Shard
 	sr.Resumed = len(done)
 	var todo []int
 	for _, u := range mine {
-		if _, ok := done[u]; !ok {
+		if !done[u] {
 			todo = append(todo, u)
 		}
 	}
+	j.sortTodo(todo)
 	return sr, j.runUnits(ctx, sr, todo, opt)
 }
 
@@ -150,16 +152,47 @@ func keepResumed(w io.Writer, done map[int]bool, mine []int, u int, d unitData) 
 	return err
 }
 
+// sortTodo orders the units as the unsharded command hands them out:
+// replication by replication, the costliest models of each first.
+func (j *shardJob) sortTodo(todo []int) {
+	k := len(j.models)
+	rank := make([]int, k)
+	for r, m := range costOrder(j.models) {
+		rank[m] = r
+	}
+	sort.Slice(todo, func(a, b int) bool {
+		ua, ub := todo[a], todo[b]
+		if ua/k != ub/k {
+			return ua/k < ub/k
+		}
+		return rank[ua%k] < rank[ub%k]
+	})
+}
+
+// plan is each model the units todo run, with its count: one entry per
+// model, not per unit, so that a shard of millions of units plans in
+// little memory.
+func (j *shardJob) plan(todo []int) []PlannedRun {
+	k := len(j.models)
+	times := make([]int, k)
+	for _, u := range todo {
+		times[u%k]++
+	}
+	var plan []PlannedRun
+	for m, n := range times {
+		if n > 0 {
+			plan = append(plan, PlannedRun{Model: j.models[m], Times: n, OnDisk: true})
+		}
+	}
+	return plan
+}
+
 // runUnits runs the units todo, opt.Jobs at a time, appending each
 // record to sr.Path as it finishes (one write per line, under a lock).
 // On a stop (cancellation, budget) the units finished stay in the file.
 func (j *shardJob) runUnits(ctx context.Context, sr *ShardRun, todo []int, opt CompareOptions) error {
 	k := len(j.models)
-	plan := make([]PlannedRun, len(todo))
-	for i, u := range todo {
-		plan[i] = PlannedRun{Model: j.models[u%k], Times: 1}
-	}
-	if err := opt.Budget.Check(plan); err != nil {
+	if err := opt.Budget.Check(j.plan(todo)); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(sr.Path, os.O_WRONLY|os.O_APPEND, 0)

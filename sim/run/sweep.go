@@ -77,7 +77,7 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 	plan := make([]PlannedRun, len(cells))
 	cfgs := make([]topology.Config, len(cells))
 	for i, c := range cells {
-		plan[i], cfgs[i] = PlannedRun{Model: c.cfg, Times: res.Replications}, c.cfg
+		plan[i], cfgs[i] = PlannedRun{Model: c.cfg, Times: res.Replications, OnDisk: true}, c.cfg
 	}
 	if err := opt.Budget.Check(plan); err != nil {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
@@ -176,8 +176,17 @@ func sweepCells(exp *experiment.Experiment, variants []string, nx, ny int) ([]sw
 	return cells, nil
 }
 
+func cellModels(cells []sweepCell) []topology.Config {
+	models := make([]topology.Config, len(cells))
+	for i, c := range cells {
+		models[i] = c.cfg
+	}
+	return models
+}
+
 // runCells runs every cell's replications, adding each run's record to
-// r.spool as it finishes. On a stop (cancellation, budget) it keeps the
+// r.spool as it finishes: replication by replication, the costliest cells
+// of each first (costOrder). On a stop (cancellation, budget) it keeps the
 // replications that every cell finished and returns the reason.
 func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt CompareOptions, g *meter) error {
 	ctx, cancel := context.WithCancel(ctx)
@@ -186,15 +195,16 @@ func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt Compa
 	var mu sync.Mutex
 	var firstErr error
 	done := make([]int, r.Replications) // cells finished per replication
+	order := costOrder(cellModels(cells))
 	_, cancelled := parallel(ctx, len(cells)*r.Replications, opt.Jobs, func(i int) {
-		rep, c := i/len(cells), cells[i%len(cells)]
-		cfg := c.cfg
+		rep, k := i/len(cells), order[i%len(cells)]
+		cfg := cells[k].cfg
 		cfg.Seed = ReplicationSeed(r.Seed, rep)
 		_, rec, err := runRecorded(cfg, rep, g, "", 0, "")
 		mu.Lock()
 		defer mu.Unlock()
 		if err == nil {
-			err = r.spool.add(i%len(cells), rec)
+			err = r.spool.add(k, rec)
 		}
 		if err != nil {
 			if firstErr == nil || (isStop(firstErr) && !isStop(err)) {
@@ -246,7 +256,7 @@ func (out *SweepOutput) write(dir string, opt CompareOptions) error {
 	return nil
 }
 
-// stats reads back each cell's records, one cell at a time, and
+// stats reads back each cell's headlines, one cell at a time, and
 // summarises the swept metric over its replications.
 func (r *SweepResult) stats() ([]CellStat, error) {
 	var out []CellStat
@@ -254,11 +264,15 @@ func (r *SweepResult) stats() ([]CellStat, error) {
 	for v, name := range r.Variants {
 		for y := 0; y < r.ny; y++ {
 			for x := 0; x < r.nx; x++ {
-				recs, err := r.spool.records(r.cell(v, y, x), r.Replications)
+				hs := make([]Headline, 0, r.Replications)
+				err := r.spool.each(r.cell(v, y, x), r.Replications, func(rec RunRecord) error {
+					hs = append(hs, rec.Headline)
+					return nil
+				})
 				if err != nil {
 					return nil, err
 				}
-				out = append(out, cellStat(m, name, v, y, x, headlines(recs)))
+				out = append(out, cellStat(m, name, v, y, x, hs))
 			}
 		}
 	}
@@ -284,14 +298,6 @@ func cellStat(m *MetricDef, variant string, v, y, x int, hs []Headline) CellStat
 		cs.Value = math.NaN()
 	}
 	return cs
-}
-
-func headlines(recs []RunRecord) []Headline {
-	hs := make([]Headline, len(recs))
-	for i, rec := range recs {
-		hs[i] = rec.Headline
-	}
-	return hs
 }
 
 func (r *SweepResult) unit() string {

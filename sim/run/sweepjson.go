@@ -37,12 +37,12 @@ type sweepJSON struct {
 	Cells        []sweepCellJSON `json:"cells"`
 }
 
-// writeSweepJSON writes sweep.json one cell at a time, reading each
-// cell's records back from the spool, so that it never holds more than
-// one cell's. The bytes are those of encoding the whole document with a
-// json.Encoder indented by two spaces (TestSweepJSONStreamed): the
-// document without its cells, then each cell marshalled at its depth
-// (four spaces) between the brackets.
+// writeSweepJSON writes sweep.json one record at a time, reading each
+// back from the spool, so that it holds one record whatever the
+// replications. The bytes are those of encoding the whole document with
+// a json.Encoder indented by two spaces (TestSweepJSONStreamed): the
+// document without its cells, then each cell without its records, and
+// each record, marshalled at their depths between the brackets.
 func writeSweepJSON(w io.Writer, r *SweepResult, stats []CellStat) error {
 	doc := sweepJSON{Version: version.Version, Experiment: r.Name, Seed: r.Seed, Replications: r.Replications,
 		Metric: r.Sweep.Metric, Unit: r.unit(), XPath: r.Sweep.X.Path}
@@ -57,48 +57,83 @@ func writeSweepJSON(w io.Writer, r *SweepResult, stats []CellStat) error {
 	if err := encodeIndented(&head, doc); err != nil {
 		return err
 	}
-	tail := []byte("[]\n}\n")
-	if _, err := w.Write(bytes.TrimSuffix(head.Bytes(), tail)); err != nil {
-		return err
+	out := &jsonList{w: w, indent: "    "}
+	out.write(bytes.TrimSuffix(head.Bytes(), []byte("[]\n}\n")))
+	for _, s := range stats {
+		out.item(func() error { return r.writeCellJSON(out.w, s) })
 	}
-	for i, s := range stats {
-		c, err := r.cellJSON(s)
-		if err != nil {
-			return err
-		}
-		b, err := json.MarshalIndent(c, "    ", "  ")
-		if err != nil {
-			return err
-		}
-		sep := ",\n    "
-		if i == 0 {
-			sep = "[\n    "
-		}
-		if _, err := io.WriteString(w, sep); err != nil {
-			return err
-		}
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
-	}
-	_, err := io.WriteString(w, "\n  ]\n}\n")
-	return err
+	out.close("\n}\n")
+	return out.err
 }
 
-// cellJSON is stat s's cell with its records, read from the spool.
-func (r *SweepResult) cellJSON(s CellStat) (sweepCellJSON, error) {
-	recs, err := r.spool.records(r.cell(s.v, s.Y, s.X), r.Replications)
-	if err != nil {
-		return sweepCellJSON{}, err
-	}
+// writeCellJSON writes stat s's cell, at a list item's depth, with its
+// records read from the spool one at a time.
+func (r *SweepResult) writeCellJSON(w io.Writer, s CellStat) error {
 	c := sweepCellJSON{Variant: s.Variant, X: r.Sweep.X.Values[s.X], XIndex: s.X, N: s.N, Value: num(s.Value),
-		Lo: num(s.CI95.Lo), Hi: num(s.CI95.Hi), Runs: recordsJSON(recs)}
+		Lo: num(s.CI95.Lo), Hi: num(s.CI95.Hi), Runs: []runRecordJSON{}}
 	if r.Sweep.Y != nil {
 		c.Y = r.Sweep.Y.Values[s.Y]
 		y := s.Y
 		c.YIndex = &y
 	}
-	return c, nil
+	b, err := json.MarshalIndent(c, "    ", "  ")
+	if err != nil {
+		return err
+	}
+	tail := []byte("[]\n    }")
+	if r.Replications == 0 {
+		_, err = w.Write(b)
+		return err
+	}
+	out := &jsonList{w: w, indent: "        "}
+	out.write(bytes.TrimSuffix(b, tail))
+	err = r.spool.each(r.cell(s.v, s.Y, s.X), r.Replications, func(rec RunRecord) error {
+		out.item(func() error {
+			rb, err := json.MarshalIndent(rec.json(), out.indent, "  ")
+			out.write(rb)
+			return err
+		})
+		return out.err
+	})
+	if err != nil {
+		return err
+	}
+	out.close("\n    }")
+	return out.err
+}
+
+// jsonList writes the items of an indented JSON list, its items at
+// indent, keeping the first error.
+type jsonList struct {
+	w      io.Writer
+	indent string
+	n      int
+	err    error
+}
+
+func (l *jsonList) write(b []byte) {
+	if l.err == nil {
+		_, l.err = l.w.Write(b)
+	}
+}
+
+// item writes the separator before an item, then the item with fill.
+func (l *jsonList) item(fill func() error) {
+	sep := ",\n"
+	if l.n == 0 {
+		sep = "[\n"
+	}
+	l.n++
+	l.write([]byte(sep + l.indent))
+	if l.err == nil {
+		l.err = fill()
+	}
+}
+
+// close ends the list (its bracket two spaces left of the items), then
+// writes rest.
+func (l *jsonList) close(rest string) {
+	l.write([]byte("\n" + l.indent[2:] + "]" + rest))
 }
 
 func encodeIndented(w io.Writer, v any) error {

@@ -118,11 +118,7 @@ func TestSweepJSONStreamed(t *testing.T) {
 		doc := sweepJSON{Version: version.Version, Experiment: res.Name, Seed: res.Seed, Replications: res.Replications,
 			Metric: res.Sweep.Metric, Unit: res.unit(), XPath: res.Sweep.X.Path, YPath: res.Sweep.Y.Path}
 		for _, s := range stats[:n] {
-			c, err := res.cellJSON(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc.Cells = append(doc.Cells, c)
+			doc.Cells = append(doc.Cells, wholeCell(t, res, s))
 		}
 		if err := encodeIndented(&want, doc); err != nil {
 			t.Fatal(err)
@@ -134,4 +130,20 @@ func TestSweepJSONStreamed(t *testing.T) {
 	if len(stats) != 8 {
 		t.Fatalf("%d cells, want 8", len(stats))
 	}
+}
+
+// wholeCell is stat s's cell of sweep.json with all its records, as the
+// whole document held them before the streaming.
+func wholeCell(t *testing.T, r *SweepResult, s CellStat) sweepCellJSON {
+	t.Helper()
+	var recs []RunRecord
+	if err := r.spool.each(r.cell(s.v, s.Y, s.X), r.Replications, func(rec RunRecord) error {
+		recs = append(recs, rec)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	y := s.Y
+	return sweepCellJSON{Variant: s.Variant, X: r.Sweep.X.Values[s.X], Y: r.Sweep.Y.Values[s.Y], XIndex: s.X, YIndex: &y,
+		N: s.N, Value: num(s.Value), Lo: num(s.CI95.Lo), Hi: num(s.CI95.Hi), Runs: recordsJSON(recs)}
 }
