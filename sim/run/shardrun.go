@@ -54,7 +54,7 @@ func newHeader(kind string, exp *experiment.Experiment, file string, data []byte
 // model u % len(models), the order in which the unsharded command hands
 // out its runs. The units are dealt by AssignUnits on Estimate's events.
 func (j *shardJob) run(ctx context.Context, s Shard, opt CompareOptions) (*ShardRun, error) {
-	mine := assignModels(j.models, j.header.Replications, s.N)[s.I]
+	mine := shardUnits(j.models, j.header.Replications, s)
 	h := j.header
 	h.Shard, h.Shards, h.Units = s.I, s.N, append([]int{}, mine...)
 	dir := opt.OutDir
@@ -78,21 +78,6 @@ func (j *shardJob) run(ctx context.Context, s Shard, opt CompareOptions) (*Shard
 	}
 	j.sortTodo(todo)
 	return sr, j.runUnits(ctx, sr, todo, opt)
-}
-
-// assignModels deals the units of reps replications of models to n
-// shards by AssignUnits on each model's estimated events.
-func assignModels(models []topology.Config, reps, n int) [][]int {
-	k := len(models)
-	per := make([]float64, k)
-	for i, m := range models {
-		per[i] = Estimate(m).Events
-	}
-	cost := make([]float64, k*reps)
-	for u := range cost {
-		cost[u] = per[u%k]
-	}
-	return AssignUnits(cost, n)
 }
 
 // resumePartial rewrites path with header h and the units of an earlier
