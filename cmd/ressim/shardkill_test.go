@@ -13,9 +13,12 @@ import (
 )
 
 // killReps makes sweep-small's shards long enough to be caught part-way:
-// 12 cells x 20 replications = 240 units, 120 per shard of 2, each a run
-// of ten simulated seconds.
-const killReps = "20"
+// 12 cells x 10 replications = 120 units, shardUnits per shard of 2, each
+// a run of ten simulated seconds (some 5 ms; the poll looks every 2 ms).
+const (
+	killReps   = "10"
+	shardUnits = 60
+)
 
 // unitLines is the number of whole unit lines in a partial file (every
 // line after the header that ends in its newline).
@@ -95,12 +98,12 @@ func TestShardSigkillResumes(t *testing.T) {
 	cmd.Process.Kill() // SIGKILL: no handler runs
 	cmd.Wait()
 	kept := unitLines(path)
-	t.Logf("SIGKILL after %d of 120 units", kept)
-	if kept >= 120 {
-		t.Skipf("the shard finished its 120 units before the kill reached it")
+	t.Logf("SIGKILL after %d of %d units", kept, shardUnits)
+	if kept >= shardUnits {
+		t.Skipf("the shard finished its %d units before the kill reached it", shardUnits)
 	}
 	out := runShardToEnd(t, "1/2", parts)
-	want := fmt.Sprintf("120 unit(s), %d resumed, %d run", kept, 120-kept)
+	want := fmt.Sprintf("%d unit(s), %d resumed, %d run", shardUnits, kept, shardUnits-kept)
 	if !bytes.Contains([]byte(out), []byte(want)) {
 		t.Fatalf("resume after SIGKILL with %d units written: %q, want %q", kept, out, want)
 	}
@@ -124,13 +127,13 @@ func TestShardSigtermKeepsUnits(t *testing.T) {
 	}
 	b, _ := os.ReadFile(path)
 	kept := unitLines(path)
-	t.Logf("SIGTERM after %d of 120 units", kept)
+	t.Logf("SIGTERM after %d of %d units", kept, shardUnits)
 	if kept < 5 || !bytes.HasSuffix(b, []byte("\n")) {
 		t.Fatalf("after SIGTERM the partial file holds %d units, last byte %q; want at least 5, whole", kept, b[len(b)-1:])
 	}
-	if kept < 120 {
+	if kept < shardUnits {
 		resumed := runShardToEnd(t, "0/2", parts)
-		want := fmt.Sprintf("120 unit(s), %d resumed, %d run", kept, 120-kept)
+		want := fmt.Sprintf("%d unit(s), %d resumed, %d run", shardUnits, kept, shardUnits-kept)
 		if !bytes.Contains([]byte(resumed), []byte(want)) {
 			t.Fatalf("resume after SIGTERM with %d units: %q, want %q", kept, resumed, want)
 		}
