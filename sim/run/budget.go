@@ -101,7 +101,11 @@ func (b Budget) Check(runs []PlannedRun) error {
 	if b.MaxEvents > 0 && events > b.MaxEvents {
 		return &BudgetError{Resource: "events", Estimated: true, Used: events, Limit: b.MaxEvents, Flag: "--max-events", Hint: hint}
 	}
-	mem += float64(runsOf(runs)) * bytesPerRecord
+	for _, r := range runs {
+		if !r.OnDisk {
+			mem += float64(r.Times) * bytesPerRecord
+		}
+	}
 	if b.MaxMemory > 0 && mem > float64(b.MaxMemory) {
 		return &BudgetError{Resource: "memory", Estimated: true, Used: mem, Limit: float64(b.MaxMemory), Flag: "--max-memory",
 			Hint: "the memory grows with users, workers and [experiment] duration / interval x (clients + services)"}
@@ -109,14 +113,18 @@ func (b Budget) Check(runs []PlannedRun) error {
 	return nil
 }
 
-// bytesPerRecord is what compare and sweep keep of each run: its headline
-// metrics, fault verdicts and summary digest (RunRecord), with slack.
+// bytesPerRecord is what a comparison keeps of each run in memory: its
+// headline metrics, fault verdicts and summary digest (RunRecord), with
+// slack. Sweeps and shards keep theirs on disk (PlannedRun.OnDisk).
 const bytesPerRecord = 1024
 
 // PlannedRun is a model and how many times a command runs it.
 type PlannedRun struct {
 	Model topology.Config
 	Times int
+	// OnDisk says the runs' records go to disk as they finish (a sweep's
+	// cell spool, a shard's partial file), so they cost no memory per run.
+	OnDisk bool
 }
 
 func runsOf(runs []PlannedRun) int {

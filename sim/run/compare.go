@@ -136,9 +136,10 @@ func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions)
 	var mu sync.Mutex
 	var firstErr, stopErr error
 	// Jobs in replication-major order, so that a stopped comparison keeps
-	// whole replications.
+	// whole replications; within one, the costliest variants first.
+	order := costOrder(c.models())
 	_, cancelled := parallel(ctx, n*reps, opt.Jobs, func(i int) {
-		arm, rep := i%n, i/n
+		arm, rep := order[i%n], i/n
 		cfg := c.Arms[arm].Model
 		cfg.Seed = ReplicationSeed(seed, rep)
 		res, rec, err := runRecorded(cfg, rep, g, opt.spool, arm, c.Arms[arm].Name)

@@ -130,11 +130,15 @@ func sweepWith(t *testing.T, file string) *SweepResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for v := range res.Cells {
-		for y := range res.Cells[v] {
-			for x := range res.Cells[v][y] {
-				for r := range res.Cells[v][y][x] {
-					res.Cells[v][y][x][r] = Headline{HasFault: true, LockedIn: r < x+y+v, Goodput: 100*float64(x+1) + float64(y)}
+	res.spool = newMemorySpool()
+	for v := range res.Variants {
+		for y := 0; y < res.ny; y++ {
+			for x := 0; x < res.nx; x++ {
+				for r := 0; r < res.Replications; r++ {
+					h := Headline{HasFault: true, LockedIn: r < x+y+v, Goodput: 100*float64(x+1) + float64(y)}
+					if err := res.spool.add(res.cell(v, y, x), RunRecord{Replication: r, Headline: h}); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
 		}
@@ -150,14 +154,17 @@ func sweepWith(t *testing.T, file string) *SweepResult {
 // 100 to 300; the variant without retries has only the first).
 func TestPhaseFigureDrawsTheCells(t *testing.T) {
 	res := sweepWith(t, sweepFile)
-	stats := res.stats()
+	stats, err := res.stats()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for v, name := range res.Variants {
 		h := res.phaseFigure(stats, v)
 		for _, s := range stats {
 			if s.Variant != name {
 				continue
 			}
-			k := lockedInCount(res.Cells[v][s.Y][s.X])
+			k := min(s.X+s.Y+v, 4) // sweepWith's made-up count
 			if h.Z[s.Y][s.X] != float64(k)/4 || h.Z[s.Y][s.X] != s.Value {
 				t.Errorf("%s (%d, %d): drawn %v, stat %v, locked in %d of 4", name, s.X, s.Y, h.Z[s.Y][s.X], s.Value, k)
 			}
@@ -188,7 +195,10 @@ func TestSweepCurveDrawsTheCells(t *testing.T) {
 	file := strings.Replace(strings.Replace(sweepFile, "y = { path = \"fault.0.duration\", label = \"spike\", values = [\"100ms\", \"2s\"] }\n", "", 1),
 		"[sweep]\n", "[sweep]\nmetric = \"goodput\"\n", 1)
 	res := sweepWith(t, file)
-	stats := res.stats()
+	stats, err := res.stats()
+	if err != nil {
+		t.Fatal(err)
+	}
 	f := res.lineFigure(stats)
 	for v, l := range f.Panels[0].Lines {
 		if l.Label != res.Variants[v] || len(l.Y) != 2 || l.X[0] != 100 || l.X[1] != 300 {

@@ -87,6 +87,7 @@ func SweepMemory(ctx context.Context, exp *experiment.Experiment, opt CompareOpt
 		return nil, err
 	}
 	out := &SweepMemoryOutput{Result: res}
+	res.spool = newMemorySpool()
 	runErr := res.runCells(ctx, cells, opt, g)
 	if runErr != nil && !isStop(runErr) {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, runErr)
@@ -94,7 +95,9 @@ func SweepMemory(ctx context.Context, exp *experiment.Experiment, opt CompareOpt
 	if res.Replications == 0 {
 		return out, runErr
 	}
-	out.Stats = res.stats()
+	if out.Stats, err = res.stats(); err != nil {
+		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
+	}
 	files, err := renderOutputs([]output{
 		{SweepCSV, func(w io.Writer) error { return writeSweepCSV(w, res, out.Stats) }},
 		{SweepJSON, func(w io.Writer) error { return writeSweepJSON(w, res, out.Stats) }},

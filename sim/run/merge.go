@@ -3,6 +3,7 @@ package run
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
-	"github.com/ressim/ressim/sim/topology"
 )
 
 // PartialPaths expands merge's arguments: files as they are, folders to
@@ -57,20 +57,23 @@ type MergeOutput struct {
 // files, partials of another experiment file, seed, replications, series,
 // shard count or ressim version, and units missing or held twice.
 func Merge(paths []string, opt CompareOptions) (*MergeOutput, error) {
-	parts, err := readPartials(paths)
+	heads, err := readHeaders(paths)
 	if err != nil {
 		return nil, err
 	}
-	h := parts[0].Header
+	h := heads[0]
 	exp, err := experiment.Parse(h.FileName, h.File)
 	if err != nil {
 		return nil, fmt.Errorf("%w: the experiment file inside %s: %w", ErrPartial, paths[0], err)
 	}
 	out := &MergeOutput{Experiment: exp}
 	if h.Kind == "compare" {
-		out.Compare, err = mergeCompare(exp, parts, paths, opt)
+		var parts []*partialFile
+		if parts, err = readPartials(paths); err == nil {
+			out.Compare, err = mergeCompare(exp, parts, paths, opt)
+		}
 	} else {
-		out.Sweep, err = mergeSweep(exp, parts, paths, opt)
+		out.Sweep, err = mergeSweep(exp, heads, paths, opt)
 	}
 	if err != nil {
 		return nil, err
@@ -78,30 +81,21 @@ func Merge(paths []string, opt CompareOptions) (*MergeOutput, error) {
 	return out, nil
 }
 
-func mergeSweep(exp *experiment.Experiment, parts []*partialFile, paths []string, opt CompareOptions) (*SweepOutput, error) {
-	h := parts[0].Header
+// mergeSweep streams the units of every partial file into the sweep's
+// cell spool, one line at a time, and writes the outputs as RunSweep
+// does: its memory grows with the cells and the unit ids, not with the
+// records.
+func mergeSweep(exp *experiment.Experiment, heads []PartialHeader, paths []string, opt CompareOptions) (*SweepOutput, error) {
+	h := heads[0]
 	opt.Seed, opt.Replications = &h.Seed, h.Replications
 	res, cells, err := newSweep(exp, opt)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrPartial, err)
 	}
-	models := make([]topology.Config, len(cells))
-	for i, c := range cells {
-		models[i] = c.cfg
-	}
-	from, err := collectUnits(parts, paths, assignModels(models, res.Replications, h.Shards))
-	if err != nil {
+	models := cellModels(cells)
+	assign := assignModels(models, res.Replications, h.Shards)
+	if err := checkUnitLists(heads, paths, assign); err != nil {
 		return nil, err
-	}
-	for u, f := range from {
-		r := parts[f].Records[u].Rec
-		rep, c := u/len(cells), u%len(cells)
-		if r.Replication != rep {
-			return nil, fmt.Errorf("%w: corrupt: %s: unit %d records replication %d, want %d", ErrPartial, paths[f], u, r.Replication, rep)
-		}
-		v, y, x := cellIndex(res, c)
-		res.Cells[v][y][x][rep] = r.Headline
-		res.Records[v][y][x][rep] = r
 	}
 	out := &SweepOutput{Result: res, Dir: sweepDir(exp.Name, opt.OutDir)}
 	stage, err := stageOutput(out.Dir)
@@ -109,10 +103,71 @@ func mergeSweep(exp *experiment.Experiment, parts []*partialFile, paths []string
 		return nil, fmt.Errorf("merge %s: %w", exp.Name, err)
 	}
 	defer stage.Abort()
+	if res.spool, err = newCellSpool(stage.Path()); err != nil {
+		return nil, fmt.Errorf("merge %s: %w", exp.Name, err)
+	}
+	from := make([]int, len(models)*res.Replications)
+	for i := range paths {
+		if err := spoolPartial(res, from, heads[i], paths, i); err != nil {
+			return nil, err
+		}
+	}
+	if err := missingUnits(from, assign); err != nil {
+		return nil, err
+	}
 	if err := out.commit(stage, opt); err != nil {
 		return nil, fmt.Errorf("merge %s: %w", exp.Name, err)
 	}
 	return out, nil
+}
+
+// errRefused stops a scan whose refusal the caller already holds.
+var errRefused = errors.New("refused")
+
+// spoolPartial adds the units of paths[i] (whose header is h) to res's
+// spool, claiming each in from.
+func spoolPartial(res *SweepResult, from []int, h PartialHeader, paths []string, i int) error {
+	k := len(from) / max(res.Replications, 1)
+	var refusal error
+	_, torn, err := scanPartial(paths[i], func(u int, d unitData) error {
+		if refusal = claimUnit(from, h, u, paths, i); refusal != nil {
+			return errRefused
+		}
+		if rep := u / k; d.Rec.Replication != rep {
+			refusal = fmt.Errorf("%w: corrupt: %s: unit %d records replication %d, want %d", ErrPartial, paths[i], u, d.Rec.Replication, rep)
+			return errRefused
+		}
+		return res.spool.add(u%k, d.Rec)
+	})
+	switch {
+	case refusal != nil:
+		return refusal
+	case err != nil:
+		return fmt.Errorf("%w: corrupt: %w", ErrPartial, err)
+	case torn:
+		return fmt.Errorf("%w: %s ends in a torn line: its shard was killed while writing; re-run the shard to resume it", ErrPartial, paths[i])
+	}
+	return nil
+}
+
+// readHeaders reads every file's header and checks that they are of one
+// run, made by this version of ressim.
+func readHeaders(paths []string) ([]PartialHeader, error) {
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%w: no partial file given", ErrPartial)
+	}
+	var heads []PartialHeader
+	for _, p := range paths {
+		h, _, err := scanPartial(p, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%w: corrupt: %w", ErrPartial, err)
+		}
+		if err := checkHeader(p, h, paths[0], heads); err != nil {
+			return nil, err
+		}
+		heads = append(heads, h)
+	}
+	return heads, nil
 }
 
 // readPartials reads every file and checks that they are whole and of
@@ -122,6 +177,7 @@ func readPartials(paths []string) ([]*partialFile, error) {
 		return nil, fmt.Errorf("%w: no partial file given", ErrPartial)
 	}
 	var parts []*partialFile
+	var heads []PartialHeader
 	for _, p := range paths {
 		pf, err := readPartial(p)
 		if err != nil {
@@ -130,15 +186,18 @@ func readPartials(paths []string) ([]*partialFile, error) {
 		if pf.Torn {
 			return nil, fmt.Errorf("%w: %s ends in a torn line: its shard was killed while writing; re-run the shard to resume it", ErrPartial, p)
 		}
-		if err := checkHeader(p, pf.Header, paths[0], parts); err != nil {
+		if err := checkHeader(p, pf.Header, paths[0], heads); err != nil {
 			return nil, err
 		}
 		parts = append(parts, pf)
+		heads = append(heads, pf.Header)
 	}
 	return parts, nil
 }
 
-func checkHeader(p string, h PartialHeader, first string, parts []*partialFile) error {
+// checkHeader checks header h of file p, and that it is of the same run
+// as heads, those of the files before it (the first at path first).
+func checkHeader(p string, h PartialHeader, first string, heads []PartialHeader) error {
 	sum := sha256.Sum256(h.File)
 	if (h.Kind != "sweep" && h.Kind != "compare") || hex.EncodeToString(sum[:]) != h.FileSHA256 {
 		return fmt.Errorf("%w: corrupt: %s: kind %q, or its experiment file does not match its SHA-256", ErrPartial, p, h.Kind)
@@ -149,10 +208,10 @@ func checkHeader(p string, h PartialHeader, first string, parts []*partialFile) 
 	if h.Version != version.Version {
 		return fmt.Errorf("%w: %s was made by ressim %s, this is %s: merge with the version that ran the shards", ErrPartial, p, h.Version, version.Version)
 	}
-	if len(parts) == 0 {
+	if len(heads) == 0 {
 		return nil
 	}
-	r := parts[0].Header
+	r := heads[0]
 	var diff []string
 	if h.FileSHA256 != r.FileSHA256 {
 		diff = append(diff, fmt.Sprintf("experiment file (SHA-256 %.12s… vs %.12s…)", h.FileSHA256, r.FileSHA256))
@@ -180,24 +239,23 @@ func checkHeader(p string, h PartialHeader, first string, parts []*partialFile) 
 // for all of them): a file must hold only its shard's units, each unit
 // once; a missing unit is reported with the shard that should hold it.
 func collectUnits(parts []*partialFile, paths []string, assign [][]int) ([]int, error) {
+	heads := make([]PartialHeader, len(parts))
+	for i, pf := range parts {
+		heads[i] = pf.Header
+	}
+	if err := checkUnitLists(heads, paths, assign); err != nil {
+		return nil, err
+	}
 	total := 0
 	for _, us := range assign {
 		total += len(us)
 	}
 	from := make([]int, total) // 1 + index of the file that held the unit
 	for i, pf := range parts {
-		h := pf.Header
-		if h.Shard < 0 || h.Shard >= len(assign) || !slices.Equal(h.Units, assign[h.Shard]) {
-			return nil, fmt.Errorf("%w: corrupt: %s: shard %d/%d does not list the units this sweep deals it", ErrPartial, paths[i], h.Shard, h.Shards)
-		}
 		for _, u := range pf.Order {
-			if _, ok := slices.BinarySearch(h.Units, u); !ok {
-				return nil, fmt.Errorf("%w: corrupt: %s holds unit %d, not one of shard %d's", ErrPartial, paths[i], u, h.Shard)
+			if err := claimUnit(from, pf.Header, u, paths, i); err != nil {
+				return nil, err
 			}
-			if from[u] != 0 {
-				return nil, fmt.Errorf("%w: unit %d is held twice, by %s and %s", ErrPartial, u, paths[from[u]-1], paths[i])
-			}
-			from[u] = i + 1
 		}
 	}
 	if err := missingUnits(from, assign); err != nil {
@@ -209,11 +267,29 @@ func collectUnits(parts []*partialFile, paths []string, assign [][]int) ([]int, 
 	return from, nil
 }
 
-// cellIndex is cell c's (variant, y, x), in sweepCells' order.
-func cellIndex(res *SweepResult, c int) (v, y, x int) {
-	nx := len(res.Cells[0][0])
-	ny := len(res.Cells[0])
-	return c / (nx * ny), c / nx % ny, c % nx
+// checkUnitLists checks that each file's shard lists the units that
+// assign deals it.
+func checkUnitLists(heads []PartialHeader, paths []string, assign [][]int) error {
+	for i, h := range heads {
+		if h.Shard < 0 || h.Shard >= len(assign) || !slices.Equal(h.Units, assign[h.Shard]) {
+			return fmt.Errorf("%w: corrupt: %s: shard %d/%d does not list the units this sweep deals it", ErrPartial, paths[i], h.Shard, h.Shards)
+		}
+	}
+	return nil
+}
+
+// claimUnit records in from (1 + index of the file holding each unit)
+// that paths[i], of header h, holds unit u: one of its shard's, and not
+// held yet.
+func claimUnit(from []int, h PartialHeader, u int, paths []string, i int) error {
+	if _, ok := slices.BinarySearch(h.Units, u); !ok {
+		return fmt.Errorf("%w: corrupt: %s holds unit %d, not one of shard %d's", ErrPartial, paths[i], u, h.Shard)
+	}
+	if from[u] != 0 {
+		return fmt.Errorf("%w: unit %d is held twice, by %s and %s", ErrPartial, u, paths[from[u]-1], paths[i])
+	}
+	from[u] = i + 1
+	return nil
 }
 
 func missingUnits(from []int, assign [][]int) error {

@@ -61,12 +61,13 @@ func TestShardResumeRefuses(t *testing.T) {
 	paths := runShards(t, exp, data, 1, parts)
 	b, _ := os.ReadFile(paths[0])
 	os.WriteFile(paths[0], bytes.Replace(b, []byte(`"replication":0`), []byte(`"replication":1`), 1), 0o644)
-	if _, err := RunSweepShard(context.Background(), exp, "sweep-tiny.toml", data, Shard{0, 1}, CompareOptions{OutDir: parts}); err == nil || !strings.Contains(err.Error(), "checksum") {
+	// The file name runShards records, so that only the edited line differs.
+	if _, err := RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{0, 1}, CompareOptions{OutDir: parts}); err == nil || !strings.Contains(err.Error(), "checksum") {
 		t.Fatalf("resume over an edited line: %v, want a checksum error", err)
 	}
 	os.WriteFile(paths[0], b, 0o644)
 	seed := uint64(99)
-	if _, err := RunSweepShard(context.Background(), exp, "sweep-tiny.toml", data, Shard{0, 1}, CompareOptions{OutDir: parts, Seed: &seed}); err == nil || !strings.Contains(err.Error(), "another run") {
+	if _, err := RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{0, 1}, CompareOptions{OutDir: parts, Seed: &seed}); err == nil || !strings.Contains(err.Error(), "another run") {
 		t.Fatalf("resume with another seed: %v, want a refusal", err)
 	}
 }

@@ -261,52 +261,81 @@ type partialFile struct {
 	Torn    bool
 }
 
-// readPartial reads a partial file. A last line without its newline is
-// a write the shard did not finish: tolerated (Torn) so that a resume can
-// redo it; any other bad line is corruption.
+// readPartial reads a partial file whole. A last line without its
+// newline is a write the shard did not finish: tolerated (Torn) so that a
+// resume can redo it; any other bad line is corruption.
 func readPartial(path string) (*partialFile, error) {
-	f, err := os.Open(path)
+	p := &partialFile{Records: map[int]unitData{}}
+	h, torn, err := scanPartial(path, func(u int, d unitData) error {
+		if _, dup := p.Records[u]; dup {
+			return fmt.Errorf("unit %d appears twice", u)
+		}
+		p.Records[u] = d
+		p.Order = append(p.Order, u)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
+	p.Header, p.Torn = h, torn
+	return p, nil
+}
+
+// scanPartial reads a partial file's header and passes each unit line,
+// verified, to unit in file order (holding one line at a time); a nil
+// unit stops after the header. It reports whether the last line was torn
+// (without its newline, and then not passed on). An error of unit is
+// returned with the file and line.
+func scanPartial(path string, unit func(u int, d unitData) error) (PartialHeader, bool, error) {
+	var h PartialHeader
+	f, err := os.Open(path)
+	if err != nil {
+		return h, false, err
+	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
-	p := &partialFile{Records: map[int]unitData{}}
-	for n := 1; ; n++ {
+	for n := 1; n == 1 || unit != nil; n++ {
 		line, err := readLine(br)
 		if err == io.EOF {
 			break
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			p.Torn = true
-			break
+			if n == 1 {
+				break
+			}
+			return h, true, nil
+		}
+		if err == nil && n == 1 {
+			err = readHeaderLine(line, &h)
+		} else if err == nil {
+			err = scanUnitLine(line, unit)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+			return h, false, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
-		if n == 1 {
-			if err := strictJSON(line, &p.Header); err != nil {
-				return nil, fmt.Errorf("%s:1: header: %w", path, err)
-			}
-			if p.Header.Format != PartialFormat {
-				return nil, fmt.Errorf("%s:1: format %q, want %q", path, p.Header.Format, PartialFormat)
-			}
-			continue
-		}
-		u, r, err := parseUnitLine(line)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
-		}
-		if _, dup := p.Records[u]; dup {
-			return nil, fmt.Errorf("%s:%d: unit %d appears twice", path, n, u)
-		}
-		p.Records[u] = r
-		p.Order = append(p.Order, u)
 	}
-	if p.Header.Format == "" {
-		return nil, fmt.Errorf("%s: no header: not a partial result (or cut before its first line ended)", path)
+	if h.Format == "" {
+		return h, false, fmt.Errorf("%s: no header: not a partial result (or cut before its first line ended)", path)
 	}
-	return p, nil
+	return h, false, nil
+}
+
+func readHeaderLine(line []byte, h *PartialHeader) error {
+	if err := strictJSON(line, h); err != nil {
+		return fmt.Errorf("header: %w", err)
+	}
+	if h.Format != PartialFormat {
+		return fmt.Errorf("format %q, want %q", h.Format, PartialFormat)
+	}
+	return nil
+}
+
+func scanUnitLine(line []byte, unit func(u int, d unitData) error) error {
+	u, d, err := parseUnitLine(line)
+	if err != nil {
+		return err
+	}
+	return unit(u, d)
 }
 
 // readLine reads one '\n'-terminated line, without it; io.EOF at the end,

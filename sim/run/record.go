@@ -3,6 +3,7 @@ package run
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 
 	"github.com/ressim/ressim/sim/topology"
@@ -35,14 +36,18 @@ type FaultVerdict struct {
 }
 
 // NewRunRecord records replication r, whose result is res.
+// The summary is built once and encoded straight into the hash, with the
+// encoder SummaryJSON uses (the same bytes), so that a run's record does
+// not build its summary twice nor hold summary.json's bytes.
 func NewRunRecord(r int, res *topology.Result) (RunRecord, error) {
 	sum := NewSummary(res)
-	b, err := SummaryJSON(res)
-	if err != nil {
-		return RunRecord{}, fmt.Errorf("replication %d: %w", r, err)
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(sum); err != nil {
+		return RunRecord{}, fmt.Errorf("replication %d: summary: %w", r, err)
 	}
-	digest := sha256.Sum256(b)
-	rec := RunRecord{Replication: r, Seed: res.Seed, Headline: NewHeadline(res), SummarySHA256: hex.EncodeToString(digest[:])}
+	rec := RunRecord{Replication: r, Seed: res.Seed, Headline: NewHeadline(res), SummarySHA256: hex.EncodeToString(h.Sum(nil))}
 	for _, f := range sum.Faults {
 		rec.Faults = append(rec.Faults, FaultVerdict{Label: f.Label, Verdict: f.Verdict, RecoveryS: f.Recovery})
 	}

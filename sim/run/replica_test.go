@@ -125,7 +125,7 @@ func TestReplicaReproducesSweepCell(t *testing.T) {
 			v = 1
 		}
 		got, _ := replicaSummary(t, exp, p, nil)
-		if want := out.Result.Records[v][p.Cell[1]][p.Cell[0]][p.Index].SummarySHA256; digest(got) != want {
+		if want := sweepDigest(t, out.Dir, out.Result.Variants[v], p); digest(got) != want {
 			t.Errorf("%s: summary digest %s, the sweep's %s", p.Label(), digest(got), want)
 		}
 	}
@@ -166,4 +166,34 @@ func TestReplicaErrors(t *testing.T) {
 	if _, err := ReplicaModel(exp, Replica{Index: 7, Replications: 8}, 1); err != nil {
 		t.Errorf("index 7 of 8: %v", err)
 	}
+}
+
+// sweepDigest is the summary digest sweep.json (in dir) lists for
+// replica p of the sweep's variant v.
+func sweepDigest(t *testing.T, dir, v string, p Replica) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, SweepJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Cells []struct {
+			Variant string
+			X       int  `json:"x_index"`
+			Y       *int `json:"y_index"`
+			Runs    []struct {
+				Summary string `json:"summary_sha256"`
+			} `json:"replications"`
+		}
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range doc.Cells {
+		if c.Variant == v && c.X == p.Cell[0] && c.Y != nil && *c.Y == p.Cell[1] {
+			return c.Runs[p.Index].Summary
+		}
+	}
+	t.Fatalf("sweep.json has no cell %v of %s", p.Cell, v)
+	return ""
 }

@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"sync"
 
 	"github.com/ressim/ressim/internal/atomicfile"
@@ -52,7 +54,7 @@ func newHeader(kind string, exp *experiment.Experiment, file string, data []byte
 // model u % len(models), the order in which the unsharded command hands
 // out its runs. The units are dealt by AssignUnits on Estimate's events.
 func (j *shardJob) run(ctx context.Context, s Shard, opt CompareOptions) (*ShardRun, error) {
-	mine := assignModels(j.models, j.header.Replications, s.N)[s.I]
+	mine := shardUnits(j.models, j.header.Replications, s)
 	h := j.header
 	h.Shard, h.Shards, h.Units = s.I, s.N, append([]int{}, mine...)
 	dir := opt.OutDir
@@ -70,46 +72,32 @@ func (j *shardJob) run(ctx context.Context, s Shard, opt CompareOptions) (*Shard
 	sr.Resumed = len(done)
 	var todo []int
 	for _, u := range mine {
-		if _, ok := done[u]; !ok {
+		if !done[u] {
 			todo = append(todo, u)
 		}
 	}
+	j.sortTodo(todo)
 	return sr, j.runUnits(ctx, sr, todo, opt)
-}
-
-// assignModels deals the units of reps replications of models to n
-// shards by AssignUnits on each model's estimated events.
-func assignModels(models []topology.Config, reps, n int) [][]int {
-	k := len(models)
-	per := make([]float64, k)
-	for i, m := range models {
-		per[i] = Estimate(m).Events
-	}
-	cost := make([]float64, k*reps)
-	for u := range cost {
-		cost[u] = per[u%k]
-	}
-	return AssignUnits(cost, n)
 }
 
 // resumePartial rewrites path with header h and the units of an earlier
 // run of the same shard found in it (all of them verified by checksum),
-// and returns those. A file of another run is refused rather than lost.
-func resumePartial(path string, h PartialHeader, mine []int) (map[int]unitData, error) {
-	done := map[int]unitData{}
-	old, err := readPartial(path)
+// and returns their ids. It streams the old file, one unit at a time, so
+// that a resume holds no unit's data. A file of another run is refused
+// rather than lost.
+func resumePartial(path string, h PartialHeader, mine []int) (map[int]bool, error) {
+	done := map[int]bool{}
+	old, _, err := scanPartial(path, nil)
+	exists := err == nil
 	switch {
 	case os.IsNotExist(err):
 	case err != nil:
 		return nil, fmt.Errorf("resume: %w (remove it to start the shard afresh)", err)
 	default:
-		a, _ := json.Marshal(old.Header)
+		a, _ := json.Marshal(old)
 		b, _ := json.Marshal(h)
 		if !bytes.Equal(a, b) {
 			return nil, fmt.Errorf("resume: %s holds another run (file, seed, replications, series, version or shards differ); remove it or choose another folder", path)
-		}
-		for _, u := range old.Order {
-			done[u] = old.Records[u]
 		}
 	}
 	hb, err := json.Marshal(h)
@@ -117,23 +105,71 @@ func resumePartial(path string, h PartialHeader, mine []int) (map[int]unitData, 
 		return nil, err
 	}
 	err = atomicfile.Write(path, func(w io.Writer) error {
-		if _, err := w.Write(append(hb, '\n')); err != nil {
+		if _, err := w.Write(append(hb, '\n')); err != nil || !exists {
 			return err
 		}
-		for _, u := range mine {
-			if d, ok := done[u]; ok {
-				line, err := unitLine(u, d)
-				if err != nil {
-					return err
-				}
-				if _, err := w.Write(line); err != nil {
-					return err
-				}
-			}
+		_, _, err := scanPartial(path, func(u int, d unitData) error {
+			return keepResumed(w, done, mine, u, d)
+		})
+		if err != nil {
+			return fmt.Errorf("resume: %w (remove it to start the shard afresh)", err)
 		}
 		return nil
 	})
 	return done, err
+}
+
+// keepResumed writes unit u's line to w if it is one of mine (a sorted
+// list), once.
+func keepResumed(w io.Writer, done map[int]bool, mine []int, u int, d unitData) error {
+	if _, ok := slices.BinarySearch(mine, u); !ok {
+		return nil
+	}
+	if done[u] {
+		return fmt.Errorf("unit %d appears twice", u)
+	}
+	line, err := unitLine(u, d)
+	if err != nil {
+		return err
+	}
+	done[u] = true
+	_, err = w.Write(line)
+	return err
+}
+
+// sortTodo orders the units as the unsharded command hands them out:
+// replication by replication, the costliest models of each first.
+func (j *shardJob) sortTodo(todo []int) {
+	k := len(j.models)
+	rank := make([]int, k)
+	for r, m := range costOrder(j.models) {
+		rank[m] = r
+	}
+	sort.Slice(todo, func(a, b int) bool {
+		ua, ub := todo[a], todo[b]
+		if ua/k != ub/k {
+			return ua/k < ub/k
+		}
+		return rank[ua%k] < rank[ub%k]
+	})
+}
+
+// plan is each model the units todo run, with its count: one entry per
+// model, not per unit, so that a shard of millions of units plans in
+// little memory.
+func (j *shardJob) plan(todo []int) []PlannedRun {
+	k := len(j.models)
+	times := make([]int, k)
+	for _, u := range todo {
+		times[u%k]++
+	}
+	var plan []PlannedRun
+	for m, n := range times {
+		if n > 0 {
+			plan = append(plan, PlannedRun{Model: j.models[m], Times: n, OnDisk: true})
+		}
+	}
+	return plan
 }
 
 // runUnits runs the units todo, opt.Jobs at a time, appending each
@@ -141,11 +177,7 @@ func resumePartial(path string, h PartialHeader, mine []int) (map[int]unitData, 
 // On a stop (cancellation, budget) the units finished stay in the file.
 func (j *shardJob) runUnits(ctx context.Context, sr *ShardRun, todo []int, opt CompareOptions) error {
 	k := len(j.models)
-	plan := make([]PlannedRun, len(todo))
-	for i, u := range todo {
-		plan[i] = PlannedRun{Model: j.models[u%k], Times: 1}
-	}
-	if err := opt.Budget.Check(plan); err != nil {
+	if err := opt.Budget.Check(j.plan(todo)); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(sr.Path, os.O_WRONLY|os.O_APPEND, 0)

@@ -3,7 +3,6 @@ package run
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -13,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/ressim/ressim/internal/atomicfile"
-	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/analysis"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/topology"
@@ -33,12 +31,14 @@ type SweepResult struct {
 	Replications int
 	Sweep        *experiment.Sweep
 	Variants     []string
-	// Cells[v][y][x] are the replications' headlines of variant v at
-	// (X.Values[x], Y.Values[y]); with one axis, y is 0.
-	Cells [][][][]Headline
-	// Records[v][y][x][r] is what sweep.json lists of replication r of
-	// that cell.
-	Records [][][][]RunRecord
+
+	// nx, ny are the number of X and Y values (ny is 1 with one axis).
+	// Cell (v, y, x) is number (v*ny + y)*nx + x, in sweep.json order.
+	nx, ny int
+	// spool holds every finished run's record, by cell, on disk in the
+	// staging folder until the outputs are written: the sweep's memory
+	// grows with its cells, not with cells x replications.
+	spool *cellSpool
 
 	// capacity[v] is variant v's capacity for the client whose rate the
 	// x axis sets, if that is what it sets and every cell agrees on it.
@@ -56,6 +56,9 @@ type CellStat struct {
 	// (Student t, or Wilson for a probability).
 	Value float64
 	CI95  analysis.Interval
+
+	locked  int  // replications whose first fault left them locked in
+	faulted bool // the cell's runs have a fault to judge
 }
 
 // SweepOutput is what RunSweep produced.
@@ -83,6 +86,9 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 	}
 	defer stage.Abort()
+	if res.spool, err = newCellSpool(stage.Path()); err != nil {
+		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
+	}
 	runErr := res.runCells(ctx, cells, opt, g)
 	if runErr != nil && !isStop(runErr) {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, runErr)
@@ -106,7 +112,7 @@ func startSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOpti
 	plan := make([]PlannedRun, len(cells))
 	cfgs := make([]topology.Config, len(cells))
 	for i, c := range cells {
-		plan[i], cfgs[i] = PlannedRun{Model: c.cfg, Times: res.Replications}, c.cfg
+		plan[i], cfgs[i] = PlannedRun{Model: c.cfg, Times: res.Replications, OnDisk: true}, c.cfg
 	}
 	if err := opt.Budget.Check(plan); err != nil {
 		return nil, nil, nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
@@ -123,7 +129,7 @@ func sweepDir(name, dir string) string {
 }
 
 // newSweep sets up the sweep of exp under opt (seed, replications,
-// variants) with its records allocated, and builds every cell's model.
+// variants) and builds every cell's model.
 // RunSweep, the shards and MergeSweep all start from it, so that they
 // agree on the grid and the order of the cells.
 func newSweep(exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []sweepCell, error) {
@@ -140,12 +146,11 @@ func newSweep(exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []s
 	if sw.Y != nil {
 		ny = len(sw.Y.Values)
 	}
-	res := &SweepResult{Name: exp.Name, Seed: seed, Replications: reps, Sweep: sw, Variants: variants}
+	res := &SweepResult{Name: exp.Name, Seed: seed, Replications: reps, Sweep: sw, Variants: variants, nx: nx, ny: ny}
 	cells, err := sweepCells(exp, variants, nx, ny)
 	if err != nil {
 		return nil, nil, err
 	}
-	res.alloc(len(variants), nx, ny, reps)
 	res.capacity = sweepCapacity(sw, cells, len(variants))
 	return res, cells, nil
 }
@@ -188,26 +193,18 @@ func sweepCells(exp *experiment.Experiment, variants []string, nx, ny int) ([]sw
 	return cells, nil
 }
 
-func (r *SweepResult) alloc(nv, nx, ny, reps int) {
-	r.Cells = make([][][][]Headline, nv)
-	r.Records = make([][][][]RunRecord, nv)
-	for v := range r.Cells {
-		r.Cells[v] = make([][][]Headline, ny)
-		r.Records[v] = make([][][]RunRecord, ny)
-		for y := 0; y < ny; y++ {
-			r.Cells[v][y] = make([][]Headline, nx)
-			r.Records[v][y] = make([][]RunRecord, nx)
-			for x := 0; x < nx; x++ {
-				r.Cells[v][y][x] = make([]Headline, reps)
-				r.Records[v][y][x] = make([]RunRecord, reps)
-			}
-		}
+func cellModels(cells []sweepCell) []topology.Config {
+	models := make([]topology.Config, len(cells))
+	for i, c := range cells {
+		models[i] = c.cfg
 	}
+	return models
 }
 
-// runCells runs every cell's replications, keeping each run's record
-// only. On a stop (cancellation, budget) it keeps the replications that
-// every cell finished and returns the reason.
+// runCells runs every cell's replications, adding each run's record to
+// r.spool as it finishes: replication by replication, the costliest cells
+// of each first (costOrder). On a stop (cancellation, budget) it keeps the
+// replications that every cell finished and returns the reason.
 func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt CompareOptions, g *meter) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -215,13 +212,17 @@ func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt Compa
 	var mu sync.Mutex
 	var firstErr error
 	done := make([]int, r.Replications) // cells finished per replication
+	order := costOrder(cellModels(cells))
 	_, cancelled := parallel(ctx, len(cells)*r.Replications, opt.Jobs, func(i int) {
-		rep, c := i/len(cells), cells[i%len(cells)]
-		cfg := c.cfg
+		rep, k := i/len(cells), order[i%len(cells)]
+		cfg := cells[k].cfg
 		cfg.Seed = ReplicationSeed(r.Seed, rep)
 		_, rec, err := runRecorded(cfg, rep, g, "", 0, "")
 		mu.Lock()
 		defer mu.Unlock()
+		if err == nil {
+			err = r.spool.add(k, rec)
+		}
 		if err != nil {
 			if firstErr == nil || (isStop(firstErr) && !isStop(err)) {
 				firstErr = err
@@ -229,8 +230,6 @@ func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt Compa
 			cancel()
 			return
 		}
-		r.Cells[c.v][c.y][c.x][rep] = rec.Headline
-		r.Records[c.v][c.y][c.x][rep] = rec
 		done[rep]++
 	}, opt.Progress)
 	if firstErr == nil {
@@ -241,33 +240,28 @@ func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt Compa
 		for whole < len(done) && done[whole] == len(cells) {
 			whole++
 		}
-		r.truncate(whole)
+		r.Replications = whole // the spool skips the later ones
 	}
 	return firstErr
-}
-
-func (r *SweepResult) truncate(reps int) {
-	r.Replications = reps
-	for v := range r.Cells {
-		for y := range r.Cells[v] {
-			for x := range r.Cells[v][y] {
-				r.Cells[v][y][x] = r.Cells[v][y][x][:reps]
-				r.Records[v][y][x] = r.Records[v][y][x][:reps]
-			}
-		}
-	}
 }
 
 // write writes the sweep's files into dir (the staging folder).
 func (out *SweepOutput) write(dir string, opt CompareOptions) error {
 	res := out.Result
-	out.Stats = res.stats()
+	stats, err := res.stats()
+	if err != nil {
+		return err
+	}
+	out.Stats = stats
 	paths, err := writeOutputs(dir, []output{
 		{SweepCSV, func(w io.Writer) error { return writeSweepCSV(w, res, out.Stats) }},
 		{SweepJSON, func(w io.Writer) error { return writeSweepJSON(w, res, out.Stats) }},
 		{SweepMarkdown, func(w io.Writer) error { return WriteSweepTable(w, res, out.Stats) }},
 	})
 	if err != nil {
+		return err
+	}
+	if err := res.spool.remove(); err != nil {
 		return err
 	}
 	out.Files = paths
@@ -279,29 +273,49 @@ func (out *SweepOutput) write(dir string, opt CompareOptions) error {
 	return nil
 }
 
-func (r *SweepResult) stats() []CellStat {
+// stats reads back each cell's headlines, one cell at a time, and
+// summarises the swept metric over its replications.
+func (r *SweepResult) stats() ([]CellStat, error) {
 	var out []CellStat
 	m := metricByName(r.Sweep.Metric)
 	for v, name := range r.Variants {
-		for y := range r.Cells[v] {
-			for x, hs := range r.Cells[v][y] {
-				cs := CellStat{Variant: name, v: v, X: x, Y: y, N: len(hs)}
-				if m == nil {
-					k := lockedInCount(hs)
-					cs.Value = float64(k) / float64(max(len(hs), 1))
-					cs.CI95 = analysis.Wilson(k, len(hs))
-				} else {
-					s := analysis.Summarize(finite(m.values(hs)))
-					cs.Value, cs.CI95 = s.Mean, s.CI95
-					if s.N == 0 {
-						cs.Value = math.NaN()
-					}
+		for y := 0; y < r.ny; y++ {
+			for x := 0; x < r.nx; x++ {
+				hs := make([]Headline, 0, r.Replications)
+				err := r.spool.each(r.cell(v, y, x), r.Replications, func(rec RunRecord) error {
+					hs = append(hs, rec.Headline)
+					return nil
+				})
+				if err != nil {
+					return nil, err
 				}
-				out = append(out, cs)
+				out = append(out, cellStat(m, name, v, y, x, hs))
 			}
 		}
 	}
-	return out
+	return out, nil
+}
+
+// cell is the number of cell (v, y, x), in sweep.json order.
+func (r *SweepResult) cell(v, y, x int) int { return (v*r.ny+y)*r.nx + x }
+
+// cellStat is metric m (nil: the locked-in probability) over the
+// headlines hs of one cell.
+func cellStat(m *MetricDef, variant string, v, y, x int, hs []Headline) CellStat {
+	cs := CellStat{Variant: variant, v: v, X: x, Y: y, N: len(hs), locked: lockedInCount(hs)}
+	cs.faulted = len(hs) > 0 && hs[0].HasFault
+	if m == nil {
+		k := cs.locked
+		cs.Value = float64(k) / float64(max(len(hs), 1))
+		cs.CI95 = analysis.Wilson(k, len(hs))
+		return cs
+	}
+	s := analysis.Summarize(finite(m.values(hs)))
+	cs.Value, cs.CI95 = s.Mean, s.CI95
+	if s.N == 0 {
+		cs.Value = math.NaN()
+	}
+	return cs
 }
 
 func (r *SweepResult) unit() string {
@@ -375,51 +389,6 @@ func writeSweepCSV(w io.Writer, r *SweepResult, stats []CellStat) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-func writeSweepJSON(w io.Writer, r *SweepResult, stats []CellStat) error {
-	type cellJSON struct {
-		Variant string   `json:"variant"`
-		X       any      `json:"x"`
-		Y       any      `json:"y,omitempty"`
-		XIndex  int      `json:"x_index"`
-		YIndex  *int     `json:"y_index,omitempty"`
-		N       int      `json:"n"`
-		Value   *float64 `json:"value"`
-		Lo      *float64 `json:"ci95_lo"`
-		Hi      *float64 `json:"ci95_hi"`
-		// Every replication of the cell; re-run one with
-		// ressim run FILE --variant V --cell X[,Y] --replication K.
-		Runs []runRecordJSON `json:"replications"`
-	}
-	doc := struct {
-		Version      string     `json:"ressim_version"`
-		Experiment   string     `json:"experiment"`
-		Seed         uint64     `json:"seed"`
-		Replications int        `json:"replications"`
-		Metric       string     `json:"metric"`
-		Unit         string     `json:"unit"`
-		XPath        string     `json:"x_path"`
-		YPath        string     `json:"y_path,omitempty"`
-		Cells        []cellJSON `json:"cells"`
-	}{Version: version.Version, Experiment: r.Name, Seed: r.Seed, Replications: r.Replications,
-		Metric: r.Sweep.Metric, Unit: r.unit(), XPath: r.Sweep.X.Path}
-	if r.Sweep.Y != nil {
-		doc.YPath = r.Sweep.Y.Path
-	}
-	for _, s := range stats {
-		c := cellJSON{Variant: s.Variant, X: r.Sweep.X.Values[s.X], XIndex: s.X, N: s.N, Value: num(s.Value), Lo: num(s.CI95.Lo), Hi: num(s.CI95.Hi),
-			Runs: recordsJSON(r.Records[s.v][s.Y][s.X])}
-		if r.Sweep.Y != nil {
-			c.Y = r.Sweep.Y.Values[s.Y]
-			y := s.Y
-			c.YIndex = &y
-		}
-		doc.Cells = append(doc.Cells, c)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
 }
 
 func indices(n int) []float64 {

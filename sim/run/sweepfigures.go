@@ -126,7 +126,7 @@ func (r *SweepResult) phaseFigure(stats []CellStat, v int) report.Heatmap {
 		lo, hi := 0.0, 1.0
 		h.ZMin, h.ZMax = &lo, &hi
 	}
-	if out, any := r.lockedOutline(v); any {
+	if out, any := r.lockedOutline(stats, v); any {
 		h.Outline = out
 		h.Subtitle += "; white outline: where at least half the replications stay locked in (the verdicts' boundary)"
 	}
@@ -142,15 +142,15 @@ func (r *SweepResult) phaseFigure(stats []CellStat, v int) report.Heatmap {
 // lockedOutline marks variant v's cells whose first fault left at least
 // half the replications locked in; any is false when no cell has a
 // fault to judge.
-func (r *SweepResult) lockedOutline(v int) (out [][]bool, any bool) {
-	out = make([][]bool, len(r.Cells[v]))
-	for y, row := range r.Cells[v] {
-		out[y] = make([]bool, len(row))
-		for x, hs := range row {
-			if len(hs) > 0 && hs[0].HasFault {
-				any = true
-				out[y][x] = 2*lockedInCount(hs) >= len(hs)
-			}
+func (r *SweepResult) lockedOutline(stats []CellStat, v int) (out [][]bool, any bool) {
+	out = make([][]bool, r.ny)
+	for y := range out {
+		out[y] = make([]bool, r.nx)
+	}
+	for _, s := range stats {
+		if s.v == v && s.faulted && s.N > 0 {
+			any = true
+			out[s.Y][s.X] = 2*s.locked >= s.N
 		}
 	}
 	return out, any
