@@ -74,7 +74,6 @@ func resourceFiles(t *testing.T, dir string) []hostileCase {
 		"[[client]]\nname = \"c\"\ntarget = \"slow\"\nrate = 200000\n"+
 		"[[service]]\nname = \"slow\"\nworkers = 1\nservice_time = { dist = \"constant\", mean = \"1s\" }\n")
 	sweep := filepath.Join(dir, "huge-sweep.toml")
-	_ = sweep
 	write(t, sweep, "schema = 1\n"+header("10m", "replications = 10000")+
 		"[[client]]\nname = \"c\"\ntarget = \"s\"\nrate = 100\n"+
 		"[[service]]\nname = \"s\"\nworkers = 4\nservice_time = { dist = \"exponential\", mean = \"10ms\" }\n"+
@@ -84,6 +83,8 @@ func resourceFiles(t *testing.T, dir string) []hostileCase {
 	return append(cases,
 		hostileCase{name: "unbounded queue", args: []string{"run", queue, "-o", filepath.Join(dir, "out"), "--no-plots"},
 			code: exitBudget, want: "queue_capacity"},
+		hostileCase{name: "100 x 100 sweep of 10000 replications", args: []string{"sweep", sweep, "-o", filepath.Join(dir, "out")},
+			code: exitBudget, want: "budget refused"},
 		hostileCase{name: "a billion replications", args: []string{"compare", storm, "--replications", "1000000000"},
 			code: exitInvalid, want: "--replications"},
 		hostileCase{name: "ten thousand replications", args: []string{"compare", storm, "--replications", "10000"},
