@@ -148,7 +148,7 @@ func sharedComparison(b *browser) {
 	if got := eval[string](f, `document.querySelector("#batch-out .verdicts").outerHTML`); got != wantTable {
 		b.t.Errorf("the shared link's verdict table differs:\n got %s\nwant %s", got, wantTable)
 	}
-	b.t.Logf("shared comparison: %s; compare.json %d bytes, identical", eval[string](f, `document.querySelector("#status").textContent`), len(wantJSON))
+	b.t.Logf("shared comparison: %s; the shared compare.json had %d bytes", eval[string](f, `document.querySelector("#status").textContent`), len(wantJSON))
 	f.shot("8-shared-comparison")
 }
 
