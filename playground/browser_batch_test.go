@@ -17,7 +17,9 @@ import (
 // TestBrowserCompareSweep drives the page's compare and sweep modes in
 // headless Chromium: it opens the retry-budget storm, compares its two
 // variants (2 replications) and finds a verdict per variant (the budget
-// recovers, without it the storm locks in), stops a comparison mid-way,
+// recovers, without it the storm locks in), opens the comparison's share
+// link in a fresh browser context and gets the same mode, replications
+// and compare.json (sharedComparison), stops a comparison mid-way,
 // runs goodput-vs-load's sweep (1 replication, its grid cut to 4 loads in
 // the editor) and sees its load curve, and metastable-phase's (cut to 3 x
 // 2 cells) and sees its phase diagram,
@@ -35,8 +37,9 @@ func TestBrowserCompareSweep(t *testing.T) {
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	// Two batches of runs in WebAssembly on a busy 2-core machine.
-	ctx, cancel = context.WithTimeout(ctx, 8*time.Minute)
+	// Three batches of runs in WebAssembly (the comparison twice) on a
+	// busy 2-core machine.
+	ctx, cancel = context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
 	b := &browser{t: t, ctx: ctx, shots: shots}
 
@@ -63,6 +66,7 @@ func TestBrowserCompareSweep(t *testing.T) {
 	b.shot("8-compare")
 	b.part("#batch", "8-compare-panel")
 	b.part("#batch-results", "8-compare-results")
+	sharedComparison(b)
 
 	// Stop a comparison mid-way: the buttons come back, nothing is kept.
 	b.do(click("#compare"))
@@ -80,6 +84,11 @@ func TestBrowserCompareSweep(t *testing.T) {
 	b.waitFor(`document.querySelector('#batch-out img[data-file="sweep-goodput.svg"]') !== null`, 3*time.Minute)
 	b.wait(`document.querySelector("#batch-title").textContent === "Sweep: goodput-vs-load"`)
 	t.Logf("sweep: %s", eval[string](b, `document.querySelector("#status").textContent`))
+	// Its share link carries the mode and the count (opening one is
+	// sharedComparison's path, for the other mode).
+	if got := eval[string](b, `writeFragment().then(decodeFragment).then((s) => s.mode + " x" + s.reps)`, chromedp.EvalAwaitPromise); got != "sweep x1" {
+		t.Errorf("the sweep's share link carries %q, want mode sweep x1 replication", got)
+	}
 	b.shot("9-sweep")
 	b.part("#batch-results", "9-sweep-results")
 
@@ -102,6 +111,45 @@ func TestBrowserCompareSweep(t *testing.T) {
 	b.waitFor(`(() => { const p = document.querySelector('#batch-out p[data-refused="true"]'); return p !== null && p.textContent.includes("budget"); })()`, time.Minute)
 	b.part("#workbench", "10-refused-panel")
 	b.part("#batch-results", "10-refused")
+}
+
+// sharedComparison copies the share link of the comparison just shown,
+// opens it in a fresh browser context (no cache, no storage, a new
+// page) and checks that it comes back as a comparison of 2 replications
+// and, run again, gives the identical compare.json and verdict table.
+func sharedComparison(b *browser) {
+	b.t.Helper()
+	wantJSON := eval[string](b, `batch.last.files.find((f) => f.file === "compare.json").text`)
+	wantTable := eval[string](b, `document.querySelector("#batch-out .verdicts").outerHTML`)
+	b.do(click("#share"))
+	b.wait(`location.hash.startsWith("#s=") && document.querySelector("#status").textContent.startsWith("Share link")`)
+	link := eval[string](b, `location.href`)
+	b.t.Logf("comparison's share link: %d characters; %s", len(link), eval[string](b, `document.querySelector("#status").textContent`))
+
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	defer cancel()
+	f := &browser{t: b.t, ctx: ctx, shots: b.shots}
+	f.do(chromedp.Navigate(link))
+	// Restored, and started: the mode, the count, the file.
+	f.waitFor(`typeof batch !== "undefined" && batch.info !== null && state.mode === "compare" && batch.op === "compare"`, 3*time.Minute)
+	if got := eval[string](f, `document.querySelector("#reps").value`); got != "2" {
+		b.t.Errorf("the shared comparison opened with %q replications, want 2", got)
+	}
+	if eval[bool](f, `document.querySelector("#compare-row").hidden || batch.info.name !== "retry-budget-storm"`) {
+		b.t.Errorf("the shared comparison did not reopen retry-budget-storm's compare panel")
+	}
+	f.waitFor(`batch.last !== null`, 3*time.Minute)
+	if got := eval[int](f, `batch.last.replications`); got != 2 {
+		b.t.Errorf("the shared comparison ran %d replications, want 2", got)
+	}
+	if got := eval[string](f, `batch.last.files.find((f) => f.file === "compare.json").text`); got != wantJSON {
+		b.t.Errorf("the shared link's compare.json differs from the comparison it shared (%d and %d bytes)", len(got), len(wantJSON))
+	}
+	if got := eval[string](f, `document.querySelector("#batch-out .verdicts").outerHTML`); got != wantTable {
+		b.t.Errorf("the shared link's verdict table differs:\n got %s\nwant %s", got, wantTable)
+	}
+	b.t.Logf("shared comparison: %s; the shared compare.json had %d bytes", eval[string](f, `document.querySelector("#status").textContent`), len(wantJSON))
+	f.shot("8-shared-comparison")
 }
 
 // open opens a bundled experiment from the catalogue and waits for its

@@ -18,7 +18,8 @@ import (
 // TestBrowser drives the page in headless Chromium, served by Serve on
 // loopback: it opens the retry storm, runs it to its locked-in verdict,
 // switches the retry budget knob on next to the pinned result and sees
-// it recover, opens the shared link and gets the identical summary.json,
+// it recover, opens the shared link and gets the identical summary.json
+// (and from an old link without a mode, which opens as a single run),
 // stops a run, and finds an invalid edit reported at its line. Every step
 // leaves a screenshot in the artifacts folder; the layout (elements
 // visible, nothing wider than the viewport at 1280x800 and 390x844) and
@@ -35,7 +36,7 @@ func TestBrowser(t *testing.T) {
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 5*time.Minute)
+	ctx, cancel = context.WithTimeout(ctx, 6*time.Minute)
 	defer cancel()
 
 	b := &browser{t: t, ctx: ctx, shots: shots}
@@ -76,6 +77,17 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the shared link's summary.json differs from the run it shared")
 	}
 	b.shot("4-shared-link")
+	if got := eval[string](b, `decodeFragment(`+string(mustJSON(link))+`).then((s) => s.mode)`, chromedp.EvalAwaitPromise); got != "run" {
+		t.Errorf("a single run's share link carries mode %q, want run", got)
+	}
+	// A link written before links carried a mode (file, text, seed and
+	// knobs only) still opens as a single run, with the same bytes.
+	old := eval[string](b, `decodeFragment(`+string(mustJSON(link))+`).then((s) => encodeFragment({ file: s.file, text: s.text, seed: s.seed, values: s.values }))`, chromedp.EvalAwaitPromise)
+	b.do(chromedp.Navigate("about:blank"), chromedp.Navigate(old))
+	b.wait(`typeof state !== "undefined" && state.last !== null && state.last.summary.length > 0 && state.mode === "run"`)
+	if got := eval[string](b, `state.last.summary`); got != want {
+		t.Errorf("an old share link (no mode) gives a summary.json different from the run it shared")
+	}
 
 	// Stop mid-run: the run button comes back, the page says stopped.
 	b.do(click("#run"))

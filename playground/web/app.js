@@ -15,7 +15,9 @@ const compiled = WebAssembly.compileStreaming(fetch("main.wasm")).then((m) => {
 // can show it, and the editor, before the simulator has started.
 const catalogue = fetch("catalogue.json").then((r) => (r.ok ? r.json() : null)).catch(() => null);
 const $ = (id) => document.getElementById(id);
-const state = { bundled: [], file: "", knobs: [], values: {}, info: null, last: null, pinned: null };
+// mode is what the page last ran, and what a share link reruns: "run",
+// or compare.js's "compare" or "sweep".
+const state = { bundled: [], file: "", knobs: [], values: {}, info: null, last: null, pinned: null, mode: "run" };
 let checker = null; // started only to validate while the runner is busy
 let runner = null;
 let nextID = 1;
@@ -59,7 +61,7 @@ async function start() {
   if (shared) {
     openText(shared.file, shared.text, shared.seed, shared.values);
     await validateNow();
-    runNow();
+    if (!restoreBatch(shared)) runNow(); // compare.js: a comparison's or sweep's link
   } else {
     const first = state.bundled.find((b) => b.file === "metastable-retry-storm.toml") || state.bundled[0];
     openText(first.file, first.text, "", {});
@@ -89,6 +91,7 @@ function renderCatalogue() {
 function openText(file, text, seed, values) {
   state.file = file;
   state.values = values || {};
+  state.mode = "run";
   $("toml").value = text;
   $("seed").value = seed || "";
   for (const b of document.querySelectorAll("#experiments button")) {
@@ -296,6 +299,7 @@ let running = false;
 async function runNow() {
   if (running) return;
   running = true;
+  state.mode = "run";
   const fromRun = document.activeElement === $("run");
   $("run").disabled = true;
   $("stop").disabled = false;
@@ -494,9 +498,16 @@ function figures(r) {
   return div;
 }
 
-// Sharing: {file, text, seed, values} as deflate-raw, base64url, in #s=.
+// Sharing: {file, text, seed, values, mode, reps} as deflate-raw,
+// base64url, in #s=. mode is "run", "compare" or "sweep" (links written
+// before it existed have none: single runs); reps, the replications of a
+// comparison or sweep, only with those (compare.js's batchShare).
 async function writeFragment() {
-  const json = JSON.stringify({ file: state.file, text: $("toml").value, seed: $("seed").value.trim(), values: state.values });
+  return encodeFragment({ file: state.file, text: $("toml").value, seed: $("seed").value.trim(), values: state.values, mode: state.mode, ...batchShare() });
+}
+
+async function encodeFragment(obj) {
+  const json = JSON.stringify(obj);
   const stream = new Blob([json]).stream().pipeThrough(new CompressionStream("deflate-raw"));
   const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
   let bin = "";
@@ -506,18 +517,23 @@ async function writeFragment() {
 }
 
 async function readFragment() {
-  const m = location.hash.match(/^#s=([A-Za-z0-9_-]+)$/);
-  if (!m) return null;
   try {
-    const b64 = m[1].replace(/-/g, "+").replace(/_/g, "/");
-    const bin = atob(b64 + "===".slice((b64.length + 3) % 4));
-    const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
-    return JSON.parse(await new Response(stream).text());
+    return await decodeFragment(location.hash);
   } catch (e) {
     setStatus("The shared link could not be read: " + e.message);
     return null;
   }
+}
+
+// decodeFragment reads a link's (or location.hash's) #s=: null without one.
+async function decodeFragment(link) {
+  const m = link.match(/#s=([A-Za-z0-9_-]+)$/);
+  if (!m) return null;
+  const b64 = m[1].replace(/-/g, "+").replace(/_/g, "/");
+  const bin = atob(b64 + "===".slice((b64.length + 3) % 4));
+  const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  return JSON.parse(await new Response(stream).text());
 }
 
 // Wiring.
@@ -531,7 +547,8 @@ $("unpin").onclick = () => { state.pinned = null; render(); $("run").focus(); };
 $("share").onclick = async () => {
   const url = await writeFragment();
   history.replaceState(null, "", url);
-  try { await navigator.clipboard.writeText(url); setStatus("Share link copied: it reproduces this file, seed and knobs."); }
+  const what = state.mode === "run" ? "this file, seed and knobs" : `this ${state.mode === "compare" ? "comparison" : "sweep"}: file, seed and replications`;
+  try { await navigator.clipboard.writeText(url); setStatus(`Share link copied: it reproduces ${what}.`); }
   catch { setStatus("Share link is in the address bar."); }
 };
 document.addEventListener("keydown", (e) => {

@@ -8,7 +8,8 @@
 // compare.json is the one ressim compare writes.
 "use strict";
 
-const batch = { info: null, worker: null, running: false, op: "" };
+// last is the answer of the last comparison or sweep shown.
+const batch = { info: null, worker: null, running: false, op: "", last: null };
 
 // The page starts at a few replications so that a room is not kept
 // waiting; the field says what the file asks for.
@@ -48,6 +49,7 @@ async function runBatch(op) {
   if (batch.running || !batch.info) return;
   batch.running = true;
   batch.op = op;
+  state.mode = op; // what a share link reruns (app.js)
   $("compare").disabled = $("sweep").disabled = true;
   $("batch-stop").disabled = false;
   $("batch-progress").value = 0;
@@ -75,7 +77,37 @@ async function runBatch(op) {
     return;
   }
   setStatus(`${op === "compare" ? "Comparison" : "Sweep"} done in ${ms} ms: ${r.runs} runs, seed ${r.seed}.`);
+  batch.last = r;
   renderBatch(op, r, req);
+}
+
+// The largest replication count a share link may set (the fields' max).
+const maxShareReps = 10000;
+
+// batchShare: what app.js's share link adds for a comparison or sweep,
+// the replication count in its field ({} for a single run, or if empty).
+function batchShare() {
+  if (state.mode !== "compare" && state.mode !== "sweep") return {};
+  const reps = Number($(state.mode === "compare" ? "reps" : "sweep-reps").value);
+  return Number.isInteger(reps) && reps >= 1 && reps <= maxShareReps ? { reps } : {};
+}
+
+// restoreBatch opens a shared link's comparison or sweep: it sets the
+// replications the link carries and runs it, with the link's file and
+// seed already in place. False for a single run's link (or an old one,
+// without a mode), and if the file has nothing to compare or sweep.
+function restoreBatch(shared) {
+  const op = shared.mode;
+  if ((op !== "compare" && op !== "sweep") || !batch.info) return false;
+  if (op === "compare" ? batch.info.variants.length === 0 : !batch.info.sweep) return false;
+  const field = $(op === "compare" ? "reps" : "sweep-reps");
+  if (Number.isInteger(shared.reps) && shared.reps >= 1 && shared.reps <= maxShareReps) {
+    field.value = String(shared.reps);
+    field.dataset.touched = "true";
+  }
+  showBatchPanel(batch.info);
+  runBatch(op);
+  return true;
 }
 
 function endBatch() {
