@@ -470,11 +470,16 @@ const diff = (d, fmt) => (d > 0 ? "+" : d < 0 ? "−" : "±") + fmt(Math.abs(d))
 function blobURL(text, type) { return URL.createObjectURL(new Blob([text], { type })); }
 
 function downloads(r) {
-  const div = document.createElement("div");
-  div.className = "downloads";
   const name = r.summaryJSON.experiment;
   const items = [[`${name}.toml`, r.req.text, "application/toml"], ["summary.json", r.summary, "application/json"]];
   for (const f of r.figures || []) items.push([f.file, f.svg, "image/svg+xml"]);
+  return downloadLinks(items);
+}
+
+// downloadLinks is a "downloads" row of links, one per [file, text, type].
+function downloadLinks(items) {
+  const div = document.createElement("div");
+  div.className = "downloads";
   for (const [file, text, type] of items) {
     const a = document.createElement("a");
     a.href = blobURL(text, type);

@@ -2,7 +2,7 @@
 // of them x N replications, as ressim compare) or its [sweep] grid (as
 // ressim sweep) in a worker of their own, with progress and Stop, and show
 // the CLI's table, figures and a verdict per variant. It uses app.js's
-// $, newWorker, setStatus and blobURL, and listens for the "ressim:info"
+// $, newWorker, setStatus, blobURL and downloadLinks, and listens for the "ressim:info"
 // event app.js sends after each validation. Knobs do not apply here: a
 // comparison is of the file as written in the editor, so that its
 // compare.json is the one ressim compare writes.
@@ -224,19 +224,10 @@ function markdownTables(md) {
 }
 
 function batchDownloads(r, name, text) {
-  const div = document.createElement("div");
-  div.className = "downloads";
   const items = [[`${name}.toml`, text, "application/toml"]];
   for (const f of r.files || []) items.push([f.file, f.text, f.file.endsWith(".json") ? "application/json" : "text/plain"]);
   for (const f of r.figures || []) items.push([f.file, f.svg, "image/svg+xml"]);
-  for (const [file, body, type] of items) {
-    const a = document.createElement("a");
-    a.href = blobURL(body, type);
-    a.download = file;
-    a.textContent = "Download " + file;
-    div.append(a);
-  }
-  return div;
+  return downloadLinks(items);
 }
 
 function batchFigures(r, name) {
