@@ -172,11 +172,7 @@ func readLatencyFault(r *reader, t *table, f *topology.FaultConfig, _ *faultCtx)
 		r.errorf(t.path, "a latency fault needs multiply = N or add = \"duration\" (or both)")
 		ok = false
 	}
-	if v, vok := t.ranged("multiply", false, rangeAt("`[[fault]]`", "| `latency` |", "multiply")); vok {
-		f.Multiply = v
-	} else if t.has("multiply") {
-		ok = false
-	}
+	rangedNum(t, "multiply", rangeAt("`[[fault]]`", "| `latency` |", "multiply"), &f.Multiply, &ok)
 	if a, aok := t.duration("add", false, 0); aok {
 		f.Add = a
 	} else if t.has("add") {
@@ -187,41 +183,25 @@ func readLatencyFault(r *reader, t *table, f *topology.FaultConfig, _ *faultCtx)
 
 func readLoadFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool {
 	ok := r.needFaultKey(t, c, "multiply")
-	if v, vok := t.ranged("multiply", false, rangeAt("`[[fault]]`", "| `load` |", "multiply")); vok {
-		f.Multiply = v
-	} else if t.has("multiply") {
-		ok = false
-	}
+	rangedNum(t, "multiply", rangeAt("`[[fault]]`", "| `load` |", "multiply"), &f.Multiply, &ok)
 	return ok
 }
 
 func readErrorFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool {
 	ok := r.needFaultKey(t, c, "rate")
-	if v, vok := t.ranged("rate", false, rangeAt("`[[fault]]`", "| `error` |", "rate")); vok {
-		f.Rate = v
-	} else if t.has("rate") {
-		ok = false
-	}
+	rangedNum(t, "rate", rangeAt("`[[fault]]`", "| `error` |", "rate"), &f.Rate, &ok)
 	return ok
 }
 
-func readCrashFault(_ *reader, t *table, f *topology.FaultConfig, _ *faultCtx) bool {
-	f.Count = 1
-	if n, nok := t.intIn("instances", false, rangeAt("`[[fault]]`", "| `crash` |", "instances")); nok {
-		f.Count = int(n)
-	} else if t.has("instances") {
-		return false
-	}
-	return true
+func readCrashFault(_ *reader, t *table, f *topology.FaultConfig, _ *faultCtx) (ok bool) {
+	f.Count, ok = 1, true
+	rangedInt(t, "instances", rangeAt("`[[fault]]`", "| `crash` |", "instances"), &f.Count, &ok)
+	return ok
 }
 
 func readWorkersFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool {
 	ok := r.needFaultKey(t, c, "workers")
-	if n, nok := t.intIn("workers", false, rangeAt("`[[fault]]`", "| `workers` |", "workers")); nok {
-		f.Count = int(n)
-	} else if t.has("workers") {
-		ok = false
-	}
+	rangedInt(t, "workers", rangeAt("`[[fault]]`", "| `workers` |", "workers"), &f.Count, &ok)
 	return ok
 }
 
