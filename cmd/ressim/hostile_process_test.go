@@ -49,9 +49,7 @@ func deepFiles(t *testing.T, dir string) []hostileCase {
 	var cases []hostileCase
 	for _, name := range sortedKeys(kinds) {
 		p := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".toml")
-		if err := os.WriteFile(p, []byte("schema = 1\n"+kinds[name]), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		write(t, p, "schema = 1\n"+kinds[name])
 		cases = append(cases, hostileCase{name: name, args: []string{"validate", p}, code: exitInvalid, want: p})
 	}
 	return cases
@@ -63,9 +61,7 @@ func resourceFiles(t *testing.T, dir string) []hostileCase {
 	files := hostileFiles()
 	for _, name := range sortedKeys(files) {
 		p := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".toml")
-		if err := os.WriteFile(p, []byte("schema = 1\n"+files[name].body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		write(t, p, "schema = 1\n"+files[name].body)
 		cases = append(cases, hostileCase{name: name, args: []string{"run", p, "-o", filepath.Join(dir, "out"), "--no-plots"},
 			code: exitBudget, want: files[name].want})
 	}
