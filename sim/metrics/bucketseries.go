@@ -12,33 +12,53 @@ import (
 // reports for it, so a quantile q lies at or below bounds[j] exactly when
 // dst[j] >= ceil(q * Count()): the counts and the quantiles round values
 // the same way, within a relative 2^-(PrecisionBits()+1) of the value
-// recorded. Cost: linear in the buckets between Min and Max, plus
-// len(bounds).
+// recorded. Cost: one pass over the buckets between Min and the largest
+// bound, with no per-bucket arithmetic, plus len(bounds).
 func (h *Histogram) CumulativeCounts(bounds []int64, dst []uint64) []uint64 {
 	dst = slices.Grow(dst[:0], len(bounds))[:len(bounds)]
 	clear(dst)
 	if h.count == 0 {
 		return dst
 	}
+	// Clamping moves only the representatives of the first and last
+	// non-empty buckets (lo and hi hold Min and Max, and every bucket
+	// strictly between lies inside (Min, Max), its midpoint too), so the
+	// two ends are counted apart and the inner buckets by index: bucket i
+	// reports at most b exactly when i <= lastAtMost(b), because the
+	// representatives grow with the index.
 	p := h.prec()
-	j := 0
-	var cum uint64
-	for i := h.lo; i <= h.hi && j < len(bounds); i++ {
-		c := h.counts[i]
-		if c == 0 {
-			continue
+	repLo := min(max(bucketRep(h.lo, p), h.min), h.max)
+	repHi := min(max(bucketRep(h.hi, p), h.min), h.max)
+	i := h.lo + 1 // next inner bucket to add
+	var inner uint64
+	for j, b := range bounds {
+		last := min(lastAtMost(b, p), h.hi-1)
+		for ; i <= last; i++ {
+			inner += h.counts[i]
 		}
-		v := min(max(bucketRep(i, p), h.min), h.max)
-		for j < len(bounds) && bounds[j] < v {
-			dst[j] = cum
-			j++
+		var c uint64
+		if repLo <= b {
+			c = h.counts[h.lo] + inner
+			if h.hi > h.lo && repHi <= b {
+				c += h.counts[h.hi]
+			}
 		}
-		cum += c
-	}
-	for ; j < len(bounds); j++ {
-		dst[j] = cum
+		dst[j] = c
 	}
 	return dst
+}
+
+// lastAtMost returns the largest bucket index at p precision bits whose
+// representative is at most b (-1 if none: b < 0).
+func lastAtMost(b int64, p uint) int {
+	if b < 0 {
+		return -1
+	}
+	i := bucketOf(uint64(b), p)
+	if bucketRep(i, p) > b {
+		i-- // bucket i starts at or below b, so bucket i-1's midpoint is below b
+	}
+	return i
 }
 
 // BucketSeries is a histogram's time series at fixed bucket bounds, the
@@ -79,6 +99,16 @@ func (b *BucketSeries) Append(h *Histogram) {
 	h.CumulativeCounts(b.bounds, b.counts[n:n+len(b.bounds)])
 	b.counts[n+len(b.bounds)] = h.Count()
 	b.sums = append(b.sums, h.Sum())
+}
+
+// Reserve makes room for n more intervals, so that appending them grows
+// no slice; n <= 0 does nothing.
+func (b *BucketSeries) Reserve(n int) {
+	if n <= 0 {
+		return
+	}
+	b.counts = slices.Grow(b.counts, n*(len(b.bounds)+1))
+	b.sums = slices.Grow(b.sums, n)
 }
 
 // Len returns the number of intervals.
