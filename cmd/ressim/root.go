@@ -29,6 +29,14 @@ var errExpectation = errors.New("an expectation failed")
 type usageError struct{ error }
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root, _ := newRootProfiled(stdout, stderr)
+	return root
+}
+
+// newRootProfiled is newRoot with the --cpuprofile flag's state, which
+// execute stops after the command, whatever its outcome.
+func newRootProfiled(stdout, stderr io.Writer) (*cobra.Command, *cpuProfile) {
+	prof := &cpuProfile{}
 	root := &cobra.Command{
 		Use:   "ressim",
 		Short: "Deterministic simulator of cascading and metastable failure",
@@ -48,7 +56,9 @@ give the same results.`,
 	root.AddCommand(newRunCmd(), newCompareCmd(), newSweepCmd(), newValidateCmd(), newMergeCmd(), newServeCmd(), newVersionCmd(), newAlertsCmd())
 	root.AddCommand(newLintCmd(), newImportCmd())
 	strictCompletion(root)
-	return root
+	prof.addFlag(root)
+	root.PersistentPreRunE = func(*cobra.Command, []string) error { return prof.start() }
+	return root, prof
 }
 
 // execute runs the command line args and returns the exit status. A
@@ -60,9 +70,12 @@ func execute(args []string, stdout, stderr io.Writer) (code int) {
 			code = internalError(stderr, r)
 		}
 	}()
-	root := newRoot(stdout, stderr)
+	root, prof := newRootProfiled(stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()
+	if perr := prof.stop(); err == nil {
+		err = perr
+	}
 	if err == nil {
 		return exitOK
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/ressim/ressim/internal/promtool"
@@ -112,7 +113,10 @@ func simulate(cfg topology.Config) (*topology.Result, error) {
 	return res, nil
 }
 
-var alertLine = regexp.MustCompile(`(?m)^\s*(?:-\s*)?alert:\s*['"]?([A-Za-z_:][A-Za-z0-9_:]*)`)
+// It is compiled on first use (start-up pays nothing for it).
+var alertLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*(?:-\s*)?alert:\s*['"]?([A-Za-z_:][A-Za-z0-9_:]*)`)
+})
 
 // checkRules checks the rules file with promtool check rules and returns
 // the alert names it declares, in order.
@@ -130,7 +134,7 @@ func checkRules(ctx context.Context, rules string) ([]string, error) {
 	}
 	var names []string
 	seen := make(map[string]bool)
-	for _, m := range alertLine.FindAllSubmatch(b, -1) {
+	for _, m := range alertLine().FindAllSubmatch(b, -1) {
 		if n := string(m[1]); !seen[n] {
 			seen[n] = true
 			names = append(names, n)

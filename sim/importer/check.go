@@ -6,13 +6,19 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ressim/ressim/sim/experiment"
 )
 
 // sourceComment matches the comment after every generated setting:
 // "# FILE:LINE:COL KEY" (as package lint reads it).
-var sourceComment = regexp.MustCompile(`#\s+(\S+):(\d+):(\d+)\s+(\S+)\s*$`)
+//
+// It is compiled on first use, so that commands that never import pay
+// nothing for it at start-up.
+var sourceComment = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`#\s+(\S+):(\d+):(\d+)\s+(\S+)\s*$`)
+})
 
 // errImportBug marks a generated experiment that is invalid on a line
 // that names no source: a mistake of the importer, not of the input.
@@ -36,7 +42,7 @@ func checkGenerated(text string) error {
 	for _, e := range list {
 		var m []string
 		if e.Line >= 1 && e.Line <= len(lines) {
-			m = sourceComment.FindStringSubmatch(lines[e.Line-1])
+			m = sourceComment().FindStringSubmatch(lines[e.Line-1])
 		}
 		if m == nil {
 			return fmt.Errorf("import: %w: %v", errImportBug, e)

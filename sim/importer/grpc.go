@@ -3,7 +3,6 @@ package importer
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -121,13 +120,24 @@ func (g *grpcReader) methodConfig(n *yaml.Node, key string) {
 }
 
 // validName is ressim's rule for service names.
-var validName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+func validName(s string) bool {
+	if len(s) < 1 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // goodName reports whether an imported name can name a callee service:
 // ressim's rule, which also refuses "." and "..", and not the skeleton's
 // own calling service.
 func goodName(s string) bool {
-	return validName.MatchString(s) && s != "." && s != ".." && s != "caller"
+	return validName(s) && s != "." && s != ".." && s != "caller"
 }
 
 // names reads methodConfig[].name: {service, method} objects.

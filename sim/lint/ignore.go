@@ -3,11 +3,15 @@ package lint
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // ignoreRE matches a lint-ignore comment: the rule IDs (comma-separated)
 // and the rest of the line, which must give the reason after "because".
-var ignoreRE = regexp.MustCompile(`#\s*ressim:lint-ignore\s+(RS\d{3}(?:\s*,\s*RS\d{3})*)(.*)$`)
+// It is compiled on first use (start-up pays nothing for it).
+var ignoreRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`#\s*ressim:lint-ignore\s+(RS\d{3}(?:\s*,\s*RS\d{3})*)(.*)$`)
+})
 
 // ignore is one lint-ignore comment.
 type ignore struct {
@@ -20,7 +24,7 @@ type ignore struct {
 func scanIgnores(src []byte) map[int]ignore {
 	out := map[int]ignore{}
 	for i, line := range strings.Split(string(src), "\n") {
-		m := ignoreRE.FindStringSubmatchIndex(line)
+		m := ignoreRE().FindStringSubmatchIndex(line)
 		if m == nil {
 			continue
 		}

@@ -4,11 +4,15 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // sourceComment matches the comment package importer writes after every
 // generated setting: "# FILE:LINE:COL KEY".
-var sourceComment = regexp.MustCompile(`#\s+(\S+):(\d+):(\d+)\s+(\S+)\s*$`)
+// It is compiled on first use (start-up pays nothing for it).
+var sourceComment = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`#\s+(\S+):(\d+):(\d+)\s+(\S+)\s*$`)
+})
 
 // MapToSources moves each finding on a generated experiment (generated
 // is its text) to the source position named by the comment on the
@@ -22,7 +26,7 @@ func MapToSources(r *Report, generated []byte) {
 		if f.Line < 1 || f.Line > len(lines) {
 			return
 		}
-		m := sourceComment.FindStringSubmatch(lines[f.Line-1])
+		m := sourceComment().FindStringSubmatch(lines[f.Line-1])
 		if m == nil {
 			return
 		}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime/pprof"
+
+	"github.com/spf13/cobra"
+)
+
+// cpuProfile writes a CPU profile of one command to a file (the root's
+// --cpuprofile flag): what a user attaches to a report that a run is
+// slow, and what scripts/pgo.sh merges into the profile that guides the
+// compiler (cmd/ressim/default.pgo, docs/performance.md).
+type cpuProfile struct {
+	path string
+	f    *os.File
+}
+
+// addFlag registers --cpuprofile on root, for every command.
+func (p *cpuProfile) addFlag(root *cobra.Command) {
+	root.PersistentFlags().StringVar(&p.path, "cpuprofile", "",
+		"write a CPU profile of the command to `FILE` (for go tool pprof)")
+}
+
+// start begins profiling if --cpuprofile was given.
+func (p *cpuProfile) start() error {
+	if p.path == "" {
+		return nil
+	}
+	f, err := os.Create(p.path)
+	if err != nil {
+		return usageError{fmt.Errorf("--cpuprofile: %w", err)}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("--cpuprofile: %w", err)
+	}
+	p.f = f
+	return nil
+}
+
+// stop ends profiling and closes the file; it does nothing if start did
+// not begin a profile.
+func (p *cpuProfile) stop() error {
+	if p.f == nil {
+		return nil
+	}
+	pprof.StopCPUProfile()
+	err := p.f.Close()
+	p.f = nil
+	if err != nil {
+		return fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return nil
+}
