@@ -82,13 +82,13 @@ func (b *BarChart) Validate() error {
 }
 
 // RenderPNG draws b as a PNG image and writes it to w. See RenderPNG.
-func (b BarChart) RenderPNG(w io.Writer) error { return renderPNG(w, &b) }
+func (b BarChart) RenderPNG(w io.Writer) error { return renderPNG(w, &b, nil) }
 
 // RenderSVG draws b as an SVG document and writes it to w. See RenderSVG.
-func (b BarChart) RenderSVG(w io.Writer) error { return renderSVG(w, &b) }
+func (b BarChart) RenderSVG(w io.Writer) error { return renderSVG(w, &b, nil) }
 
 // WriteFile renders b to path (.png or .svg), atomically. See WriteFile.
-func (b BarChart) WriteFile(path string) error { return writeFile(path, &b) }
+func (b BarChart) WriteFile(path string) error { return writeFile(path, &b, nil) }
 
 func (b *BarChart) dims() (int, int, error) { return size(b.Width, b.Height) }
 func (b *BarChart) name() string            { return b.Title }

@@ -120,13 +120,13 @@ func (h *Heatmap) Validate() error {
 }
 
 // RenderPNG draws h as a PNG image and writes it to w. See RenderPNG.
-func (h Heatmap) RenderPNG(w io.Writer) error { return renderPNG(w, &h) }
+func (h Heatmap) RenderPNG(w io.Writer) error { return renderPNG(w, &h, nil) }
 
 // RenderSVG draws h as an SVG document and writes it to w. See RenderSVG.
-func (h Heatmap) RenderSVG(w io.Writer) error { return renderSVG(w, &h) }
+func (h Heatmap) RenderSVG(w io.Writer) error { return renderSVG(w, &h, nil) }
 
 // WriteFile renders h to path (.png or .svg), atomically. See WriteFile.
-func (h Heatmap) WriteFile(path string) error { return writeFile(path, &h) }
+func (h Heatmap) WriteFile(path string) error { return writeFile(path, &h, nil) }
 
 func (h *Heatmap) dims() (int, int, error) { return size(h.Width, h.Height) }
 func (h *Heatmap) name() string            { return h.Title }

@@ -15,14 +15,14 @@ import (
 // bytes in memory (CompareMemory, SweepMemory).
 type compareFigure struct {
 	File  string
-	write func(path string) error
+	write func(path string, s *report.Scratch) error // s: memory shared by the figures of one set
 	svg   func() ([]byte, error)
 }
 
 // growingFigure is a figure whose height doubles until its panels fit.
 func growingFigure(file string, f report.Figure) compareFigure {
 	return compareFigure{File: file,
-		write: func(p string) error { return writeGrowing(p, f) },
+		write: func(p string, s *report.Scratch) error { return writeGrowing(p, f, s) },
 		svg:   func() ([]byte, error) { return svgGrowing(f) }}
 }
 
@@ -34,7 +34,7 @@ type chart interface {
 
 // chartFigure is a fixed-size chart's figure.
 func chartFigure(file string, c chart) compareFigure {
-	return compareFigure{File: file, write: c.WriteFile, svg: func() ([]byte, error) {
+	return compareFigure{File: file, write: func(p string, _ *report.Scratch) error { return c.WriteFile(p) }, svg: func() ([]byte, error) {
 		var b bytes.Buffer
 		err := c.RenderSVG(&b)
 		return b.Bytes(), err

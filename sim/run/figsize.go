@@ -12,14 +12,14 @@ import (
 // renderer finds it too small for its panels and fault labels (an
 // experiment with many services or faults): a figure's size never fails a
 // run.
-func writeGrowing(path string, f report.Figure) error {
+func writeGrowing(path string, f report.Figure, s *report.Scratch) error {
 	h := f.Height
 	if h == 0 {
 		h = report.DefaultHeight
 	}
 	for {
 		f.Height = h
-		err := report.WriteFile(path, f)
+		err := s.WriteFile(path, f)
 		if err == nil || !strings.Contains(err.Error(), "too small") || h >= report.MaxSize {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/sim/analysis"
+	"github.com/ressim/ressim/sim/report"
 )
 
 // MetricDef is a headline metric of a comparison.
@@ -176,10 +177,11 @@ type output struct {
 // could not be drawn: a figure never fails the run whose data it shows.
 func writeFigures(dir string, figs []compareFigure, svg bool) ([]string, []string) {
 	var paths, warnings []string
+	var scratch report.Scratch // the figures are drawn one after another
 	for _, f := range figs {
 		for _, name := range figureFiles(f.File, svg) {
 			p := filepath.Join(dir, name)
-			if err := drawSafely(func() error { return f.write(p) }); err != nil {
+			if err := drawSafely(func() error { return f.write(p, &scratch) }); err != nil {
 				warnings = append(warnings, fmt.Sprintf("figure %s not drawn: %v", name, err))
 				continue
 			}
