@@ -167,12 +167,17 @@ type Hooks struct {
 	// Progress gets the share of simulated time done, 0-100, when it changes.
 	Progress func(pct int)
 	// Stage is told when each stage ends: "parsed", then run.Options.Observe's
-	// stages ("simulated", "summary", "figure"); the page marks them on its
-	// performance timeline.
+	// stages ("live" while simulating a large run, "simulated", "figure",
+	// "summary", "figure"...); the page marks them on its performance
+	// timeline.
 	Stage func(name string)
 	// Figure gets each figure as soon as it is drawn, the first one
 	// (overview.svg) before the others are drawn.
 	Figure func(Figure)
+	// Live, if not nil, gets the overview drawn while a large run is still
+	// being simulated (run.Options.LiveFigures): at 20 % and 50 % of the
+	// simulated time, titled with how far the run has got.
+	Live func(Figure)
 }
 
 // ExecuteWith is Execute, telling h of the run's progress, its stages and
@@ -185,7 +190,7 @@ func ExecuteWith(text, seed, setJSON string, h Hooks) Ran {
 		return Ran{Errors: problems(err), Error: "the file is not valid"}
 	}
 	h.stage("parsed")
-	opt := run.Options{Budget: PageBudget(), Observe: h.observe}
+	opt := run.Options{Budget: PageBudget(), Observe: h.observe, LiveFigures: h.Live != nil}
 	if seed != "" {
 		s, err := strconv.ParseUint(seed, 10, 64)
 		if err != nil {
@@ -225,7 +230,13 @@ func (h Hooks) stage(name string) {
 // observe passes run.Options.Observe's news on to h.
 func (h Hooks) observe(stage string, f *run.MemoryFigure) {
 	h.stage(stage)
-	if f != nil && h.Figure != nil {
+	switch {
+	case f == nil:
+	case stage == "live":
+		if h.Live != nil {
+			h.Live(Figure{File: f.File, SVG: string(f.SVG)})
+		}
+	case h.Figure != nil:
 		h.Figure(Figure{File: f.File, SVG: string(f.SVG)})
 	}
 }

@@ -74,20 +74,25 @@ func bundled(t *testing.T, file string) string {
 	return ""
 }
 
-// TestExecuteWithHooks: the stages come in order, and every figure is
-// handed over as soon as it is drawn, overview.svg first, the same bytes
-// as the answer's.
+// TestExecuteWithHooks: the stages come in order, the live overview twice
+// while simulating (mm10 is a large run: 2 million events), and every
+// figure is handed over as soon as it is drawn, overview.svg first (before
+// summary.json), the same bytes as the answer's.
 func TestExecuteWithHooks(t *testing.T) {
 	var stages []string
-	var figs []Figure
+	var figs, live []Figure
 	r := ExecuteWith(bundled(t, "mm10.toml"), "7", "", Hooks{
 		Stage:  func(s string) { stages = append(stages, s) },
 		Figure: func(f Figure) { figs = append(figs, f) },
+		Live:   func(f Figure) { live = append(live, f) },
 	})
 	if r.Error != "" {
 		t.Fatal(r.Error)
 	}
-	want := "parsed,simulated,summary" + strings.Repeat(",figure", len(r.Figures))
+	if len(live) != 2 || live[0].File != "overview.svg" || !strings.Contains(live[0].SVG, "running") {
+		t.Errorf("%d live figures, want two live overviews", len(live))
+	}
+	want := "parsed,live,live,simulated,figure,summary" + strings.Repeat(",figure", len(r.Figures)-1)
 	if got := strings.Join(stages, ","); got != want {
 		t.Errorf("stages %s, want %s", got, want)
 	}

@@ -28,10 +28,14 @@ var stages = []struct{ mark, what string }{
 	{"validated", "validate the retry storm"},
 	{"run-click", "until Run is clicked"},
 	{"run-parsed", "parse the file for the run"},
-	{"run-simulated", "simulate (10 simulated minutes)"},
-	{"run-summary", "summary.json"},
+	{"run-live-1", "simulate to 20 % (2 of 10 minutes) and draw the live overview"},
+	{"live-figure-inserted", "post it to the page, insert the live <img>"},
+	{"live-figure-decoded", "decode the live SVG (the live figure is shown)"},
+	{"run-live-2", "simulate to 50 % and draw the live overview again"},
+	{"run-simulated", "simulate the rest (10 simulated minutes in all)"},
 	{"run-figure-1", "draw overview.svg"},
 	{"first-figure-inserted", "post it to the page, insert the <img>"},
+	{"run-summary", "summary.json"},
 	{"first-figure-decoded", "decode the SVG (the figure is shown)"},
 	{"run-figure-2", "draw the second figure"},
 	{"result-rendered", "answer, verdict, table and all figures shown"},
@@ -39,6 +43,7 @@ var stages = []struct{ mark, what string }{
 
 // seen are the marks the test itself puts, for any version of the page.
 var seen = []struct{ mark, what string }{
+	{"seen-live", "the live overview's <img> is in the page"},
 	{"seen-figure", "the first figure's <img> is in the page"},
 	{"seen-verdict", "the verdict is in the page"},
 }
@@ -118,8 +123,9 @@ func TestPlaygroundSpeed(t *testing.T) {
 		med[k] = v[len(v)/2]
 	}
 	first := all["seen-figure"]
-	summary := fmt.Sprintf("median of %d loads (ms since navigation; duration since the previous stage)\n%s\nfirst figure in the page, each load (sorted): %.0f ms\n",
-		n, stageTable(med), first)
+	summary := fmt.Sprintf("median of %d loads (ms since navigation; duration since the previous stage)\n%s\n"+
+		"live overview in the page, each load (sorted): %.0f ms\nfirst final figure in the page, each load (sorted): %.0f ms\n",
+		n, stageTable(med), all["seen-live"], first)
 	t.Log("\n" + summary)
 	writeFile(t, artifacts(t), "speed.txt", summary+"\n"+log.String())
 	if len(first) != n {
@@ -141,6 +147,7 @@ func loadAndRun(t *testing.T, bctx context.Context, url string) map[string]float
 	// current result, and the verdict.
 	clickWhenReady := `new Promise((done) => {
 		new MutationObserver((_, obs) => {
+			if (!performance.getEntriesByName("seen-live").length && document.querySelector("#current .live img")) performance.mark("seen-live");
 			if (!performance.getEntriesByName("seen-figure").length && document.querySelector("#current .figures img")) performance.mark("seen-figure");
 			if (document.querySelector("#current .verdict")) { performance.mark("seen-verdict"); obs.disconnect(); }
 		}).observe(document.querySelector("#current"), { childList: true, subtree: true });

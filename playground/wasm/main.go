@@ -12,8 +12,9 @@
 //
 // progress(pct) hears the share of simulated time done; hooks, optional,
 // may have stage(name), told as each stage of the run ends (see
-// playground.Hooks), and figure(file, svg), handed each figure as soon as
-// it is drawn.
+// playground.Hooks), figure(file, svg), handed each figure as soon as it
+// is drawn, and live(file, svg), handed the overview drawn while a large
+// run is still being simulated.
 //
 // Every answer is a JSON string (the types in package playground). Nothing is
 // fetched or sent: the bundled files are embedded.
@@ -59,6 +60,9 @@ func hooks(args []js.Value) playground.Hooks {
 	}
 	if f := o.Get("figure"); f.Type() == js.TypeFunction {
 		h.Figure = func(fig playground.Figure) { f.Invoke(fig.File, fig.SVG) }
+	}
+	if f := o.Get("live"); f.Type() == js.TypeFunction {
+		h.Live = func(fig playground.Figure) { f.Invoke(fig.File, fig.SVG) }
 	}
 	return h
 }

@@ -35,6 +35,7 @@ function newWorker() {
     if (!p) return;
     if (m.progress !== undefined) return p.progress && p.progress(m.progress);
     if (m.figure !== undefined) return p.figure && p.figure(m.figure);
+    if (m.live !== undefined) return p.figure && p.figure.live && p.figure.live(m.live);
     waiting.delete(m.id);
     p.resolve(JSON.parse(m.result));
   };
@@ -334,10 +335,12 @@ async function runNow() {
 
 // earlyFigures returns a run's figure callback: it shows each figure in
 // the current result as soon as the worker has drawn it (the first one
-// long before the run's answer), until render replaces the result.
+// long before the run's answer), until render replaces the result. Its
+// live method shows the overview drawn while a large run is still being
+// simulated (each one replacing the last), until the first figure comes.
 function earlyFigures() {
   let div = null;
-  return (f) => {
+  const show = (f) => {
     if (!div) {
       div = document.createElement("div");
       div.className = "figures";
@@ -353,6 +356,26 @@ function earlyFigures() {
       img.decode().then(() => performance.mark("first-figure-decoded"), () => {});
     }
   };
+  show.live = (f) => {
+    if (div) return; // the final figures have begun
+    const live = document.createElement("figure");
+    live.className = "live";
+    const img = document.createElement("img");
+    img.src = blobURL(f.svg, "image/svg+xml");
+    img.alt = `Figure ${f.file} while the run is simulated (live; the final figures replace it)`;
+    img.dataset.file = f.file;
+    const cap = document.createElement("figcaption");
+    cap.textContent = "Live: the overview so far, while the rest is simulated.";
+    live.append(img, cap);
+    const old = $("current").querySelector(".live img");
+    if (old) URL.revokeObjectURL(old.src);
+    $("current").replaceChildren(live);
+    if (!old) {
+      performance.mark("live-figure-inserted");
+      img.decode().then(() => performance.mark("live-figure-decoded"), () => {});
+    }
+  };
+  return show;
 }
 
 // keepFocus runs f, which disables Stop; if Stop had the keyboard focus,

@@ -5,7 +5,8 @@
 // {op: "ready"}, {op: "mark", name, t} (a stage's end, t in ms since
 // 1970, for the page's performance timeline), {id, progress},
 // {id, figure: {file, svg}} (each figure as soon as it is drawn, before
-// the result) and {id, result} (the simulator's JSON text). Ops: list,
+// the result), {id, live: {file, svg}} (the overview of a large run drawn
+// while it is simulated) and {id, result} (the simulator's JSON text). Ops: list,
 // validate, run, and compare and sweep (progress also carries the runs
 // done and their total). The page stops a run by terminating the worker.
 "use strict";
@@ -67,9 +68,11 @@ function handle(m) {
 
 function run(m, api) {
   let figures = 0;
+  let lives = 0;
   const hooks = {
-    stage: (name) => mark("run-" + (name === "figure" ? "figure-" + ++figures : name)),
+    stage: (name) => mark("run-" + (name === "figure" ? "figure-" + ++figures : name === "live" ? "live-" + ++lives : name)),
     figure: (file, svg) => self.postMessage({ id: m.id, figure: { file, svg } }),
+    live: (file, svg) => self.postMessage({ id: m.id, live: { file, svg } }),
   };
   const progress = (pct) => self.postMessage({ id: m.id, progress: pct });
   return api.run(m.args.text, m.args.seed, JSON.stringify(m.args.set || {}), progress, hooks);

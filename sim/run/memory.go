@@ -46,11 +46,15 @@ func ExecuteMemory(exp *experiment.Experiment, opt Options) (*Memory, error) {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
 	opt.observe("simulated", nil)
-	if out.Summary, err = SummaryJSON(out.Result); err != nil {
-		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
-	}
-	opt.observe("summary", nil)
-	for _, f := range Figures(out.Result) {
+	// The first figure (the overview) is drawn before summary.json, which
+	// nobody looks at first: the page shows it sooner.
+	figs := Figures(out.Result)
+	for i, f := range figs {
+		if i == 1 {
+			if err := out.summarize(opt); err != nil {
+				return nil, fmt.Errorf("run %s: %w", exp.Name, err)
+			}
+		}
 		name := strings.TrimSuffix(f.File, ".png") + ".svg"
 		var svg []byte
 		err := drawSafely(func() (err error) { svg, err = svgGrowing(f.Figure); return err })
@@ -61,7 +65,23 @@ func ExecuteMemory(exp *experiment.Experiment, opt Options) (*Memory, error) {
 		out.Figures = append(out.Figures, MemoryFigure{File: name, SVG: svg})
 		opt.observe("figure", &out.Figures[len(out.Figures)-1])
 	}
+	if out.Summary == nil {
+		if err := out.summarize(opt); err != nil {
+			return nil, fmt.Errorf("run %s: %w", exp.Name, err)
+		}
+	}
 	return out, nil
+}
+
+// summarize writes out.Summary and tells opt of the stage.
+func (out *Memory) summarize(opt Options) error {
+	b, err := SummaryJSON(out.Result)
+	if err != nil {
+		return err
+	}
+	out.Summary = b
+	opt.observe("summary", nil)
+	return nil
 }
 
 // observe calls o.Observe, if set.

@@ -41,11 +41,17 @@ type Options struct {
 	// comparison's seed; the default OutDir is then DefaultReplicaDir.
 	Replica *Replica
 	// Observe, if not nil, hears ExecuteMemory's stages as each ends:
-	// "simulated", "summary", then "figure" once per figure drawn, with
-	// the figure (nil for the others). The playground uses it to show the
+	// "simulated", "figure" with the overview, "summary", then "figure"
+	// once per other figure, with the figure (nil for the others); and,
+	// with LiveFigures, "live" with a live overview while simulating. The playground uses it to show the
 	// first figure while the others are drawn, and to time the stages.
 	// Called on ExecuteMemory's goroutine; Execute ignores it.
 	Observe func(stage string, fig *MemoryFigure)
+	// LiveFigures, with Observe set, has ExecuteMemory draw the overview
+	// while a large run goes on (Estimate at least LiveMinEvents events),
+	// at 20 % and 50 % of the simulated time, told to Observe as stage
+	// "live" with the figure; the outputs are the same. Execute ignores it.
+	LiveFigures bool
 }
 
 // DefaultOutDir is where outputs go when Options.OutDir is empty: out/<name>.
@@ -97,6 +103,7 @@ func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
 	defer stage.Abort()
+	opt.LiveFigures = false // ExecuteMemory's only
 	if out.Result, err = simulate(cfg, opt); err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
@@ -117,8 +124,8 @@ func simulate(cfg topology.Config, opt Options) (*topology.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opt.Progress != nil {
-		m.OnProgress(opt.Progress)
+	if p := liveProgress(m, cfg, opt); p != nil {
+		m.OnProgress(p)
 	}
 	ctx := opt.Context
 	if ctx == nil {

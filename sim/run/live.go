@@ -1,0 +1,56 @@
+package run
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// Live figures: while a long run is simulated in the playground, its
+// overview is drawn at fixed shares of the simulated time, so that a
+// person watches the system (and its failure) as it is simulated, not
+// only a percentage. The shares are fixed, not timed, so the same run
+// always draws the same live figures; drawing only reads the model, so
+// the outputs are the same bytes as without (TestLiveFiguresSameOutputs).
+var liveShares = [...]float64{0.2, 0.5}
+
+// LiveMinEvents is the estimated size (Estimate's Events) from which
+// ExecuteMemory draws live figures: below it a run is over before a live
+// figure would help, and drawing one would only delay the result.
+const LiveMinEvents = 1e6
+
+// liveProgress returns opt.Progress extended to draw m's overview at each
+// of liveShares, telling opt.Observe ("live" and the figure); or
+// opt.Progress unchanged when the run is small or nobody listens.
+func liveProgress(m *topology.Model, cfg topology.Config, opt Options) func(now, end time.Duration) {
+	if !opt.LiveFigures || opt.Observe == nil || Estimate(cfg).Events < LiveMinEvents {
+		return opt.Progress
+	}
+	next := 0
+	return func(now, end time.Duration) {
+		if opt.Progress != nil {
+			opt.Progress(now, end)
+		}
+		if next >= len(liveShares) || float64(now) < liveShares[next]*float64(end) {
+			return
+		}
+		for next < len(liveShares) && float64(now) >= liveShares[next]*float64(end) {
+			next++
+		}
+		if fig, err := liveOverview(m.Live(), now); err == nil {
+			opt.Observe("live", &fig)
+		}
+	}
+}
+
+// liveOverview draws res's overview as SVG, titled with how far the run
+// has got.
+func liveOverview(res *topology.Result, now time.Duration) (MemoryFigure, error) {
+	f := figures(res, "")[0]
+	f.Figure.Title = fmt.Sprintf("%s: running, %v of %v simulated", res.Name, now.Round(time.Second), res.Duration)
+	var svg []byte
+	err := drawSafely(func() (err error) { svg, err = svgGrowing(f.Figure); return err })
+	return MemoryFigure{File: strings.TrimSuffix(f.File, ".png") + ".svg", SVG: svg}, err
+}

@@ -1,0 +1,77 @@
+package run
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// TestLiveFiguresSameOutputs: with LiveFigures, the retry storm (ten
+// simulated minutes) is drawn live at 2 and 5 minutes, before the run
+// ends, titled with how far it got; the outputs are the same bytes as
+// without; and a small run draws nothing live.
+func TestLiveFiguresSameOutputs(t *testing.T) {
+	exp, err := experiment.Load("../../experiments/metastable-retry-storm.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := Estimate(mustModel(t, exp)).Events; e < LiveMinEvents {
+		t.Fatalf("the retry storm is estimated at %.0f events, under LiveMinEvents", e)
+	}
+	plain, err := ExecuteMemory(exp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stages []string
+	var live []MemoryFigure
+	got, err := ExecuteMemory(exp, Options{LiveFigures: true, Observe: func(stage string, fig *MemoryFigure) {
+		stages = append(stages, stage)
+		if stage == "live" {
+			live = append(live, *fig)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := strings.Join(stages, ","); !strings.HasPrefix(s, "live,live,simulated,") {
+		t.Errorf("stages %s, want two live figures before the simulation ends", s)
+	}
+	for i, want := range []string{"running, 2m0s of 10m0s simulated", "running, 5m0s of 10m0s simulated"} {
+		if i >= len(live) || live[i].File != "overview.svg" || !bytes.Contains(live[i].SVG, []byte(want)) {
+			t.Errorf("live figure %d is not the overview titled %q", i, want)
+		}
+	}
+	if !bytes.Equal(got.Summary, plain.Summary) || len(got.Figures) != len(plain.Figures) {
+		t.Fatalf("summary.json or the figures changed with live figures")
+	}
+	for i := range got.Figures {
+		if !bytes.Equal(got.Figures[i].SVG, plain.Figures[i].SVG) {
+			t.Errorf("%s changed with live figures", got.Figures[i].File)
+		}
+	}
+
+	small, err := experiment.Load("../../experiments/retry-amplification.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ExecuteMemory(small, Options{LiveFigures: true, Observe: func(stage string, _ *MemoryFigure) {
+		if stage == "live" {
+			t.Errorf("a small run (%.0f events estimated) was drawn live", Estimate(mustModel(t, small)).Events)
+		}
+	}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mustModel is exp's model as a run builds it.
+func mustModel(t *testing.T, exp *experiment.Experiment) topology.Config {
+	t.Helper()
+	cfg, err := model(exp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
