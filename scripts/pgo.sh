@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # pgo.sh: regenerate the profile that guides the compiler (profile-guided
-# optimisation, go.dev/doc/pgo) for the ressim binary and the playground.
+# optimisation, go.dev/doc/pgo) for the ressim binary.
 #
 # It builds ressim without a profile, runs what users run (every bundled
 # experiment with its figures, and the comparison of every file that has
 # variants) with --cpuprofile, merges the profiles, and writes the result to
-# cmd/ressim/default.pgo and playground/wasm/default.pgo, which `go build`
-# picks up by itself (-pgo=auto). Rerun it when the hot paths change
+# cmd/ressim/default.pgo, which `go build` picks up by itself (-pgo=auto).
+# The playground's WebAssembly build has none: the same profile gave it no
+# measurable gain in Chromium (docs/playground.md). Rerun it when the hot paths change
 # (docs/performance.md says how much it gains and how to check).
 #
 # Usage: scripts/pgo.sh            (from the repository root; about 2 minutes)
@@ -33,5 +34,4 @@ for f in experiments/*.toml; do
 done
 go tool pprof -proto "$work"/*.prof >"$work/merged.pgo" 2>/dev/null
 cp "$work/merged.pgo" cmd/ressim/default.pgo
-cp "$work/merged.pgo" playground/wasm/default.pgo
-echo "pgo.sh: merged $n profiles into cmd/ressim/default.pgo and playground/wasm/default.pgo ($(wc -c <cmd/ressim/default.pgo) bytes)"
+echo "pgo.sh: merged $n profiles into cmd/ressim/default.pgo ($(wc -c <cmd/ressim/default.pgo) bytes)"
