@@ -55,6 +55,11 @@ func TestBrowser(t *testing.T) {
 	status := eval[string](b, `document.querySelector("#status").textContent`)
 	t.Logf("retry storm: page ready to run %v after navigation, first figure %v; %s", ready.Round(time.Millisecond), first.Round(time.Millisecond), status)
 	marks := eval[map[string]float64](b, readMarks)
+	// The ten simulated minutes are shown live (at 2 and 5 minutes) before
+	// the final overview.
+	if l, f := marks["live-figure-inserted"], marks["first-figure-inserted"]; l == 0 || l >= f {
+		t.Errorf("the live overview was not in the page before the final one (at %.0f ms, the final at %.0f ms)", l, f)
+	}
 	writeMeasure(t, shots, fmt.Sprintf("ready_ms %d\nfirst_figure_ms %d\nstatus %s\n\nstages (ms since navigation, duration)\n%s",
 		ready.Milliseconds(), first.Milliseconds(), status, stageTable(marks)))
 	b.layout()
