@@ -108,6 +108,10 @@
 //	                      CPUs); the results do not depend on it
 //	--replications N      override [experiment].replications, 1 to 10000
 //
+// Every command takes --cpuprofile FILE: a CPU profile of the command, for
+// go tool pprof (what to attach to a report that a run is slow;
+// scripts/pgo.sh merges such profiles into cmd/ressim/default.pgo).
+//
 // run adds --trace N (trace one user request in N into trace.json), and
 // --variant V --replication K (with --cell X[,Y] for a sweep cell, by the
 // axis indices of sweep.json) to re-run exactly one replication of a
