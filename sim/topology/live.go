@@ -16,15 +16,7 @@ import "fmt"
 // on extending after the callback returns: use it before returning.
 func (m *Model) Live() *Result {
 	now := m.sim.Now()
-	res := &Result{
-		Name:     m.cfg.Name,
-		Seed:     m.cfg.Seed,
-		Duration: m.cfg.Duration,
-		Warmup:   m.cfg.Warmup,
-		Events:   m.sim.Fired(),
-		Series:   m.series.ts,
-		EventLog: m.events,
-	}
+	res := m.head()
 	var users uint64
 	for _, c := range m.clients {
 		users += c.st.win[kSent]

@@ -173,18 +173,24 @@ type FaultResult struct {
 	Recovery            Recovery
 }
 
-func (m *Model) result() *Result {
-	res := &Result{
-		Name:       m.cfg.Name,
-		Seed:       m.cfg.Seed,
-		Duration:   m.cfg.Duration,
-		Warmup:     m.cfg.Warmup,
-		Events:     m.sim.Fired(),
-		Series:     m.series.ts,
-		Histograms: m.series.histograms(),
-		EventLog:   m.events,
-		trace:      m.trace,
+// head is the part of a result that result and Live share: the run's
+// identity, its events so far, its series and event log.
+func (m *Model) head() *Result {
+	return &Result{
+		Name:     m.cfg.Name,
+		Seed:     m.cfg.Seed,
+		Duration: m.cfg.Duration,
+		Warmup:   m.cfg.Warmup,
+		Events:   m.sim.Fired(),
+		Series:   m.series.ts,
+		EventLog: m.events,
 	}
+}
+
+func (m *Model) result() *Result {
+	res := m.head()
+	res.Histograms = m.series.histograms()
+	res.trace = m.trace
 	for _, c := range m.clients {
 		res.UserRequests += c.st.win[kSent]
 	}
