@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -74,4 +75,39 @@ func mustModel(t *testing.T, exp *experiment.Experiment) topology.Config {
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// TestLiveFiguresEveryBundled: every bundled experiment large enough to
+// be drawn live gets both live overviews: a figure that fails to draw is
+// skipped silently in the page, so it must not fail here either.
+func TestLiveFiguresEveryBundled(t *testing.T) {
+	files, err := filepath.Glob("../../experiments/*.toml")
+	if err != nil || len(files) < 10 {
+		t.Fatalf("found %d experiments (%v)", len(files), err)
+	}
+	large := 0
+	for _, f := range files {
+		exp, err := experiment.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if Estimate(mustModel(t, exp)).Events < LiveMinEvents {
+			continue
+		}
+		large++
+		n := 0
+		if _, err := ExecuteMemory(exp, Options{LiveFigures: true, Observe: func(stage string, _ *MemoryFigure) {
+			if stage == "live" {
+				n++
+			}
+		}}); err != nil {
+			t.Fatal(err)
+		}
+		if n != len(liveShares) {
+			t.Errorf("%s: %d live figures, want %d", filepath.Base(f), n, len(liveShares))
+		}
+	}
+	if large < 3 {
+		t.Errorf("only %d bundled experiments are drawn live; the test checks too little", large)
+	}
 }
