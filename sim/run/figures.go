@@ -24,24 +24,40 @@ func Figures(res *topology.Result) []NamedFigure { return figures(res, "") }
 // figures draws the default plots; variant, if not empty, is named in the
 // titles.
 func figures(res *topology.Result, variant string) []NamedFigure {
-	sr := newSeriesReader(res)
-	spans := faultSpans(res)
-	subtitle := fmt.Sprintf("seed %d, values per %v interval", res.Seed, sr.ts.Interval())
+	fp := newFigureParts(res)
 	title := res.Name + ": " + finding(res)
 	if variant != "" {
 		title = res.Name + " (" + variant + "): " + finding(res)
 	}
-	overview := report.Figure{
-		Title:    title,
-		Subtitle: subtitle,
-		Spans:    spans,
-		Panels:   sr.overviewPanels(),
-	}
-	figs := []NamedFigure{{File: "overview.png", Figure: overview}}
+	figs := []NamedFigure{fp.overview(title)}
 	for _, s := range res.Services {
-		figs = append(figs, sr.serviceTimeline(s, subtitle, spans))
+		figs = append(figs, fp.sr.serviceTimeline(s, fp.subtitle, fp.spans))
 	}
 	return figs
+}
+
+// figureParts is what every default figure of a result shares: the series
+// reader, the shaded spans and the subtitle.
+type figureParts struct {
+	sr       *seriesReader
+	spans    []report.Span
+	subtitle string
+}
+
+func newFigureParts(res *topology.Result) figureParts {
+	sr := newSeriesReader(res)
+	return figureParts{sr: sr, spans: faultSpans(res),
+		subtitle: fmt.Sprintf("seed %d, values per %v interval", res.Seed, sr.ts.Interval())}
+}
+
+// overview is the overview figure, titled title.
+func (fp figureParts) overview(title string) NamedFigure {
+	return NamedFigure{File: "overview.png", Figure: report.Figure{
+		Title:    title,
+		Subtitle: fp.subtitle,
+		Spans:    fp.spans,
+		Panels:   fp.sr.overviewPanels(),
+	}}
 }
 
 // faultSpans shades the warm-up and every fault window; an instantaneous

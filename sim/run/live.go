@@ -33,11 +33,12 @@ func liveProgress(m *topology.Model, cfg topology.Config, opt Options) func(now,
 		if opt.Progress != nil {
 			opt.Progress(now, end)
 		}
-		if next >= len(liveShares) || float64(now) < liveShares[next]*float64(end) {
-			return
-		}
+		due := false // a share reached since the last call (one figure even if several were)
 		for next < len(liveShares) && float64(now) >= liveShares[next]*float64(end) {
-			next++
+			next, due = next+1, true
+		}
+		if !due {
+			return
 		}
 		if fig, err := liveOverview(m.Live(), now); err == nil {
 			opt.Observe("live", &fig)
@@ -48,8 +49,7 @@ func liveProgress(m *topology.Model, cfg topology.Config, opt Options) func(now,
 // liveOverview draws res's overview as SVG, titled with how far the run
 // has got.
 func liveOverview(res *topology.Result, now time.Duration) (MemoryFigure, error) {
-	f := figures(res, "")[0]
-	f.Figure.Title = fmt.Sprintf("%s: running, %v of %v simulated", res.Name, now.Round(time.Second), res.Duration)
+	f := newFigureParts(res).overview(fmt.Sprintf("%s: running, %v of %v simulated", res.Name, now.Round(time.Second), res.Duration))
 	var svg []byte
 	err := drawSafely(func() (err error) { svg, err = svgGrowing(f.Figure); return err })
 	return MemoryFigure{File: strings.TrimSuffix(f.File, ".png") + ".svg", SVG: svg}, err
