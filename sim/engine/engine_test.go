@@ -181,6 +181,48 @@ func TestLaneOrderAndCancel(t *testing.T) {
 	}
 }
 
+// TestLaneAt checks Lane.At: in-order instants go on the ring, an earlier
+// one goes to the heap, and all fire in (time, sequence) order with the
+// heap's own events; a cancelled ring entry is skipped.
+func TestLaneAt(t *testing.T) {
+	s := New(1)
+	r := &recorder{}
+	lane, err := s.NewLane(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(when Time, name string) EventID {
+		t.Helper()
+		id, err := lane.At(when, r, str(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	at(20, "lane@20")
+	s.At(20, r, str("heap@20"))
+	gone := at(25, "lane@25 cancelled")
+	at(30, "lane@30")
+	at(15, "lane@15 out of order") // before the lane's latest: to the heap
+	at(30, "lane@30 second")       // equal to the latest: on the ring
+	s.Cancel(gone)
+	s.RunUntil(5)
+	if _, err := lane.At(4, r, str("past")); !errors.Is(err, ErrPast) {
+		t.Errorf("At(4) at 5: err = %v, want ErrPast", err)
+	}
+	if _, err := lane.At(6, nil, nil); err == nil {
+		t.Error("At with a nil handler: no error")
+	}
+	s.Run()
+	want := []string{"lane@15 out of order", "lane@20", "heap@20", "lane@30", "lane@30 second"}
+	if !slices.Equal(r.log, want) {
+		t.Fatalf("fired %v, want %v", r.log, want)
+	}
+	if s.Pending() != 0 {
+		t.Fatalf("Pending = %d", s.Pending())
+	}
+}
+
 func TestStreams(t *testing.T) {
 	a1 := New(7).Stream("client/users")
 	a2 := New(7).Stream("client/users")
@@ -275,12 +317,25 @@ func checkAgainstReference(t *testing.T, intn func(int) int, ops int) {
 			ids[name] = id
 			seq++
 			ref = append(ref, &refEvent{at: at, seq: seq, name: name})
-		case op < 7:
+		case op < 6:
 			l := lanes[intn(len(lanes))]
 			name := i
 			ids[name] = l.Schedule(h, &name)
 			seq++
 			ref = append(ref, &refEvent{at: s.Now().Add(l.Delay()), seq: seq, name: name})
+		case op < 7:
+			// Lane.At with instants mostly in order (a slow drift) and
+			// sometimes not, so both the ring and the heap take some.
+			l := lanes[intn(len(lanes))]
+			at := s.Now() + Time(i/4+intn(20))
+			name := i
+			id, err := l.At(at, h, &name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids[name] = id
+			seq++
+			ref = append(ref, &refEvent{at: at, seq: seq, name: name})
 		case op < 9 && len(ref) > 0:
 			e := ref[intn(len(ref))]
 			got := s.Cancel(ids[e.name])

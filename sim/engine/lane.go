@@ -11,6 +11,12 @@ import (
 // the simulation's heap: scheduling is O(1), and cancelling (the usual fate
 // of a timeout) never touches the heap. Lane events interleave with all
 // other events in exact (time, sequence) order.
+//
+// A lane also takes events at instants of the caller's choosing (At) that
+// usually, though not always, come in order, such as the deadlines of the
+// requests queued at one server: the ring keeps those in order and the
+// rest go to the heap, so which container holds an event never changes
+// when it fires.
 type Lane struct {
 	sim    *Sim
 	id     uint32
@@ -41,13 +47,43 @@ func (l *Lane) Schedule(h Handler, arg any) EventID {
 	if h == nil {
 		panic("engine: nil handler")
 	}
+	return l.schedule(s.now.Add(l.delay), h, arg)
+}
+
+// At schedules h.Handle(t, arg) and returns its EventID, for the Sim's
+// Cancel; it returns ErrPast if t is before Now. An event at or after the
+// latest one the lane holds joins the lane in O(1); an earlier one goes to
+// the simulation's heap, as Sim.At would put it. Either way it fires in
+// exact (time, sequence) order, so At is Sim.At made cheap for instants
+// that mostly arrive in order.
+func (l *Lane) At(t Time, h Handler, arg any) (EventID, error) {
+	s := l.sim
+	if t < s.now {
+		return 0, fmt.Errorf("%w: at %v, now %v", ErrPast, t, s.now)
+	}
+	if h == nil {
+		return 0, errNilHandler
+	}
+	return l.schedule(t, h, arg), nil
+}
+
+// schedule puts the event at t on the lane's ring if that keeps the ring
+// in time order, and in the heap otherwise.
+func (l *Lane) schedule(t Time, h Handler, arg any) EventID {
+	s := l.sim
 	idx, gen := s.alloc(h, arg)
 	s.seq++
-	e := entry{at: s.now.Add(l.delay), seq: s.seq, idx: idx, gen: gen}
+	e := entry{at: t, seq: s.seq, idx: idx, gen: gen}
+	mask := len(l.ring) - 1
+	if l.n > 0 && t < l.ring[(l.head+l.n-1)&mask].at {
+		s.heap.push(e)
+		return makeID(idx, gen)
+	}
 	if l.n == len(l.ring) {
 		l.grow()
+		mask = len(l.ring) - 1
 	}
-	l.ring[(l.head+l.n)&(len(l.ring)-1)] = e
+	l.ring[(l.head+l.n)&mask] = e
 	l.n++
 	if !l.queued {
 		l.queued = true

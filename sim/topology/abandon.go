@@ -14,14 +14,19 @@ func (h *expireHandler) Handle(now engine.Time, arg any) { h.m.queueExpired(now,
 
 // watchExpiry schedules the event at the deadline of a, just queued, if
 // the service knows one. The event is cancelled when a leaves the queue
-// first (leaveQueue).
+// first (leaveQueue), which is what usually happens, so it goes on the
+// service's expiry lane: a cancelled event there costs no heap entry.
 func (in *instance) watchExpiry(now engine.Time, a *attempt) {
-	m := in.svc.m
+	s := in.svc
 	at, ok := a.dl.Expiry()
-	if !m.propagate || !ok {
+	if s.expiry == nil || !ok {
 		return
 	}
-	a.expireEv = m.at(max(engine.Time(at), now), &m.hExpire, a)
+	id, err := s.expiry.At(max(engine.Time(at), now), &s.m.hExpire, a)
+	if err != nil {
+		scheduleFailed(err, &s.m.hExpire)
+	}
+	a.expireEv = id
 }
 
 // queueExpired handles the passing of a queued request's deadline: an

@@ -21,6 +21,10 @@ type service struct {
 	watch    *watch // outlier detection and readiness probes, when configured
 	rr       int    // round-robin position
 	st       svcStats
+	// expiry holds the deadline events of the requests queued at the
+	// service's instances (watchExpiry), when deadlines propagate: they
+	// mostly come in deadline order, which a lane keeps in O(1).
+	expiry *engine.Lane
 }
 
 // handler is the code that serves one operation.
@@ -75,6 +79,12 @@ func newService(m *Model, cfg *ServiceConfig) (*service, error) {
 	}
 	for i := 0; i < n; i++ {
 		s.insts = append(s.insts, &instance{svc: s, idx: i, capacity: capacity, latMult: 1, ready: true})
+	}
+	if m.propagate {
+		var err error
+		if s.expiry, err = m.sim.NewLane(0); err != nil {
+			return nil, fmt.Errorf("topology: service %q: %w", cfg.Name, err)
+		}
 	}
 	if cfg.Cache != nil {
 		s.cache = newCache(m, s, cfg.Cache)
