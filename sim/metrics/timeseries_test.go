@@ -5,8 +5,10 @@ import (
 	"errors"
 	"flag"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -94,6 +96,56 @@ func TestWriteCSVGolden(t *testing.T) {
 	if !bytes.Equal(buf.Bytes(), again.Bytes()) {
 		t.Error("two writes of the same series differ")
 	}
+}
+
+// TestWriteCSVMatchesReference writes a series larger than WriteCSV's
+// 64 KiB buffer, with labels that need quoting and values of every kind,
+// and checks it byte for byte against encoding/csv (writeCSVReference).
+func TestWriteCSVMatchesReference(t *testing.T) {
+	ts, _ := NewTimeSeries(1_000_123 * time.Nanosecond)
+	cols := []*Column{
+		mustColumn(t, ts, "api,v2", "p99 \"latency\"", "s"),
+		mustColumn(t, ts, " leading", "goodput", "req/s"),
+		mustColumn(t, ts, "db", "never set", ""),
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1e21, 1e-7, math.MaxFloat64,
+		999999, -999999, 1e6, -1e6, 1234567, 3, -3, 0.5}
+	for i := range 3000 {
+		start := int64(i) * 1_000_123
+		if err := ts.AppendInterval(start, start+1_000_123); err != nil {
+			t.Fatal(err)
+		}
+		cols[0].Set(rng.NormFloat64() * 1e3)
+		cols[1].Set(special[i%len(special)])
+	}
+	var got, want bytes.Buffer
+	if err := WriteCSV(&got, ts); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeCSVReference(&want, ts); err != nil {
+		t.Fatal(err)
+	}
+	if got.Len() < 128<<10 {
+		t.Fatalf("only %d bytes: the test should cross the 64 KiB buffer", got.Len())
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatal("WriteCSV differs from encoding/csv")
+	}
+	if err := WriteCSV(&failAfter{left: 100 << 10}, ts); err == nil || !strings.Contains(err.Error(), "WriteCSV") {
+		t.Errorf("a failing writer: err = %v, want the write error", err)
+	}
+}
+
+// failAfter is a writer that fails once more than left bytes are written.
+type failAfter struct{ left int }
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if f.left < len(p) {
+		return 0, errors.New("disk full")
+	}
+	f.left -= len(p)
+	return len(p), nil
 }
 
 func TestTimeSeriesColumns(t *testing.T) {
