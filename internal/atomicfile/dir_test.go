@@ -1,9 +1,12 @@
 package atomicfile
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -129,4 +132,48 @@ func TestParseStage(t *testing.T) {
 			t.Errorf("%q: %q %d %v, want %q %d %v", s.name, target, pid, ok, s.target, s.pid, s.ok)
 		}
 	}
+}
+
+// TestWriteInStage: in this process's staging folder (and a folder in it)
+// Write writes in place, leaving no temporary file, with the mode Write
+// gives outside; a failed fill leaves no file. In another process's
+// staging folder, or elsewhere, Write goes through a temporary file.
+func TestWriteInStage(t *testing.T) {
+	parent := t.TempDir()
+	d, err := Stage(filepath.Join(parent, "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(d.Path(), "runs")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{d.Path(), sub} {
+		if !inOwnStage(dir) {
+			t.Fatalf("inOwnStage(%s) = false", dir)
+		}
+		if err := WriteBytes(filepath.Join(dir, "a.csv"), []byte("x\n")); err != nil {
+			t.Fatal(err)
+		}
+		if err := Write(filepath.Join(dir, "b.csv"), func(w io.Writer) error {
+			w.Write([]byte("partial"))
+			return errors.New("fill failed")
+		}); err == nil {
+			t.Fatal("a failed fill: no error")
+		}
+		if got := names(t, dir); !slices.Equal(got, []string{"a.csv"}) && !slices.Equal(got, []string{"a.csv", "runs"}) {
+			t.Fatalf("%s holds %v, want a.csv only", dir, got)
+		}
+		st, err := os.Stat(filepath.Join(dir, "a.csv"))
+		if err != nil || st.Mode().Perm() != 0o644 {
+			t.Fatalf("a.csv: %v, mode %v", err, st.Mode())
+		}
+	}
+	other := filepath.Join(parent, ".out"+stageMark+strconv.Itoa(os.Getpid()+1)+"-x")
+	for _, dir := range []string{parent, other, filepath.Join(parent, "plain")} {
+		if inOwnStage(dir) {
+			t.Errorf("inOwnStage(%s) = true", dir)
+		}
+	}
+	d.Abort()
 }
