@@ -254,7 +254,7 @@ func NewSummary(res *topology.Result) *Summary {
 	for _, r := range res.Services {
 		s.Services[r.Name] = newServiceSummary(r, res.UserRequests)
 	}
-	s.Headline = newHeadlineSummary(res)
+	s.Headline = NewHeadlineSummary(res)
 	for _, c := range res.Clients {
 		s.Clients[c.Name] = newClientSummary(c)
 	}
@@ -298,7 +298,9 @@ func newFaultSummary(f topology.FaultResult) FaultSummary {
 	return fs
 }
 
-func newHeadlineSummary(res *topology.Result) HeadlineSummary {
+// NewHeadlineSummary builds the summary's headline alone, without the rest
+// of NewSummary's work (every service's, client's and call's figures).
+func NewHeadlineSummary(res *topology.Result) HeadlineSummary {
 	var h HeadlineSummary
 	if len(res.Faults) > 0 {
 		h.Verdict = res.Faults[0].Recovery.Verdict
