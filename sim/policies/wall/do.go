@@ -150,13 +150,23 @@ func (c *Caller) path(ctx context.Context, fn func(context.Context) error, afn a
 		return err
 	}
 	defer c.leave()
-	if c.bulk != nil {
-		if err := c.acquire(ctx, start, dl); err != nil {
-			return err
-		}
-		defer c.release()
+	if c.bulk == nil {
+		_, err := c.attempts(ctx, start, dl, fn, afn, noRetry)
+		return err
 	}
-	return c.attempts(ctx, start, dl, fn, afn, noRetry)
+	if err := c.acquire(ctx, start, dl); err != nil {
+		return err
+	}
+	released := false
+	defer func() {
+		if !released { // fn panicked: free the slot all the same
+			c.release(c.clock.Now())
+		}
+	}()
+	end, err := c.attempts(ctx, start, dl, fn, afn, noRetry)
+	released = true
+	c.release(end)
+	return err
 }
 
 // admit applies load shedding at instant now and counts the call in flight.
@@ -231,15 +241,15 @@ func (c *Caller) acquire(ctx context.Context, now time.Duration, dl deadline.Dea
 		}
 		c.mu.Unlock()
 		if !ok { // granted just as the caller gave up: give the slot back
-			c.release()
+			c.release(c.clock.Now())
 		}
 		return &Error{Outcome: ctxOutcome(ctx), Err: ctx.Err()}
 	}
 }
 
-// release frees a bulkhead slot and wakes the waiter it is handed to.
-func (c *Caller) release() {
-	now := c.clock.Now()
+// release frees a bulkhead slot at instant now and wakes the waiter it is
+// handed to.
+func (c *Caller) release(now time.Duration) {
 	c.mu.Lock()
 	g, ok := c.bulk.Release(now)
 	var wake chan struct{}
@@ -266,13 +276,17 @@ func bulkheadRefusal(o policies.Outcome, _ bool) error {
 // the breaker outside the retry loop (the default) it takes one permit for
 // the whole loop and records the call's outcome once, with its latency from
 // start, the call's start (a bulkhead wait included, as in the simulator).
-func (c *Caller) attempts(ctx context.Context, start time.Duration, dl deadline.Deadline, fn func(context.Context) error, afn attemptFunc, noRetry error) error {
+// It returns the instant the call ended and its error. The clock is read
+// once here, once per attempt and once at each attempt's end: each read
+// costs tens of nanoseconds, a third of a successful call.
+func (c *Caller) attempts(ctx context.Context, start time.Duration, dl deadline.Deadline, fn func(context.Context) error, afn attemptFunc, noRetry error) (time.Duration, error) {
+	now := c.clock.Now()
 	if c.breaker == nil || c.inside {
-		return c.loop(ctx, dl, fn, afn, noRetry)
+		return c.loop(ctx, dl, now, fn, afn, noRetry)
 	}
-	permit, ok := c.allow(c.clock.Now())
+	permit, ok := c.allow(now)
 	if !ok {
-		return &Error{Outcome: policies.CircuitOpen, Err: ErrCircuitOpen}
+		return now, &Error{Outcome: policies.CircuitOpen, Err: ErrCircuitOpen}
 	}
 	pending := true
 	defer func() {
@@ -282,16 +296,18 @@ func (c *Caller) attempts(ctx context.Context, start time.Duration, dl deadline.
 			c.recordCall(c.clock.Now(), permit, policies.Cancelled, 0)
 		}
 	}()
-	err := c.loop(ctx, dl, fn, afn, noRetry)
-	end := c.clock.Now()
+	end, err := c.loop(ctx, dl, now, fn, afn, noRetry)
 	pending = false
 	c.recordCall(end, permit, OutcomeOf(err), end-start)
-	return err
+	return end, err
 }
 
 // loop runs the retry loop: per attempt, the breaker when it is inside the
-// loop, the per-attempt timeout and the call; then the retry decision.
-func (c *Caller) loop(ctx context.Context, dl deadline.Deadline, fn func(context.Context) error, afn attemptFunc, noRetry error) error {
+// loop, the per-attempt timeout and the call; then the retry decision. The
+// first attempt starts at now, a fresh reading of the clock. It returns the
+// instant the last attempt ended (or, if none could start, the instant it
+// was refused) and the call's error.
+func (c *Caller) loop(ctx context.Context, dl deadline.Deadline, now time.Duration, fn func(context.Context) error, afn attemptFunc, noRetry error) (time.Duration, error) {
 	var (
 		call    retry.Call
 		n       int
@@ -307,12 +323,11 @@ func (c *Caller) loop(ctx context.Context, dl deadline.Deadline, fn func(context
 			}
 		}()
 	}
-	for {
-		now := c.clock.Now()
+	for ; ; now = c.clock.Now() {
 		if perAttempt {
 			var ok bool
 			if permit, ok = c.allow(now); !ok {
-				return &Error{Outcome: policies.CircuitOpen, Attempts: n, Reason: retry.ReasonNotRetryable, Err: ErrCircuitOpen, Last: lastErr}
+				return now, &Error{Outcome: policies.CircuitOpen, Attempts: n, Reason: retry.ReasonNotRetryable, Err: ErrCircuitOpen, Last: lastErr}
 			}
 		}
 		actx, cancel, err := c.attemptContext(ctx, dl, now)
@@ -320,29 +335,29 @@ func (c *Caller) loop(ctx context.Context, dl deadline.Deadline, fn func(context
 			if perAttempt {
 				c.recordAttempt(now, permit, policies.Cancelled, 0)
 			}
-			return &Error{Outcome: policies.DeadlineExceeded, Attempts: n, Reason: retry.ReasonDeadline, Err: err, Last: lastErr}
+			return now, &Error{Outcome: policies.DeadlineExceeded, Attempts: n, Reason: retry.ReasonDeadline, Err: err, Last: lastErr}
 		}
 		n++
 		o, end, err := c.attempt(ctx, actx, cancel, n, fn, afn, permit, now)
 		if o == policies.Success {
-			return nil
+			return end, nil
 		}
 		lastErr = err
 
 		// Retry.
 		switch {
 		case c.retry == nil:
-			return &Error{Outcome: o, Attempts: n, Reason: retry.ReasonExhausted, Err: err}
+			return end, &Error{Outcome: o, Attempts: n, Reason: retry.ReasonExhausted, Err: err}
 		case noRetry != nil:
-			return &Error{Outcome: o, Attempts: n, Reason: retry.ReasonNotIdempotent, Err: err, Last: noRetry}
+			return end, &Error{Outcome: o, Attempts: n, Reason: retry.ReasonNotIdempotent, Err: err, Last: noRetry}
 		}
 		d := c.decide(end, call, o, dl, err, &held)
 		if !d.Retry {
-			return &Error{Outcome: o, Attempts: n, Reason: d.Reason, Err: err}
+			return end, &Error{Outcome: o, Attempts: n, Reason: d.Reason, Err: err}
 		}
 		call = d.Next
 		if err := c.sleep(ctx, d.At); err != nil {
-			return &Error{Outcome: ctxOutcome(ctx), Attempts: n, Reason: retry.ReasonDeadline, Err: err, Last: lastErr}
+			return c.clock.Now(), &Error{Outcome: ctxOutcome(ctx), Attempts: n, Reason: retry.ReasonDeadline, Err: err, Last: lastErr}
 		}
 	}
 }

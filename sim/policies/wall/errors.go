@@ -188,8 +188,20 @@ func (e *RejectedError) Unwrap() error {
 // deadline ran out) or Cancelled (the caller gave up); the classifier sees
 // only the errors of attempts whose context was still live.
 func Classify(err error) policies.Outcome {
-	if err == nil {
+	// The errors a call usually ends with, unwrapped, are told apart
+	// without walking their chains.
+	switch err {
+	case nil:
 		return policies.Success
+	case context.DeadlineExceeded:
+		return policies.Timeout
+	case context.Canceled:
+		return policies.Cancelled
+	case ErrNoHost:
+		return policies.Rejected
+	}
+	if _, ok := err.(*RejectedError); ok {
+		return policies.Rejected
 	}
 	if _, ok := errors.AsType[*RejectedError](err); ok || errors.Is(err, ErrNoHost) {
 		return policies.Rejected

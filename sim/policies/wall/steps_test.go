@@ -365,6 +365,10 @@ func TestClassify(t *testing.T) {
 		{context.DeadlineExceeded, policies.Timeout},
 		{timeoutErr{}, policies.Timeout},
 		{context.Canceled, policies.Cancelled},
+		{fmt.Errorf("wrapped: %w", context.DeadlineExceeded), policies.Timeout},
+		{fmt.Errorf("wrapped: %w", context.Canceled), policies.Cancelled},
+		{ErrNoHost, policies.Rejected},
+		{fmt.Errorf("wrapped: %w", ErrNoHost), policies.Rejected},
 		{&Error{Outcome: policies.CircuitOpen, Err: ErrCircuitOpen}, policies.Error}, // a callee's open breaker is its failure
 		{&Error{Outcome: policies.Rejected, Err: &RejectedError{}}, policies.Rejected},
 	}
