@@ -11,8 +11,11 @@ import (
 // experiment: read, model, simulate, summarise and write the data files.
 // It is what a user waits for, and the figure docs/performance.md records
 // against the previous release to show no bundled experiment got slower.
+// deadline-propagation keeps the queued requests' deadline events in view
+// (a lane since the fifth session), retry-budget the cost of writing a
+// small run's files.
 func BenchmarkExecute(b *testing.B) {
-	for _, name := range []string{"mm10", "retry-amplification", "breaker-fallback"} {
+	for _, name := range []string{"mm10", "retry-amplification", "breaker-fallback", "deadline-propagation", "retry-budget"} {
 		b.Run(name, func(b *testing.B) {
 			exp, err := experiment.Load(filepath.Join("..", "..", "experiments", name+".toml"))
 			if err != nil {
