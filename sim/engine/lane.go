@@ -43,11 +43,7 @@ func (l *Lane) Delay() time.Duration { return l.delay }
 // Schedule schedules h.Handle(now+Delay(), arg). Cancel the returned
 // EventID with the Sim's Cancel.
 func (l *Lane) Schedule(h Handler, arg any) EventID {
-	s := l.sim
-	if h == nil {
-		panic("engine: nil handler")
-	}
-	return l.schedule(s.now.Add(l.delay), h, arg)
+	return l.schedule(l.sim.now, l.delay, h, arg) // small enough to inline: one call per timeout
 }
 
 // At schedules h.Handle(t, arg) and returns its EventID, for the Sim's
@@ -64,12 +60,16 @@ func (l *Lane) At(t Time, h Handler, arg any) (EventID, error) {
 	if h == nil {
 		return 0, errNilHandler
 	}
-	return l.schedule(t, h, arg), nil
+	return l.schedule(t, 0, h, arg), nil
 }
 
-// schedule puts the event at t on the lane's ring if that keeps the ring
-// in time order, and in the heap otherwise.
-func (l *Lane) schedule(t Time, h Handler, arg any) EventID {
+// schedule puts the event at t+d on the lane's ring if that keeps the ring
+// in time order, and in the heap otherwise. It panics if h is nil.
+func (l *Lane) schedule(t Time, d time.Duration, h Handler, arg any) EventID {
+	if h == nil {
+		panic("engine: nil handler")
+	}
+	t = t.Add(d)
 	s := l.sim
 	idx, gen := s.alloc(h, arg)
 	s.seq++
