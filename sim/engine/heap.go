@@ -34,17 +34,25 @@ func (h *eventHeap) push(e entry) {
 	s[i] = e
 }
 
-// pop removes and returns the minimum. The heap must not be empty.
+// pop removes and returns the minimum. The heap must not be empty. It is
+// small enough to inline into the event loop, its only caller; the
+// sift-down is a call of its own.
 func (h *eventHeap) pop() entry {
 	s := *h
 	top := s[0]
 	n := len(s) - 1
 	last := s[n]
-	s = s[:n]
-	*h = s
-	if n == 0 {
-		return top
+	*h = s[:n]
+	if n > 0 {
+		h.siftDown(last)
 	}
+	return top
+}
+
+// siftDown places e, the former last entry, from the root down.
+func (h *eventHeap) siftDown(last entry) {
+	s := *h
+	n := len(s)
 	i := 0
 	for {
 		c := 4*i + 1
@@ -68,5 +76,4 @@ func (h *eventHeap) pop() entry {
 		i = m
 	}
 	s[i] = last
-	return top
 }
