@@ -70,11 +70,11 @@ type Dist struct {
 	k    int
 	// hyperexponential: phase 1 with probability p and mean m1, else mean m2.
 	p, m1, m2 float64
-	// lognormal: underlying normal's mu and sigma (of ln ns).
+	// lognormal: the underlying normal's mu and sigma (of ln ns); normal:
+	// the untruncated normal's mean and standard deviation (ns). One pair
+	// for both keeps a Dist, copied at every Sample, as small as it was.
 	mu, sigma float64
 	lo, span  float64 // uniform, ns
-	// normal: the untruncated normal's mean and standard deviation, ns.
-	nmu, nsd float64
 }
 
 // ErrParam reports an invalid distribution parameter.
@@ -143,8 +143,8 @@ func New(p Params) (Dist, error) {
 		if p.SD < 0 {
 			return Dist{}, fmt.Errorf("%w: normal needs sd >= 0, got %v", ErrParam, p.SD)
 		}
-		d.nmu, d.nsd = float64(p.Mean), float64(p.SD)
-		d.mean, _ = truncNormalMoments(d.nmu, d.nsd)
+		d.mu, d.sigma = float64(p.Mean), float64(p.SD)
+		d.mean, _ = truncNormalMoments(d.mu, d.sigma)
 	default:
 		return Dist{}, fmt.Errorf("%w: unknown distribution kind %d", ErrParam, p.Kind)
 	}
@@ -188,7 +188,7 @@ func (d Dist) SCV() float64 {
 		}
 		return d.span * d.span / 12 / (d.mean * d.mean)
 	case Normal:
-		_, v := truncNormalMoments(d.nmu, d.nsd)
+		_, v := truncNormalMoments(d.mu, d.sigma)
 		return v / (d.mean * d.mean)
 	}
 	return 0

@@ -5,17 +5,17 @@ import (
 	"math/rand/v2"
 )
 
-// sampleNormal draws from N(nmu, nsd^2) conditioned on being >= 0, by
+// sampleNormal draws from N(mu, sigma^2) conditioned on being >= 0, by
 // rejection: draws below zero are discarded and drawn again, so the shape
 // is a proper truncated normal (no mass piles up at zero, as clamping
-// would do). New requires nmu > 0, so a draw is accepted with probability
-// Phi(nmu/nsd) >= 1/2: on average at most two draws per sample.
+// would do). New requires mu > 0, so a draw is accepted with probability
+// Phi(mu/sigma) >= 1/2: on average at most two draws per sample.
 func (d Dist) sampleNormal(rng *rand.Rand) float64 {
-	if d.nsd == 0 {
-		return d.nmu
+	if d.sigma == 0 {
+		return d.mu
 	}
 	for {
-		if x := d.nmu + d.nsd*rng.NormFloat64(); x >= 0 {
+		if x := d.mu + d.sigma*rng.NormFloat64(); x >= 0 {
 			return x
 		}
 	}
