@@ -127,7 +127,8 @@ func renderPNG(w io.Writer, d drawer, s *Scratch) error {
 	if err != nil {
 		return fmt.Errorf("report: render png %q: %w", d.name(), err)
 	}
-	// Default compression: BestSpeed saves ~10 ms but doubles the file.
+	// BestSpeed: about 10 ms less per figure than the default
+	// compression, for a file about twice as large.
 	bw := bufio.NewWriterSize(w, 64<<10)
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(bw, img); err != nil {
