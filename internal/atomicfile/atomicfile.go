@@ -23,25 +23,28 @@ import (
 // process leaves only the folder, which the next Stage removes. A run's
 // outputs are thereby atomic against a killed process but not durable
 // against a power failure in the seconds after they are written; they are
-// reproducible (the same file and seed give the same bytes), and a sync per
-// file cost a small run 2 ms of its 6 (docs/performance.md).
+// reproducible (the same file and seed give the same bytes), and the
+// syncs cost a small run 2 ms of its 7 (docs/performance.md).
 func Write(path string, fill func(w io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	if inOwnStage(dir) {
-		return create(path, fill)
+	staged := inOwnStage(dir)
+	var f *os.File
+	if staged {
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	} else {
+		f, err = os.CreateTemp(dir, "."+base+".tmp-*")
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp := f.Name()
+	name := f.Name()
 	defer func() {
 		if err != nil {
 			f.Close()
-			os.Remove(tmp)
+			os.Remove(name)
 		}
 	}()
 	bw := bufio.NewWriterSize(f, 64<<10)
@@ -51,46 +54,21 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	if err = bw.Flush(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = f.Chmod(0o644); err != nil {
+	if err = f.Chmod(0o644); err != nil { // whatever the umask
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
-
-// create writes a new file at path with what fill writes, removing it on
-// error.
-func create(path string, fill func(w io.Writer) error) (err error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(path)
+	if !staged {
+		if err = f.Sync(); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
 		}
-	}()
-	bw := bufio.NewWriterSize(f, 64<<10)
-	if err = fill(bw); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = bw.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Chmod(0o644); err != nil { // as Write outside a stage, whatever the umask
-		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if !staged {
+		if err = os.Rename(name, path); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
 	}
 	return nil
 }
