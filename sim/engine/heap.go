@@ -34,9 +34,9 @@ func (h *eventHeap) push(e entry) {
 	s[i] = e
 }
 
-// pop removes and returns the minimum. The heap must not be empty. It is
-// small enough to inline into the event loop, its only caller; the
-// sift-down is a call of its own.
+// pop removes and returns the minimum. The heap must not be empty. The
+// sift-down is a function of its own: built without a profile, the event
+// loop runs the retry storm 6 % faster that way (docs/performance.md).
 func (h *eventHeap) pop() entry {
 	s := *h
 	top := s[0]
@@ -49,7 +49,8 @@ func (h *eventHeap) pop() entry {
 	return top
 }
 
-// siftDown places e, the former last entry, from the root down.
+// siftDown places last, the entry removed from the end, from the root
+// down.
 func (h *eventHeap) siftDown(last entry) {
 	s := *h
 	n := len(s)

@@ -15,7 +15,7 @@ import (
 // A lane also takes events at instants of the caller's choosing (At) that
 // usually, though not always, come in order, such as the deadlines of the
 // requests queued at one server: the ring keeps those in order and the
-// rest go to the heap, so which container holds an event never changes
+// rest go to the heap, and which of the two holds an event does not change
 // when it fires.
 type Lane struct {
 	sim    *Sim
