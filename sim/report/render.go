@@ -56,8 +56,19 @@ func WriteFile(path string, f Figure) error { return writeFile(path, &f, nil) }
 // (about 25 ms of a four-figure run, docs/performance.md). Every pixel is
 // painted before the image is encoded, so the bytes are those of
 // WriteFile. The zero Scratch is ready to use; a Scratch is not safe for
-// concurrent use (one per goroutine drawing figures).
-type Scratch struct{ pix []uint8 }
+// concurrent use (one per goroutine drawing figures). It also keeps the
+// PNG encoder's buffers and compressor for the next figure.
+type Scratch struct {
+	pix []uint8
+	png pngBuffers
+}
+
+// pngBuffers is a png.EncoderBufferPool of one buffer: a Scratch's.
+type pngBuffers struct{ b *png.EncoderBuffer }
+
+func (p *pngBuffers) Get() *png.EncoderBuffer { b := p.b; p.b = nil; return b }
+
+func (p *pngBuffers) Put(b *png.EncoderBuffer) { p.b = b }
 
 // WriteFile is the package's WriteFile, drawing into s's memory.
 func (s *Scratch) WriteFile(path string, f Figure) error { return writeFile(path, &f, s) }
@@ -131,6 +142,9 @@ func renderPNG(w io.Writer, d drawer, s *Scratch) error {
 	// compression, for a file about twice as large.
 	bw := bufio.NewWriterSize(w, 64<<10)
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if s != nil {
+		enc.BufferPool = &s.png
+	}
 	if err := enc.Encode(bw, img); err != nil {
 		return fmt.Errorf("report: render png %q: %w", d.name(), err)
 	}

@@ -9,7 +9,8 @@ import (
 
 // TestScratchSameBytes: figures drawn one after another into a Scratch,
 // larger then smaller then larger again (so that reused memory holds the
-// previous figure's pixels), are byte for byte those of WriteFile.
+// previous figure's pixels, and the PNG encoder's reused buffers its rows),
+// are byte for byte those of WriteFile.
 func TestScratchSameBytes(t *testing.T) {
 	dir := t.TempDir()
 	var s Scratch
