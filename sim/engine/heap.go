@@ -1,5 +1,7 @@
 package engine
 
+import "math/bits"
+
 // entry is a heap element: an event's firing time and sequence number, and a
 // reference to its record (or, with laneBit set, to a lane's head).
 type entry struct {
@@ -50,7 +52,10 @@ func (h *eventHeap) pop() entry {
 }
 
 // siftDown places last, the entry removed from the end, from the root
-// down.
+// down. Where a node has all four children, the smallest is picked by a
+// branch-free tournament (before): the keys of a heap are in random order,
+// so a branch per comparison is mispredicted about half the time, and
+// picking among four by branches costs more than the loads.
 func (h *eventHeap) siftDown(last entry) {
 	s := *h
 	n := len(s)
@@ -60,14 +65,19 @@ func (h *eventHeap) siftDown(last entry) {
 		if c >= n {
 			break
 		}
-		m := c
-		end := c + 4
-		if end > n {
-			end = n
-		}
-		for j := c + 1; j < end; j++ {
-			if s[j].less(&s[m]) {
-				m = j
+		var m int
+		if c+3 < n {
+			q := s[c : c+4 : c+4]
+			m01 := int(before(&q[1], &q[0]))
+			m23 := 2 + int(before(&q[3], &q[2]))
+			m = m01 ^ ((m01 ^ m23) & -int(before(&q[m23], &q[m01])))
+			m += c
+		} else {
+			m = c
+			for j := c + 1; j < n; j++ {
+				if s[j].less(&s[m]) {
+					m = j
+				}
 			}
 		}
 		if !s[m].less(&last) {
@@ -77,4 +87,15 @@ func (h *eventHeap) siftDown(last entry) {
 		i = m
 	}
 	s[i] = last
+}
+
+// before is a.less(b) as 1 or 0, computed without a branch: the borrow out
+// of the 128-bit subtraction (a.at, a.seq) - (b.at, b.seq). The instants
+// are compared as unsigned numbers with their sign bits flipped, which
+// orders them as signed ones.
+func before(a, b *entry) uint64 {
+	const sign = 1 << 63
+	_, borrow := bits.Sub64(a.seq, b.seq, 0)
+	_, borrow = bits.Sub64(uint64(a.at)^sign, uint64(b.at)^sign, borrow)
+	return borrow
 }
