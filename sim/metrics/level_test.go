@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 func TestLevelSteps(t *testing.T) {
@@ -139,5 +140,28 @@ func TestLevelAllocs(t *testing.T) {
 	now := int64(0)
 	if a := testing.AllocsPerRun(1000, func() { now++; l.Add(now, 1) }); a != 0 {
 		t.Errorf("Add allocates %v times", a)
+	}
+}
+
+// TestSumProduct checks that Area's shortcut gives the bits of the
+// double-double it skips building: sumProduct(hi, lo, a, b) == h + l for
+// h, l = addProduct(hi, lo, a, b), over areas accumulated the way a Level
+// accumulates them (values of every magnitude, durations up to hours).
+func TestSumProduct(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for run := range 200 {
+		var hi, lo float64
+		for step := range 500 {
+			a := math.Ldexp(rng.Float64(), rng.IntN(80)-40)
+			if rng.IntN(4) == 0 {
+				a = float64(rng.IntN(100)) // the integer levels of a queue or a pool
+			}
+			b := float64(rng.Int64N(int64(time.Hour)))
+			h, l := addProduct(hi, lo, a, b)
+			if got, want := sumProduct(hi, lo, a, b), h+l; math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("run %d step %d: sumProduct(%v, %v, %v, %v) = %v, want %v", run, step, hi, lo, a, b, got, want)
+			}
+			hi, lo = h, l
+		}
 	}
 }
