@@ -27,20 +27,21 @@ func (h *Histogram) CumulativeCounts(bounds []int64, dst []uint64) []uint64 {
 	// reports at most b exactly when i <= lastAtMost(b), because the
 	// representatives grow with the index.
 	p := h.prec()
-	repLo := min(max(bucketRep(h.lo, p), h.min), h.max)
-	repHi := min(max(bucketRep(h.hi, p), h.min), h.max)
-	i := h.lo + 1 // next inner bucket to add
+	lo, hi := h.lo(), h.hi()
+	repLo := min(max(bucketRep(lo, p), h.minv()), h.max)
+	repHi := min(max(bucketRep(hi, p), h.minv()), h.max)
+	i := lo + 1 // next inner bucket to add
 	var inner uint64
 	for j, b := range bounds {
-		last := min(lastAtMost(b, p), h.hi-1)
+		last := min(lastAtMost(b, p), hi-1)
 		for ; i <= last; i++ {
 			inner += h.counts[i]
 		}
 		var c uint64
 		if repLo <= b {
-			c = h.counts[h.lo] + inner
-			if h.hi > h.lo && repHi <= b {
-				c += h.counts[h.hi]
+			c = h.counts[lo] + inner
+			if hi > lo && repHi <= b {
+				c += h.counts[hi]
 			}
 		}
 		dst[j] = c

@@ -76,8 +76,8 @@ func cumulativeCountsNaive(h *Histogram, bounds []int64) []uint64 {
 		return dst
 	}
 	p := h.prec()
-	for i := h.lo; i <= h.hi; i++ {
-		v := min(max(bucketRep(i, p), h.min), h.max)
+	for i := h.lo(); i <= h.hi(); i++ {
+		v := min(max(bucketRep(i, p), h.minv()), h.max)
 		for j, b := range bounds {
 			if v <= b {
 				dst[j] += h.counts[i]
@@ -109,7 +109,7 @@ func TestCumulativeCountsMatchDefinition(t *testing.T) {
 		}
 		if trial%7 == 0 && h.Count() > 0 { // bounds at the edges of the end buckets
 			bounds = append(bounds, h.Min()-1, h.Min(), h.Max()-1, h.Max(),
-				bucketRep(h.lo, h.prec()), bucketRep(h.hi, h.prec()))
+				bucketRep(h.lo(), h.prec()), bucketRep(h.hi(), h.prec()))
 		}
 		slices.Sort(bounds)
 		got := h.CumulativeCounts(bounds, nil)

@@ -37,11 +37,41 @@ type Histogram struct {
 	count  uint64   // total number of values recorded
 	sumHi  uint64   // high word of the exact 128-bit sum of the values
 	sumLo  uint64   // low word
-	min    int64    // smallest value recorded; valid when count > 0
-	max    int64    // largest value recorded; valid when count > 0
-	lo, hi int      // smallest and largest non-empty bucket; valid when count > 0
+	minx   int64    // smallest value recorded, xor math.MaxInt64 (see below)
+	max    int64    // largest value recorded; 0 when empty
 	p      uint8    // precision bits; 0 means DefaultPrecisionBits
 }
+
+// How the extremes are kept: recording updates each with one comparison,
+// and the zero Histogram needs no set-up. max starts at 0, not above any
+// value (values are clamped to >= 0); minx at 0, which decodes to
+// math.MaxInt64, not below any. The smallest and largest non-empty buckets,
+// where a scan of counts starts and ends, are the buckets of the two
+// extremes (bucketOf increases with the value).
+
+// note updates the extremes for v, about to be counted. Once a run has
+// seen its extremes the branches are always predicted, which is faster
+// than conditional moves: they would chain every record to the previous
+// one through the fields.
+func (h *Histogram) note(v int64) {
+	if v < h.minv() {
+		h.minx = v ^ math.MaxInt64
+	}
+	if v > h.max {
+		h.max = v
+	}
+}
+
+// minv returns the smallest value recorded; valid when count > 0.
+func (h *Histogram) minv() int64 { return h.minx ^ math.MaxInt64 }
+
+// lo returns the index of the smallest non-empty bucket; valid when
+// count > 0.
+func (h *Histogram) lo() int { return bucketOf(uint64(h.minv()), h.prec()) }
+
+// hi returns the index of the largest non-empty bucket; valid when
+// count > 0.
+func (h *Histogram) hi() int { return bucketOf(uint64(h.max), h.prec()) }
 
 // NewHistogram returns an empty histogram whose quantiles have a relative
 // error below 2^-(precisionBits+1), and whose values below
@@ -68,8 +98,23 @@ func (h *Histogram) prec() uint {
 	return uint(h.p)
 }
 
-// Record adds one value. Negative values count as 0.
-func (h *Histogram) Record(v int64) { h.RecordN(v, 1) }
+// Record adds one value. Negative values count as 0. It is RecordN(v, 1)
+// without the 128-bit product: the sum grows by v itself.
+func (h *Histogram) Record(v int64) {
+	if v < 0 {
+		v = 0
+	}
+	idx := bucketOf(uint64(v), h.prec())
+	if idx >= len(h.counts) {
+		h.grow(idx)
+	}
+	h.counts[idx]++
+	var c uint64
+	h.sumLo, c = bits.Add64(h.sumLo, uint64(v), 0)
+	h.sumHi += c
+	h.note(v)
+	h.count++
+}
 
 // RecordN adds n occurrences of the value v, as n calls of Record(v) would.
 // Negative values count as 0; n = 0 does nothing. The total count wraps
@@ -90,16 +135,7 @@ func (h *Histogram) RecordN(v int64, n uint64) {
 	var c uint64
 	h.sumLo, c = bits.Add64(h.sumLo, ml, 0)
 	h.sumHi += mh + c
-	if h.count == 0 {
-		h.min, h.max, h.lo, h.hi = v, v, idx, idx
-	} else {
-		if v < h.min {
-			h.min, h.lo = v, idx
-		}
-		if v > h.max {
-			h.max, h.hi = v, idx
-		}
-	}
+	h.note(v)
 	h.count += n
 }
 
@@ -134,7 +170,7 @@ func (h *Histogram) Min() int64 {
 	if h.count == 0 {
 		return 0
 	}
-	return h.min
+	return h.minv()
 }
 
 // Max returns the largest value recorded, exactly, or 0 if empty.
@@ -160,17 +196,17 @@ func (h *Histogram) Quantile(q float64) int64 {
 	}
 	k := rank(q, h.count)
 	if k <= 1 {
-		return h.min
+		return h.minv()
 	}
 	if k >= h.count {
 		return h.max
 	}
-	p := h.prec()
+	lo := h.lo()
 	var cum uint64
-	for i := h.lo; i <= h.hi; i++ {
-		cum += h.counts[i]
+	for i, c := range h.counts[lo : h.hi()+1] {
+		cum += c
 		if cum >= k {
-			return min(max(bucketRep(i, p), h.min), h.max)
+			return min(max(bucketRep(lo+i, h.prec()), h.minv()), h.max)
 		}
 	}
 	return h.max // unreachable: the counts sum to h.count
@@ -210,25 +246,18 @@ func (h *Histogram) Merge(o *Histogram) error {
 	if o.count == 0 {
 		return nil
 	}
-	if o.hi >= len(h.counts) {
-		h.grow(o.hi)
+	lo, hi := o.lo(), o.hi()
+	if hi >= len(h.counts) {
+		h.grow(hi)
 	}
-	for i := o.lo; i <= o.hi; i++ {
-		h.counts[i] += o.counts[i]
+	for i, c := range o.counts[lo : hi+1] {
+		h.counts[lo+i] += c
 	}
 	var c uint64
 	h.sumLo, c = bits.Add64(h.sumLo, o.sumLo, 0)
 	h.sumHi += o.sumHi + c
-	if h.count == 0 {
-		h.min, h.max, h.lo, h.hi = o.min, o.max, o.lo, o.hi
-	} else {
-		if o.min < h.min {
-			h.min, h.lo = o.min, o.lo
-		}
-		if o.max > h.max {
-			h.max, h.hi = o.max, o.hi
-		}
-	}
+	h.minx = min(h.minv(), o.minv()) ^ math.MaxInt64
+	h.max = max(h.max, o.max)
 	h.count += o.count
 	return nil
 }
@@ -238,10 +267,10 @@ func (h *Histogram) Merge(o *Histogram) error {
 // time-series interval is cheap.
 func (h *Histogram) Reset() {
 	if h.count > 0 {
-		clear(h.counts[h.lo : h.hi+1])
+		clear(h.counts[h.lo() : h.hi()+1])
 	}
 	h.count, h.sumHi, h.sumLo = 0, 0, 0
-	h.min, h.max, h.lo, h.hi = 0, 0, 0, 0
+	h.minx, h.max = 0, 0
 }
 
 // u128ToFloat returns hi*2^64 + lo correctly rounded to float64.

@@ -410,3 +410,38 @@ func TestRecordAllocs(t *testing.T) {
 		t.Errorf("Record allocates %v times", a)
 	}
 }
+
+// TestHistogramExtremes steps the extremes through the values that meet
+// their encoding's edges: the largest value first (equal to an empty
+// histogram's decoded minimum), 0 (equal to its maximum), and a Reset.
+func TestHistogramExtremes(t *testing.T) {
+	var h Histogram
+	for i, st := range []struct {
+		record   []int64
+		reset    bool
+		min, max int64
+		count    uint64
+	}{
+		{},
+		{record: []int64{math.MaxInt64}, min: math.MaxInt64, max: math.MaxInt64, count: 1},
+		{record: []int64{0}, min: 0, max: math.MaxInt64, count: 2},
+		{reset: true},
+		{record: []int64{0}, min: 0, max: 0, count: 1},
+		{record: []int64{-5, 7}, min: 0, max: 7, count: 3},
+		{reset: true},
+		{record: []int64{300, 200}, min: 200, max: 300, count: 2},
+	} {
+		if st.reset {
+			h.Reset()
+		}
+		for _, v := range st.record {
+			h.Record(v)
+		}
+		if h.Min() != st.min || h.Max() != st.max || h.Count() != st.count {
+			t.Fatalf("step %d: min %d max %d count %d, want %d %d %d", i, h.Min(), h.Max(), h.Count(), st.min, st.max, st.count)
+		}
+		if st.count > 0 && (h.Quantile(0) != st.min || h.Quantile(1) != st.max) {
+			t.Fatalf("step %d: quantiles 0 and 1 are %d and %d, want %d and %d", i, h.Quantile(0), h.Quantile(1), st.min, st.max)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package metrics
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"math/bits"
 )
@@ -23,7 +24,7 @@ func (h *Histogram) Buckets() []Bucket {
 	}
 	p := h.prec()
 	var out []Bucket
-	for i := h.lo; i <= h.hi; i++ {
+	for i := h.lo(); i <= h.hi(); i++ {
 		if c := h.counts[i]; c != 0 {
 			low, high := bucketBounds(i, p)
 			out = append(out, Bucket{Low: low, High: high, Count: c})
@@ -125,8 +126,7 @@ func FromSnapshot(s Snapshot) (*Histogram, error) {
 		h.counts[bucketOf(uint64(b.Low), p)] = b.Count
 	}
 	h.count = s.Count
-	h.min, h.max = s.Min, s.Max
-	h.lo, h.hi = bucketOf(uint64(first.Low), p), prev
+	h.minx, h.max = s.Min^math.MaxInt64, s.Max
 	word := new(big.Int).Lsh(big.NewInt(1), 64)
 	q, r := new(big.Int).QuoRem(sum, word, new(big.Int))
 	h.sumHi, h.sumLo = q.Uint64(), r.Uint64()
