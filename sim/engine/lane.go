@@ -76,7 +76,7 @@ func (l *Lane) schedule(t Time, d time.Duration, h Handler, arg any) EventID {
 	e := entry{at: t, seq: s.seq, idx: idx, gen: gen}
 	mask := len(l.ring) - 1
 	if l.n > 0 && t < l.ring[(l.head+l.n-1)&mask].at {
-		s.heap.push(e)
+		s.push(e)
 		return makeID(idx, gen)
 	}
 	if l.n == len(l.ring) {
@@ -87,7 +87,7 @@ func (l *Lane) schedule(t Time, d time.Duration, h Handler, arg any) EventID {
 	l.n++
 	if !l.queued {
 		l.queued = true
-		s.heap.push(entry{at: e.at, seq: e.seq, idx: laneBit | l.id})
+		s.push(entry{at: e.at, seq: e.seq, idx: laneBit | l.id})
 	}
 	return makeID(idx, gen)
 }
@@ -106,7 +106,7 @@ func (l *Lane) advance() entry {
 	}
 	if l.n > 0 {
 		h := &l.ring[l.head]
-		s.heap.push(entry{at: h.at, seq: h.seq, idx: laneBit | l.id})
+		s.push(entry{at: h.at, seq: h.seq, idx: laneBit | l.id})
 	} else {
 		l.queued = false
 	}

@@ -53,6 +53,11 @@ type Sim struct {
 	pending int
 	fired   uint64
 	stopped bool
+	// hole reports that the heap's root is the entry of the event being
+	// fired, left in place so that the first event its handler schedules
+	// can take the root's place (push): one sift-down instead of the
+	// pop's and the push's sifts. settle removes it otherwise.
+	hole bool
 
 	// The checkpoint hook (see Every): onCheck runs when fired reaches
 	// nextCheck; nextCheck is 0 without a hook, which fired never equals
@@ -91,7 +96,7 @@ func (s *Sim) At(t Time, h Handler, arg any) (EventID, error) {
 	}
 	idx, gen := s.alloc(h, arg)
 	s.seq++
-	s.heap.push(entry{at: t, seq: s.seq, idx: idx, gen: gen})
+	s.push(entry{at: t, seq: s.seq, idx: idx, gen: gen})
 	return makeID(idx, gen), nil
 }
 
@@ -169,13 +174,16 @@ func (s *Sim) Run() {
 // fireNext fires the earliest live event at or before limit and reports
 // whether it fired one. Stale entries met on the way are discarded.
 func (s *Sim) fireNext(limit Time) bool {
+	s.settle()
 	for len(s.heap) > 0 && s.heap[0].at <= limit {
-		e := s.heap.pop()
+		e := s.heap[0]
+		s.hole = true
 		if e.idx&laneBit != 0 {
 			e = s.lanes[e.idx&^laneBit].advance()
 		}
 		r := &s.recs[e.idx]
 		if r.gen != e.gen {
+			s.settle()
 			continue // cancelled
 		}
 		h, arg := r.h, r.arg
@@ -190,6 +198,28 @@ func (s *Sim) fireNext(limit Time) bool {
 		return true
 	}
 	return false
+}
+
+// push adds e to the heap, in the place of the root if the root is the
+// fired event's entry (hole): e sifts down from there, and the heap keeps
+// its size. Every entry goes through push, so that no other entry ever
+// lands in the hole.
+func (s *Sim) push(e entry) {
+	if s.hole {
+		s.hole = false
+		s.heap.siftDown(e)
+		return
+	}
+	s.heap.push(e)
+}
+
+// settle removes the fired event's entry from the root if no event took
+// its place.
+func (s *Sim) settle() {
+	if s.hole {
+		s.hole = false
+		s.heap.pop()
+	}
 }
 
 // alloc stores an event's payload and returns its slot and generation.
