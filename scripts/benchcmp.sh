@@ -9,10 +9,12 @@
 #   - each experiment in process (run.Execute: read, simulate, summarise,
 #     write the data files), test binaries built with cmd/ressim/default.pgo
 #     as the shipped binary is (REV's own profile, if it has one);
-#   - each experiment as a process, `ressim run FILE --no-plots`, CPU time.
+#   - each experiment as a process, `ressim run FILE --no-plots`, CPU time;
+#   - with FIGURES=1 in the environment, also `ressim run FILE` (the default:
+#     with its figures), CPU time.
 # It prints the medians and their ratios. Needs python3.
 #
-# Usage: scripts/benchcmp.sh REV [ROUNDS]     (from the repository root)
+# Usage: [FIGURES=1] scripts/benchcmp.sh REV [ROUNDS]     (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rev=${1:?usage: scripts/benchcmp.sh REV [ROUNDS]}
@@ -79,7 +81,8 @@ python3 - "$work" "$rounds" <<'PY'
 import glob, os, re, statistics, subprocess, sys
 work, rounds = sys.argv[1], int(sys.argv[2])
 files = sorted(glob.glob(os.path.join(work, 'exp', '*.toml')))
-inproc, proc = {}, {}
+inproc, proc, withfig = {}, {}, {}
+figures = os.environ.get('FIGURES') == '1'
 for r in range(rounds):
     for side in ('old', 'new'):
         out = subprocess.run([os.path.join(work, side + '.test'), '-test.run', '^$', '-test.bench', 'BenchmarkCmp',
@@ -96,6 +99,13 @@ for r in range(rounds):
             if status == 0:
                 name = os.path.basename(f)[:-5]
                 proc.setdefault(name, {}).setdefault(side, []).append((ru.ru_utime + ru.ru_stime) * 1000)
+            if figures:
+                p = subprocess.Popen([os.path.join(work, side + '-ressim'), 'run', f, '-o',
+                                      os.path.join(work, 'out', side)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                _, status, ru = os.wait4(p.pid, 0)
+                if status == 0:
+                    name = os.path.basename(f)[:-5]
+                    withfig.setdefault(name, {}).setdefault(side, []).append((ru.ru_utime + ru.ru_stime) * 1000)
 def table(title, data):
     print(title)
     print('%-28s %10s %10s %6s' % ('experiment', 'old ms', 'new ms', 'ratio'))
@@ -113,4 +123,7 @@ def table(title, data):
 table('In process (run.Execute, wall time, medians of %d rounds of 10):' % rounds, inproc)
 print()
 table('Process (ressim run --no-plots, CPU time, medians of %d):' % rounds, proc)
+if figures:
+    print()
+    table('Process with its figures (ressim run, CPU time, medians of %d):' % rounds, withfig)
 PY
