@@ -139,12 +139,14 @@ func (h *Histogram) RecordN(v int64, n uint64) {
 	h.count += n
 }
 
-// grow extends counts to hold index idx, at least doubling it so that a run
-// of growing values costs amortised O(1), and never beyond the number of
-// buckets that can exist.
+// grow extends counts to hold index idx and one more octave of buckets
+// (1<<p), never beyond the number of buckets that can exist. Each growth
+// adds at least an octave, so a histogram grows at most once per octave
+// of its largest value (64 times), and holds about what its values span:
+// doubling instead allocated twice that, most of it never used, which a
+// short process pays for in fresh pages.
 func (h *Histogram) grow(idx int) {
-	n := max(idx+1, 2*len(h.counts), 64)
-	n = min(n, numBuckets(h.prec()))
+	n := min(idx+1+1<<h.prec(), numBuckets(h.prec()))
 	c := make([]uint64, n)
 	copy(c, h.counts)
 	h.counts = c
