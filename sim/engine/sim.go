@@ -205,12 +205,8 @@ func (s *Sim) fireNext(limit Time) bool {
 // its size. Every entry goes through push, so that no other entry ever
 // lands in the hole.
 func (s *Sim) push(e entry) {
-	if s.hole {
-		s.hole = false
-		s.heap.siftDown(e)
-		return
-	}
-	s.heap.push(e)
+	s.heap.insert(e, s.hole)
+	s.hole = false
 }
 
 // settle removes the fired event's entry from the root if no event took
