@@ -64,10 +64,10 @@ func (h *eventHeap) pop() entry {
 
 // siftDown places last in the vacant root and sifts it down: the entry
 // removed from the end, by pop, or a new entry taking the place of a fired
-// one (Sim.push). Where a node has all four children, the smallest is picked by a
-// branch-free tournament (before): the keys of a heap are in random order,
-// so a branch per comparison is mispredicted about half the time, and
-// picking among four by branches costs more than the loads.
+// one (Sim.push). Where a node has all four children, the smallest is
+// picked by a branch-free tournament (before): the keys of a heap are in
+// random order, so a branch per comparison is mispredicted about half the
+// time, and picking among four by branches costs more than the loads.
 func (h *eventHeap) siftDown(last entry) {
 	s := *h
 	n := len(s)
