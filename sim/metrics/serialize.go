@@ -24,7 +24,7 @@ func (h *Histogram) Buckets() []Bucket {
 	}
 	p := h.prec()
 	var out []Bucket
-	for i := h.lo(); i <= h.hi(); i++ {
+	for i, hi := h.lo(), h.hi(); i <= hi; i++ {
 		if c := h.counts[i]; c != 0 {
 			low, high := bucketBounds(i, p)
 			out = append(out, Bucket{Low: low, High: high, Count: c})
