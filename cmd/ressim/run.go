@@ -86,7 +86,7 @@ are kept. SIGINT or SIGTERM stops the run the same way (status 1).`,
 			applyMemoryLimit(b)
 			ctx, stop := signalContext(c.Context(), c.ErrOrStderr())
 			defer stop()
-			opt := run.Options{OutDir: outDir, Plots: !noPlots, SVG: svg, TraceEvery: trace, Replica: replica, Budget: b, Context: ctx}
+			opt := run.Options{OutDir: outDir, Plots: !noPlots, SVG: svg, TraceEvery: trace, Replica: replica, Budget: b, Context: ctx, HistogramSeries: omOn}
 			if isTerminal(c.ErrOrStderr()) {
 				opt.Progress = simProgress(c.ErrOrStderr())
 			}

@@ -106,6 +106,7 @@ func simulate(cfg topology.Config) (*topology.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("alerts: %w", err)
 	}
+	m.RecordHistogramSeries() // for the rules on latency histograms
 	res, err := m.Run()
 	if err != nil {
 		return nil, fmt.Errorf("alerts: %w", err)

@@ -27,6 +27,10 @@ type Options struct {
 	TraceEvery, TraceMax int
 	// SVG also writes every figure as SVG (same name, .svg).
 	SVG bool
+	// HistogramSeries records the per-interval latency histograms in
+	// Output.Result.Histograms (topology.Model.RecordHistogramSeries), for
+	// the OpenMetrics export; off, they are nil.
+	HistogramSeries bool
 	// Progress, if not nil, is called as simulated time advances, with the
 	// time reached and the end.
 	Progress func(now, end time.Duration)
@@ -132,6 +136,9 @@ func simulate(cfg topology.Config, opt Options) (*topology.Result, error) {
 		ctx = context.Background()
 	}
 	m.SetGuard(newMeter(ctx, opt.Budget, cfg))
+	if opt.HistogramSeries {
+		m.RecordHistogramSeries()
+	}
 	return m.Run()
 }
 

@@ -66,6 +66,13 @@ type Model struct {
 // progress bar with it. f must not touch the model.
 func (m *Model) OnProgress(f func(now, end time.Duration)) { m.progress = f }
 
+// RecordHistogramSeries makes Run record each client's latency and each
+// service's sojourn histogram per interval, at LatencyBucketBounds, in
+// Result.Histograms: what the OpenMetrics export writes as Prometheus
+// histograms. Off by default, since nothing else reads them and they take
+// (bounds + 1) words per interval and entity. Call it before Run.
+func (m *Model) RecordHistogramSeries() { m.series.hists = true }
+
 // New validates cfg and builds the model. The run's random streams derive
 // from cfg.Seed.
 func New(cfg Config) (*Model, error) {

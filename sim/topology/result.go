@@ -37,7 +37,9 @@ type Result struct {
 
 	// Histograms are the latency histograms per interval of Series, at
 	// LatencyBucketBounds: each client's (ClientLatencyHistogram), then
-	// each service's (ServiceSojournHistogram), in declaration order.
+	// each service's (ServiceSojournHistogram), in declaration order. Nil
+	// unless the model was told to record them
+	// (Model.RecordHistogramSeries).
 	Histograms []HistogramSeries
 
 	trace *tracer

@@ -27,10 +27,15 @@ type seriesRecorder struct {
 	scratch       metrics.Histogram // for merging a client's interval latencies
 	clHist        []HistogramSeries // one per client, in model order
 	svcHist       []HistogramSeries // one per service, in model order
+	hists         bool              // record clHist and svcHist (Model.RecordHistogramSeries)
 }
 
-// histograms returns the clients' then the services' latency histograms.
+// histograms returns the clients' then the services' latency histograms,
+// or nil if they were not recorded.
 func (r *seriesRecorder) histograms() []HistogramSeries {
+	if !r.hists {
+		return nil
+	}
 	return append(append([]HistogramSeries(nil), r.clHist...), r.svcHist...)
 }
 
@@ -80,11 +85,13 @@ func (r *seriesRecorder) start() {
 	// twice the final size; docs/performance.md).
 	n := int((r.m.end + engine.Time(r.interval) - 1) / engine.Time(r.interval))
 	r.ts.Reserve(n)
-	for _, h := range r.clHist {
-		h.Buckets.Reserve(n)
-	}
-	for _, h := range r.svcHist {
-		h.Buckets.Reserve(n)
+	if r.hists {
+		for _, h := range r.clHist {
+			h.Buckets.Reserve(n)
+		}
+		for _, h := range r.svcHist {
+			h.Buckets.Reserve(n)
+		}
 	}
 	r.m.at(r.next(0), r, nil)
 }

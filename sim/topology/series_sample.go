@@ -13,7 +13,9 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 	dt := float64(now - r.last)
 	sent := r.sampleClients(span)
 	for i, s := range r.m.services {
-		r.svcHist[i].Buckets.Append(&s.st.ivSojourn)
+		if r.hists {
+			r.svcHist[i].Buckets.Append(&s.st.ivSojourn)
+		}
 		r.sampleService(&r.svcCols[i], s, now, span, dt, sent)
 	}
 	for i := range r.siteCols {
@@ -59,7 +61,9 @@ func (r *seriesRecorder) sampleClients(span float64) (sent uint64) {
 func (r *seriesRecorder) sampleClient(i int, c *client, span float64) {
 	cc := &r.clCols[i]
 	k := &c.st.iv
-	r.clHist[i].Buckets.Append(&c.st.ivLatency)
+	if r.hists {
+		r.clHist[i].Buckets.Append(&c.st.ivLatency)
+	}
 	cc.sent.Set(float64(k[kSent]) / span)
 	cc.goodput.Set(float64(k[kGood]) / span)
 	cc.degraded.Set(float64(k[kDegraded]) / span)

@@ -21,6 +21,7 @@ func runFile(t testing.TB, file string) *topology.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
+	m.RecordHistogramSeries()
 	res, err := m.Run()
 	if err != nil {
 		t.Fatal(err)
