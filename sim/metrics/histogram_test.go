@@ -445,3 +445,16 @@ func TestHistogramExtremes(t *testing.T) {
 		}
 	}
 }
+
+// TestHistogramGrowsByOctave: the bucket array covers the largest value
+// plus at most one octave (1<<p buckets), however the values arrived, so a
+// histogram holds about what its values span (doubling held twice that).
+func TestHistogramGrowsByOctave(t *testing.T) {
+	var h Histogram
+	for v := int64(1); v < 2e9; v = v*5/4 + 1 {
+		h.Record(v)
+		if top := bucketOf(uint64(v), h.prec()); len(h.counts) > top+1+1<<h.prec() {
+			t.Fatalf("after %d: %d buckets for a top bucket of %d", v, len(h.counts), top)
+		}
+	}
+}
