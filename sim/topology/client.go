@@ -233,10 +233,7 @@ func (m *Model) userAnswered(now engine.Time, u *userReq, st status) {
 	switch st {
 	case stOK, stDegraded:
 		lat := int64(now - u.sent)
-		c.st.ivLatency.Record(lat)
-		if u.measured {
-			c.st.latency.Record(lat)
-		}
+		c.st.ivLatency.record(lat, u.measured)
 		switch {
 		case u.late(now):
 			c.st.inc(m, now, kLate)
@@ -265,10 +262,7 @@ func (m *Model) userAnswered(now engine.Time, u *userReq, st status) {
 // answer.
 func (c *client) failed(now engine.Time, u *userReq) {
 	lat := int64(now - u.sent)
-	c.st.ivFailed.Record(lat)
-	if u.measured {
-		c.st.failed.Record(lat)
-	}
+	c.st.ivFailed.record(lat, u.measured)
 }
 
 // late reports whether u's answer came after its deadline.

@@ -139,9 +139,8 @@ func (m *Model) complete(now engine.Time, a *attempt) {
 		s.st.inc(m, now, cDepFailed)
 	}
 	sojourn := int64(now - a.arrived)
-	s.st.ivSojourn.Record(sojourn)
+	s.st.ivSojourn.record(sojourn, a.measured)
 	if a.measured {
-		s.st.sojourn.Record(sojourn)
 		s.st.hold.Record(int64(now - a.started))
 	}
 	if a.caller == cvAbandoned {

@@ -190,6 +190,13 @@ func (m *Model) head() *Result {
 }
 
 func (m *Model) result() *Result {
+	for _, c := range m.clients {
+		c.st.ivLatency.flush(&c.st.latency)
+		c.st.ivFailed.flush(&c.st.failed)
+	}
+	for _, s := range m.services {
+		s.st.ivSojourn.flush(&s.st.sojourn)
+	}
 	res := m.head()
 	res.Histograms = m.series.histograms()
 	res.trace = m.trace

@@ -13,10 +13,7 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 	dt := float64(now - r.last)
 	sent := r.sampleClients(span)
 	for i, s := range r.m.services {
-		if r.hists {
-			r.svcHist[i].Buckets.Append(&s.st.ivSojourn)
-		}
-		r.sampleService(&r.svcCols[i], s, now, span, dt, sent)
+		r.sampleService(i, s, now, span, dt, sent)
 	}
 	for i := range r.siteCols {
 		r.siteCols[i].sample(now, span)
@@ -47,8 +44,8 @@ func (r *seriesRecorder) sampleClients(span float64) (sent uint64) {
 		sent += k[kSent]
 		r.sampleClient(i, c, span)
 		*k = [numClCounters]uint64{}
-		c.st.ivLatency.Reset()
-		c.st.ivFailed.Reset()
+		c.st.ivLatency.reset()
+		c.st.ivFailed.reset()
 	}
 	r.total.Set(good)
 	r.good = append(r.good, goodN)
@@ -57,40 +54,48 @@ func (r *seriesRecorder) sampleClients(span float64) (sent uint64) {
 	return sent
 }
 
-// sampleClient sets one client's columns from its interval counters.
+// sampleClient sets one client's columns from its interval counters and
+// closes its interval histograms.
 func (r *seriesRecorder) sampleClient(i int, c *client, span float64) {
 	cc := &r.clCols[i]
 	k := &c.st.iv
+	lat := c.st.ivLatency.close(&c.st.latency)
+	failed := c.st.ivFailed.close(&c.st.failed)
 	if r.hists {
-		r.clHist[i].Buckets.Append(&c.st.ivLatency)
+		r.clHist[i].Buckets.Append(lat)
 	}
 	cc.sent.Set(float64(k[kSent]) / span)
 	cc.goodput.Set(float64(k[kGood]) / span)
 	cc.degraded.Set(float64(k[kDegraded]) / span)
 	cc.failed.Set(float64(k[kLate]+k[kExpired]+k[kError]+k[kRejected]+k[kDropped]) / span)
-	if h := &c.st.ivLatency; h.Count() > 0 {
-		cc.p50.Set(msQ(h, 0.50))
-		cc.p99.Set(msQ(h, 0.99))
+	if lat.Count() > 0 {
+		cc.p50.Set(msQ(lat, 0.50))
+		cc.p99.Set(msQ(lat, 0.99))
 	}
 	switch {
-	case c.st.ivFailed.Count() == 0:
-		if h := &c.st.ivLatency; h.Count() > 0 {
-			cc.outcome.Set(msQ(h, 0.99)) // every outcome was an answer
+	case failed.Count() == 0:
+		if lat.Count() > 0 {
+			cc.outcome.Set(msQ(lat, 0.99)) // every outcome was an answer
 		}
 	default:
 		h := &r.scratch
 		h.Reset()
-		h.Merge(&c.st.ivLatency)
-		h.Merge(&c.st.ivFailed)
+		mergeExact(h, lat)
+		mergeExact(h, failed)
 		cc.outcome.Set(msQ(h, 0.99))
 	}
 }
 
-// sampleService sets one service's columns for the interval ending at now
+// sampleService sets service i's columns for the interval ending at now
 // (span seconds, dt nanoseconds long, sent user requests) and resets its
-// interval counters.
-func (r *seriesRecorder) sampleService(c *serviceColumns, s *service, now engine.Time, span, dt float64, sent uint64) {
+// interval counters and histograms.
+func (r *seriesRecorder) sampleService(i int, s *service, now engine.Time, span, dt float64, sent uint64) {
+	c := &r.svcCols[i]
 	st := &s.st
+	sojourn := st.ivSojourn.close(&st.sojourn)
+	if r.hists {
+		r.svcHist[i].Buckets.Append(sojourn)
+	}
 	k := &st.iv
 	a := st.areas(now)
 	c.arrivals.Set(float64(k[cOffered]) / span)
@@ -110,7 +115,7 @@ func (r *seriesRecorder) sampleService(c *serviceColumns, s *service, now engine
 	if sent > 0 {
 		c.amplification.Set(float64(k[cOffered]) / float64(sent))
 	}
-	if h := &st.ivSojourn; h.Count() > 0 {
+	if h := sojourn; h.Count() > 0 {
 		c.mean.Set(h.Mean() / 1e6)
 		c.p50.Set(msQ(h, 0.50))
 		c.p90.Set(msQ(h, 0.90))
@@ -119,7 +124,7 @@ func (r *seriesRecorder) sampleService(c *serviceColumns, s *service, now engine
 	}
 	c.samplePolicies(s, span)
 	*k = [numSvcCounters]uint64{}
-	st.ivSojourn.Reset()
+	st.ivSojourn.reset()
 	st.ivWastedNs = 0
 	st.ivArea = a
 }

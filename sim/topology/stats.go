@@ -71,8 +71,8 @@ const (
 type svcStats struct {
 	win, iv               [numSvcCounters]uint64 // the window's and the current interval's counts
 	sojourn, wait, hold   metrics.Histogram      // window: arrival to response, in the queue, holding a worker
-	ivSojourn             metrics.Histogram
-	inSystem, queue, busy metrics.Count // live requests only
+	ivSojourn             intervalHistogram      // the interval's sojourns; feeds sojourn
+	inSystem, queue, busy metrics.Count          // live requests only
 	// expired counts requests whose deadline passed while they wait in an
 	// AtDequeue queue: they hold a place until dropped at the head.
 	expired              metrics.Count
@@ -106,12 +106,13 @@ func (st *svcStats) areas(now engine.Time) [numAreas]float64 {
 type clStats struct {
 	win, iv   [numClCounters]uint64
 	latency   metrics.Histogram // window: answered requests, from intended send time
-	ivLatency metrics.Histogram
+	ivLatency intervalHistogram // the interval's answered requests; feeds latency
 	// failed and ivFailed are the same as latency and ivLatency for the
 	// requests that got no answer (a failure, or the user giving up): the
 	// latency to every outcome is latency and failed together, merged
 	// when read, so that an answered request is recorded once.
-	failed, ivFailed metrics.Histogram
+	failed   metrics.Histogram
+	ivFailed intervalHistogram
 	// inFlight is this client's requests sent and not yet answered;
 	// peak the largest inFlight after the warm-up.
 	inFlight, peak int64
