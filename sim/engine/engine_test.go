@@ -84,6 +84,12 @@ func TestCancel(t *testing.T) {
 	if s.Cancel(0) {
 		t.Fatal("Cancel(0) = true")
 	}
+	// IDs no Sim handed out: slots beyond the records, the largest index.
+	for _, id := range []EventID{b + 1, 1<<32 | 1<<20, 1<<32 - 1, 1<<64 - 1} {
+		if s.Cancel(id) {
+			t.Fatalf("Cancel(%#x) = true for an ID never handed out", uint64(id))
+		}
+	}
 	if s.Pending() != 1 {
 		t.Fatalf("Pending = %d, want 1", s.Pending())
 	}

@@ -112,16 +112,12 @@ func (s *Sim) After(d time.Duration, h Handler, arg any) (EventID, error) {
 // pending; cancelling a fired, cancelled or zero EventID is a no-op that
 // returns false. Cancel is O(1).
 func (s *Sim) Cancel(id EventID) bool {
-	if id == 0 {
-		return false
-	}
-	idx := uint32(id) - 1
-	gen := uint32(id >> 32)
-	if int(idx) >= len(s.recs) {
+	idx := uint32(id) - 1 // the zero EventID wraps to an index no record has
+	if uint(idx) >= uint(len(s.recs)) {
 		return false
 	}
 	r := &s.recs[idx]
-	if r.gen != gen || r.h == nil {
+	if r.gen != uint32(id>>32) || r.h == nil {
 		return false
 	}
 	s.release(idx)

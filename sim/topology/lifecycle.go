@@ -175,18 +175,27 @@ func (m *Model) note(now engine.Time, req int32, record, why string) {
 	}
 }
 
-// noteAttempt tells the observer of an event in a's life.
+// noteAttempt tells the observer of an event in a's life. The check
+// inlines; the labelling is out of line.
 func (m *Model) noteAttempt(now engine.Time, a *attempt, why string) {
 	if m.observe != nil {
-		m.note(now, a.trace, a.label(), why)
+		m.observeAttempt(now, a, why)
 	}
+}
+
+func (m *Model) observeAttempt(now engine.Time, a *attempt, why string) {
+	m.note(now, a.trace, a.label(), why)
 }
 
 // noteCall tells the observer of an event in c's life.
 func (m *Model) noteCall(now engine.Time, c *call, why string) {
 	if m.observe != nil {
-		m.note(now, c.trace, "call "+c.site.name(), why)
+		m.observeCall(now, c, why)
 	}
+}
+
+func (m *Model) observeCall(now engine.Time, c *call, why string) {
+	m.note(now, c.trace, "call "+c.site.name(), why)
 }
 
 // label names an attempt for the observer: its number and where it went.
