@@ -220,6 +220,42 @@ func (h *Histogram) Quantile(q float64) int64 {
 // q such as 0.07 slightly high (0.07*100 = 7.000000000000001 in float64),
 // and a person asking for the 7th percentile of 100 values expects rank 7,
 // not 8.
+// Quantiles sets out[i] to Quantile(qs[i]) for each i. With qs in
+// increasing order it makes one pass over the buckets, where calling
+// Quantile for each would make one per quantile; any order gives the same
+// results, a decrease costing a new pass. out must be at least as long as
+// qs.
+func (h *Histogram) Quantiles(qs []float64, out []int64) {
+	out = out[:len(qs)]
+	if h.count == 0 {
+		clear(out)
+		return
+	}
+	lo, hi, p := h.lo(), h.hi(), h.prec()
+	i, cum, last := lo, uint64(0), uint64(0)
+	for j, q := range qs {
+		k := rank(q, h.count)
+		switch {
+		case k <= 1:
+			out[j] = h.minv()
+			continue
+		case k >= h.count:
+			out[j] = h.max
+			continue
+		case k < last:
+			i, cum = lo, 0 // qs decreased: scan again from the start
+		}
+		last = k
+		for cum < k && i <= hi {
+			cum += h.counts[i]
+			i++
+		}
+		// Bucket i-1 is the first where the running count reaches k: it
+		// reached the previous (smaller) rank there, or was just added.
+		out[j] = min(max(bucketRep(i-1, p), h.minv()), h.max)
+	}
+}
+
 func rank(q float64, n uint64) uint64 {
 	if !(q > 0) { // also NaN
 		return 1

@@ -10,6 +10,21 @@ import (
 // fuzzMaxBits is the highest precision FuzzHistogram draws.
 const fuzzMaxBits = 12
 
+// checkQuantilesOnePass requires Quantiles to agree with Quantile for qs
+// and for qs sorted.
+func checkQuantilesOnePass(t *testing.T, h *Histogram, qs []float64) {
+	t.Helper()
+	for _, qs := range [][]float64{qs, slices.Sorted(slices.Values(qs))} {
+		got := make([]int64, len(qs))
+		h.Quantiles(qs, got)
+		for i, q := range qs {
+			if want := h.Quantile(q); got[i] != want {
+				t.Fatalf("Quantiles(%v)[%d] = %d, Quantile(%v) = %d", qs, i, got[i], q, want)
+			}
+		}
+	}
+}
+
 // FuzzHistogram feeds arbitrary value sequences, split between two
 // histograms, and checks the invariants: Count, Min, Max and Sum exact;
 // every quantile within the bound of the exact order statistic; the merge
@@ -63,6 +78,7 @@ func FuzzHistogram(f *testing.F) {
 			t.Fatalf("Sum %v, want %v", all.Sum(), sum)
 		}
 		checkQuantiles(t, all, vals, testQuantiles)
+		checkQuantilesOnePass(t, all, slices.Concat(testQuantiles, []float64{0.5, 0.25, 1, 0}))
 		if err := a.Merge(b); err != nil {
 			t.Fatal(err)
 		}

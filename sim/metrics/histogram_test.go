@@ -458,3 +458,25 @@ func TestHistogramGrowsByOctave(t *testing.T) {
 		}
 	}
 }
+
+// TestQuantilesOnePass checks Quantiles against Quantile on histograms of
+// every shape the model makes (one value, a few, long tails), for sorted
+// quantiles (one pass), unsorted ones (a new pass on each decrease) and
+// repeated ones, and on an empty histogram.
+func TestQuantilesOnePass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	qs := []float64{0.5, 0.9, 0.99, 0.999, 0.99, 0.5, 0, 1, 0.25, 0.25, 0.75, math.NaN()}
+	for n := range 300 {
+		var h Histogram
+		for range n {
+			h.Record(int64(rng.ExpFloat64() * math.Pow(10, float64(rng.IntN(9)))))
+		}
+		checkQuantilesOnePass(t, &h, qs)
+	}
+	var empty Histogram
+	out := []int64{7, 7}
+	empty.Quantiles([]float64{0.5, 0.99}, out)
+	if out[0] != 0 || out[1] != 0 {
+		t.Errorf("empty histogram: Quantiles = %v, want zeros", out)
+	}
+}

@@ -16,10 +16,17 @@ func (h *expireHandler) Handle(now engine.Time, arg any) { h.m.queueExpired(now,
 // the service knows one. The event is cancelled when a leaves the queue
 // first (leaveQueue), which is what usually happens, so it goes on the
 // service's expiry lane: a cancelled event there costs no heap entry.
+// The check of the lane is inline; most services have none.
 func (in *instance) watchExpiry(now engine.Time, a *attempt) {
+	if in.svc.expiry != nil {
+		in.scheduleExpiry(now, a)
+	}
+}
+
+func (in *instance) scheduleExpiry(now engine.Time, a *attempt) {
 	s := in.svc
 	at, ok := a.dl.Expiry()
-	if s.expiry == nil || !ok {
+	if !ok {
 		return
 	}
 	id, err := s.expiry.At(max(engine.Time(at), now), &s.m.hExpire, a)

@@ -40,12 +40,16 @@ func (q *fifo) push(r *attempt) {
 // front returns the oldest request; the queue must not be empty.
 func (q *fifo) front() *attempt { return q.buf[q.head] }
 
-// pop removes the oldest request; the queue must not be empty.
+// pop removes the oldest request; the queue must not be empty. Holes
+// exist only if a request was removed from the middle, so a queue whose
+// every slot is live (a plain FIFO) skips the trim.
 func (q *fifo) pop() *attempt {
 	r := q.buf[q.head]
 	q.advance()
 	q.live--
-	q.trim()
+	if q.n != q.live {
+		q.trim()
+	}
 	return r
 }
 

@@ -68,14 +68,16 @@ func (r *seriesRecorder) sampleClient(i int, c *client, span float64) {
 	cc.goodput.Set(float64(k[kGood]) / span)
 	cc.degraded.Set(float64(k[kDegraded]) / span)
 	cc.failed.Set(float64(k[kLate]+k[kExpired]+k[kError]+k[kRejected]+k[kDropped]) / span)
+	var q [2]int64
 	if lat.Count() > 0 {
-		cc.p50.Set(msQ(lat, 0.50))
-		cc.p99.Set(msQ(lat, 0.99))
+		lat.Quantiles([]float64{0.50, 0.99}, q[:]) // increasing: one pass
+		cc.p50.Set(nsToMs(q[0]))
+		cc.p99.Set(nsToMs(q[1]))
 	}
 	switch {
 	case failed.Count() == 0:
 		if lat.Count() > 0 {
-			cc.outcome.Set(msQ(lat, 0.99)) // every outcome was an answer
+			cc.outcome.Set(nsToMs(q[1])) // every outcome was an answer
 		}
 	default:
 		h := &r.scratch
@@ -116,11 +118,13 @@ func (r *seriesRecorder) sampleService(i int, s *service, now engine.Time, span,
 		c.amplification.Set(float64(k[cOffered]) / float64(sent))
 	}
 	if h := sojourn; h.Count() > 0 {
+		var q [4]int64
+		h.Quantiles([]float64{0.50, 0.90, 0.99, 0.999}, q[:]) // increasing: one pass
 		c.mean.Set(h.Mean() / 1e6)
-		c.p50.Set(msQ(h, 0.50))
-		c.p90.Set(msQ(h, 0.90))
-		c.p99.Set(msQ(h, 0.99))
-		c.p999.Set(msQ(h, 0.999))
+		c.p50.Set(nsToMs(q[0]))
+		c.p90.Set(nsToMs(q[1]))
+		c.p99.Set(nsToMs(q[2]))
+		c.p999.Set(nsToMs(q[3]))
 	}
 	c.samplePolicies(s, span)
 	*k = [numSvcCounters]uint64{}
