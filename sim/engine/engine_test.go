@@ -2,8 +2,10 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -53,11 +55,18 @@ func TestSchedulingErrors(t *testing.T) {
 	r := &recorder{}
 	s.At(100, r, str("x"))
 	s.Run()
-	if _, err := s.At(99, r, str("past")); !errors.Is(err, ErrPast) {
-		t.Errorf("At(past) err = %v, want ErrPast", err)
+	// The error names the handler's type: a model panics with it.
+	if _, err := s.At(99, r, str("past")); !errors.Is(err, ErrPast) || !strings.Contains(fmt.Sprint(err), "*engine.recorder at") {
+		t.Errorf("At(past) err = %v, want ErrPast naming *engine.recorder", err)
 	}
-	if _, err := s.After(-1, r, str("neg")); !errors.Is(err, ErrPast) {
-		t.Errorf("After(-1) err = %v, want ErrPast", err)
+	if _, err := s.After(-1, r, str("neg")); !errors.Is(err, ErrPast) || !strings.Contains(fmt.Sprint(err), "*engine.recorder at") {
+		t.Errorf("After(-1) err = %v, want ErrPast naming *engine.recorder", err)
+	}
+	if _, err := s.After(-1, nil, nil); err == nil {
+		t.Error("After with a nil handler: want an error")
+	}
+	if _, err := s.After(5, nil, nil); err == nil {
+		t.Error("After with a nil handler: want an error")
 	}
 	if _, err := s.At(100, r, str("now")); err != nil {
 		t.Errorf("At(now) err = %v, want nil", err)

@@ -53,12 +53,8 @@ func (l *Lane) Schedule(h Handler, arg any) EventID {
 // exact (time, sequence) order, so At is Sim.At made cheap for instants
 // that mostly arrive in order.
 func (l *Lane) At(t Time, h Handler, arg any) (EventID, error) {
-	s := l.sim
-	if t < s.now {
-		return 0, fmt.Errorf("%w: at %v, now %v", ErrPast, t, s.now)
-	}
-	if h == nil {
-		return 0, errNilHandler
+	if s := l.sim; t < s.now || h == nil {
+		return 0, s.refuse(t, h)
 	}
 	return l.schedule(t, 0, h, arg), nil
 }

@@ -88,11 +88,8 @@ func (s *Sim) Fired() uint64 { return s.fired }
 // before Now; an event at Now runs after every event already scheduled for
 // Now.
 func (s *Sim) At(t Time, h Handler, arg any) (EventID, error) {
-	if t < s.now {
-		return 0, fmt.Errorf("%w: at %v, now %v", ErrPast, t, s.now)
-	}
-	if h == nil {
-		return 0, errNilHandler
+	if t < s.now || h == nil {
+		return 0, s.refuse(t, h)
 	}
 	idx, gen := s.alloc(h, arg)
 	s.seq++
@@ -100,12 +97,29 @@ func (s *Sim) At(t Time, h Handler, arg any) (EventID, error) {
 	return makeID(idx, gen), nil
 }
 
-// After schedules h.Handle at Now()+d. A negative d is ErrPast.
+// After schedules h.Handle at Now()+d. A negative d is ErrPast. It repeats
+// At's four lines rather than calling it: a model schedules most events
+// through After, and the call would be one more on every one.
 func (s *Sim) After(d time.Duration, h Handler, arg any) (EventID, error) {
-	if d < 0 {
-		return 0, fmt.Errorf("%w: delay %v", ErrPast, d)
+	t := s.now.Add(d)
+	if d < 0 || h == nil {
+		return 0, s.refuse(t, h)
 	}
-	return s.At(s.now.Add(d), h, arg)
+	idx, gen := s.alloc(h, arg)
+	s.seq++
+	s.push(entry{at: t, seq: s.seq, idx: idx, gen: gen})
+	return makeID(idx, gen), nil
+}
+
+// refuse returns the error for an event that cannot be scheduled at t.
+// It names the handler's type, so that a model that panics on the error
+// (scheduling is refused only for a programming error) tells which event
+// was wrong.
+func (s *Sim) refuse(t Time, h Handler) error {
+	if h == nil {
+		return errNilHandler
+	}
+	return fmt.Errorf("%w: %T at %v, now %v", ErrPast, h, t, s.now)
 }
 
 // Cancel removes a pending event. It reports whether the event was still

@@ -31,7 +31,7 @@ func (in *instance) scheduleExpiry(now engine.Time, a *attempt) {
 	}
 	id, err := s.expiry.At(max(engine.Time(at), now), &s.m.hExpire, a)
 	if err != nil {
-		scheduleFailed(err, &s.m.hExpire)
+		panic(err)
 	}
 	a.expireEv = id
 }

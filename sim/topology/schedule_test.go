@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,16 +10,16 @@ import (
 )
 
 // TestSchedulePanicsOnBug: an event scheduled in the past, or without a
-// handler, is a bug in the model; the helpers panic at the call with a
-// message naming the handler instead of dropping the event.
+// handler, is a bug in the model; the helpers panic at the call with the
+// engine's error, which names the handler, instead of dropping the event.
 func TestSchedulePanicsOnBug(t *testing.T) {
 	cases := []struct {
 		name string
 		do   func(m *Model)
 		want string
 	}{
-		{"negative delay", func(m *Model) { m.after(-time.Nanosecond, &m.hTimeout, nil) }, "timeoutHandler"},
-		{"past instant", func(m *Model) { m.at(-1, &m.hRetry, nil) }, "scheduled in the past"},
+		{"negative delay", func(m *Model) { m.after(-time.Nanosecond, &m.hTimeout, nil) }, "in the past: *topology.timeoutHandler at"},
+		{"past instant", func(m *Model) { m.at(-1, &m.hRetry, nil) }, "in the past: *topology.retryHandler at"},
 		{"nil handler", func(m *Model) { m.at(0, nil, nil) }, "nil handler"},
 	}
 	for _, tc := range cases {
@@ -29,8 +30,8 @@ func TestSchedulePanicsOnBug(t *testing.T) {
 			}
 			defer func() {
 				r := recover()
-				msg, _ := r.(string)
-				if !strings.Contains(msg, tc.want) || !strings.HasPrefix(msg, "topology: scheduling") {
+				msg := fmt.Sprint(r)
+				if !strings.Contains(msg, tc.want) || !strings.HasPrefix(msg, "engine: ") {
 					t.Errorf("panic %v, want a message with %q", r, tc.want)
 				}
 			}()
