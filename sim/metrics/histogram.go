@@ -288,8 +288,10 @@ func (h *Histogram) Merge(o *Histogram) error {
 	if hi >= len(h.counts) {
 		h.grow(hi)
 	}
-	for i, c := range o.counts[lo : hi+1] {
-		h.counts[lo+i] += c
+	src := o.counts[lo : hi+1]
+	dst := h.counts[lo : hi+1]
+	for i, c := range src {
+		dst[i] += c // no bounds check: len(dst) == len(src)
 	}
 	var c uint64
 	h.sumLo, c = bits.Add64(h.sumLo, o.sumLo, 0)
