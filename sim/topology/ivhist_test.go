@@ -74,14 +74,7 @@ func TestLastInstantLatencies(t *testing.T) {
 		Clients:  []ClientConfig{{Name: "user", Target: "api", Users: 1}},
 		Services: []ServiceConfig{{Name: "api", Workers: 1, Steps: work(constant(100 * ms))}},
 	}
-	m, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := m.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustRun(t, cfg)
 	c, s := res.Clients[0], res.Services[0]
 	if c.Good != 10 {
 		t.Fatalf("%d good answers, want 10 (the last at the end instant)", c.Good)
