@@ -214,12 +214,6 @@ func (h *Histogram) Quantile(q float64) int64 {
 	return h.max // unreachable: the counts sum to h.count
 }
 
-// rank returns the nearest rank ceil(q*n) of the q-quantile among n
-// values, clamped to [1, n]. A product q*n that exceeds an integer r by at
-// most a relative 1e-9 counts as r: binary floating point stores a decimal
-// q such as 0.07 slightly high (0.07*100 = 7.000000000000001 in float64),
-// and a person asking for the 7th percentile of 100 values expects rank 7,
-// not 8.
 // Quantiles sets out[i] to Quantile(qs[i]) for each i. With qs in
 // increasing order it makes one pass over the buckets, where calling
 // Quantile for each would make one per quantile; any order gives the same
@@ -256,6 +250,12 @@ func (h *Histogram) Quantiles(qs []float64, out []int64) {
 	}
 }
 
+// rank returns the nearest rank ceil(q*n) of the q-quantile among n
+// values, clamped to [1, n]. A product q*n that exceeds an integer r by at
+// most a relative 1e-9 counts as r: binary floating point stores a decimal
+// q such as 0.07 slightly high (0.07*100 = 7.000000000000001 in float64),
+// and a person asking for the 7th percentile of 100 values expects rank 7,
+// not 8.
 func rank(q float64, n uint64) uint64 {
 	if !(q > 0) { // also NaN
 		return 1
