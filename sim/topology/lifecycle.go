@@ -183,6 +183,7 @@ func (m *Model) noteAttempt(now engine.Time, a *attempt, why string) {
 	}
 }
 
+// observeAttempt is noteAttempt's out-of-line part: it labels a.
 func (m *Model) observeAttempt(now engine.Time, a *attempt, why string) {
 	m.note(now, a.trace, a.label(), why)
 }
@@ -194,6 +195,7 @@ func (m *Model) noteCall(now engine.Time, c *call, why string) {
 	}
 }
 
+// observeCall is noteCall's out-of-line part: it labels c.
 func (m *Model) observeCall(now engine.Time, c *call, why string) {
 	m.note(now, c.trace, "call "+c.site.name(), why)
 }

@@ -101,8 +101,6 @@ func (r *seriesRecorder) next(t engine.Time) engine.Time {
 	return min(t.Add(r.interval), r.m.end)
 }
 
-func msQ(h *metrics.Histogram, q float64) float64 { return nsToMs(h.Quantile(q)) }
-
 // nsToMs converts nanoseconds to milliseconds, the latency columns' unit.
 func nsToMs(ns int64) float64 { return float64(ns) / 1e6 }
 

@@ -84,7 +84,7 @@ func (r *seriesRecorder) sampleClient(i int, c *client, span float64) {
 		h.Reset()
 		mergeExact(h, lat)
 		mergeExact(h, failed)
-		cc.outcome.Set(msQ(h, 0.99))
+		cc.outcome.Set(nsToMs(h.Quantile(0.99)))
 	}
 }
 
