@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/ressim/ressim/internal/input"
 	"io"
 	"os"
 
@@ -92,22 +93,10 @@ func runImport(stdout, stderr io.Writer, kind string, files []string, o importOp
 	return nil
 }
 
-// readBounded reads at most experiment.MaxFileSize bytes of a file; a
-// larger file is an error.
+// readBounded reads at most experiment.MaxFileSize bytes of a file
+// without waiting on a FIFO (internal/input); a larger file is an error.
 func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, experiment.MaxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > experiment.MaxFileSize {
-		return nil, fmt.Errorf("%s is larger than the %d-byte (1 MiB) limit", path, experiment.MaxFileSize)
-	}
-	return data, nil
+	return input.ReadFile(path, experiment.MaxFileSize)
 }
 
 // mergeInto merges an import into the --into experiment by the mappings

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/ressim/ressim/internal/input"
 	"io"
 	"os"
 
@@ -158,14 +159,9 @@ func loadWithSource(path string) (*experiment.Experiment, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := os.Open(path)
+	data, err := input.ReadFile(path, experiment.MaxFileSize)
 	if err != nil {
 		return nil, nil, usageError{fmt.Errorf("lint: %w", err)}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, experiment.MaxFileSize+1))
-	if err != nil {
-		return nil, nil, fmt.Errorf("lint: read %s: %w", path, err)
 	}
 	return exp, data, nil
 }

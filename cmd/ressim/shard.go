@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ressim/ressim/internal/input"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -19,12 +20,14 @@ func readExperimentBytes(file string) ([]byte, error) {
 	if file == experiment.Stdin {
 		return nil, usageError{errors.New("--shard needs the experiment as a file, not stdin: every shard and the merge must read the same bytes")}
 	}
-	data, err := os.ReadFile(file)
+	f, err := input.OpenRegular(file)
 	if err != nil {
 		return nil, usageError{err}
 	}
-	if len(data) > experiment.MaxFileSize {
-		return nil, usageError{fmt.Errorf("%s: larger than %d bytes", file, experiment.MaxFileSize)}
+	defer f.Close()
+	data, err := input.Read(file, f, experiment.MaxFileSize, false)
+	if err != nil {
+		return nil, usageError{err}
 	}
 	return data, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/ressim/ressim/internal/input"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -97,19 +98,12 @@ func Load(path string) (*Experiment, error) {
 	if path == Stdin {
 		return Read(StdinName, os.Stdin)
 	}
-	f, err := openNoWait(path)
+	f, regular, err := input.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read experiment: %w", err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("read experiment: %w", err)
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("read experiment: %s is a directory", path)
-	}
-	return read(path, f, !st.Mode().IsRegular())
+	return read(path, f, !regular)
 }
 
 // Read reads an experiment from r, at most MaxFileSize+1 bytes of it, and

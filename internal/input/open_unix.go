@@ -1,6 +1,6 @@
 //go:build unix
 
-package experiment
+package input
 
 import (
 	"os"

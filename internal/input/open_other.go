@@ -1,8 +1,8 @@
 //go:build !unix
 
-package experiment
+package input
 
 import "os"
 
-// openNoWait opens path for reading (there are no FIFOs to wait on).
+// openNoWait opens path for reading; only unix has FIFOs to wait on.
 func openNoWait(path string) (*os.File, error) { return os.Open(path) }
