@@ -9,7 +9,7 @@ import (
 	"github.com/ressim/ressim/experiments"
 	"github.com/ressim/ressim/playground"
 	"github.com/ressim/ressim/sim/experiment"
-	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 // maxSteps bounds the positions tried on one slider: a finer knob is
@@ -45,7 +45,7 @@ func TestEveryExperimentHasKnobs(t *testing.T) {
 					t.Errorf("%s: knob %q at %v: %v", n, k.Name, v, err)
 					continue
 				}
-				if err := playground.PageBudget().Check([]run.PlannedRun{{Model: cfg, Times: 1}}); err != nil {
+				if err := playground.PageBudget().Check([]runner.PlannedRun{{Model: cfg, Times: 1}}); err != nil {
 					t.Errorf("%s: knob %q at %v: the page refuses it: %v", n, k.Name, v, err)
 				}
 			}

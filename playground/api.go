@@ -13,13 +13,14 @@ import (
 	"github.com/ressim/ressim/experiments"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 // PageBudget is what a run in the page may cost: ressim's default
-// (run.DefaultBudget), with the heap bounded to 1 GiB (a browser tab, not
+// (runner.DefaultBudget), with the heap bounded to 1 GiB (a browser tab, not
 // a server).
-func PageBudget() run.Budget {
-	b := run.DefaultBudget
+func PageBudget() runner.Budget {
+	b := runner.DefaultBudget
 	b.MaxMemory = 1 << 30
 	return b
 }

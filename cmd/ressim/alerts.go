@@ -10,8 +10,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ressim/ressim/sim/alerts"
+	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/report"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 func newAlertsCmd() *cobra.Command {
@@ -21,6 +23,7 @@ func newAlertsCmd() *cobra.Command {
 		every          time.Duration
 		keep, figure   string
 		rf             replicaFlags
+		bf             budgetFlags
 		expects        []string
 	)
 	c := &cobra.Command{
@@ -77,48 +80,16 @@ the base, exactly as 'ressim run' re-runs it.`,
 			if err != nil {
 				return err
 			}
-			ctx := context.Background()
-			src, err := alertSource(ctx, c.OutOrStdout(), args[0], exp, rules, replica)
+			b, err := bf.budget()
 			if err != nil {
 				return err
 			}
-			if !c.Flags().Changed("eval-interval") && src.every > 0 {
-				every = src.every
-			}
-			checks = append(checks, src.checks...)
-			cfg := exp.Model
-			if c.Flags().Changed("seed") {
-				cfg.Seed = seed
-			}
-			if replica != nil {
-				if cfg, err = run.ReplicaModel(exp, *replica, cfg.Seed); err != nil {
-					return err
-				}
-			}
-			if keep != "" {
-				if err := os.MkdirAll(keep, 0o755); err != nil {
-					return err
-				}
-			}
-			opt := alerts.Options{Rules: src.rules, EvalInterval: every, Dir: keep}
-			rep, err := alerts.Evaluate(ctx, cfg, opt)
-			if err != nil {
-				return err
-			}
-			rep.WriteText(c.OutOrStdout())
-			if figure != "" {
-				if err := report.WriteFile(figure, rep.Figure()); err != nil {
-					return err
-				}
-				fmt.Fprintf(c.OutOrStdout(), "figure %s\n", figure)
-			}
-			if testOut != "" {
-				if err := rep.WritePromtoolTest(ctx, testOut); err != nil {
-					return err
-				}
-				fmt.Fprintf(c.OutOrStdout(), "promtool test file %s (passes: promtool test rules %s)\n", testOut, testOut)
-			}
-			return checkAlertExpects(c.OutOrStdout(), rep, checks)
+			ctx, stop := signalContext(c.Context(), c.ErrOrStderr())
+			defer stop()
+			ctx, cancel := b.Bound(ctx)
+			defer cancel()
+			return b.Explain(ctx, runAlerts(ctx, c, alertsRun{file: args[0], exp: exp, rules: rules, replica: replica,
+				seed: seed, every: every, keep: keep, figure: figure, testOut: testOut, checks: checks, budget: b}))
 		},
 	}
 	c.Flags().StringVar(&rules, "rules", "", "Prometheus rules file (default: the experiment's [alerts] rules, with its [[expect]] blocks on alerts)")
@@ -126,10 +97,68 @@ the base, exactly as 'ressim run' re-runs it.`,
 	c.Flags().DurationVar(&every, "eval-interval", alerts.DefaultEvalInterval, "rule evaluation interval (a multiple of the experiment's interval; default: [alerts] eval_interval, else 15s)")
 	c.Flags().StringVar(&testOut, "promtool-test", "", "write a promtool unit-test file expecting the alerts seen in the run")
 	rf.register(c)
+	bf.register(c)
 	c.Flags().StringArrayVar(&expects, "expect", nil, `assert on the report (repeatable): "ALERT fires within 6m", "ALERT resolves within 10m", "ALERT silent", "no false alarms"; a failure exits with status 3`)
 	c.Flags().StringVar(&figure, "figure", "", "draw the users' goodput and every alert's pending and firing spans to this file (.png or .svg)")
 	c.Flags().StringVar(&keep, "keep", "", "keep the generated promtool test files in this directory")
 	return c
+}
+
+// alertsRun is what one ressim alerts command evaluates.
+type alertsRun struct {
+	file, rules, keep, figure, testOut string
+	exp                                *experiment.Experiment
+	replica                            *run.Replica
+	seed                               uint64
+	every                              time.Duration
+	checks                             []alerts.Expect
+	budget                             runner.Budget
+}
+
+// runAlerts runs the incident and its baseline under a.budget, evaluates
+// the rules with promtool under ctx's deadline, and reports.
+func runAlerts(ctx context.Context, c *cobra.Command, a alertsRun) error {
+	src, err := alertSource(ctx, c.OutOrStdout(), a.file, a.exp, a.rules, a.replica)
+	if err != nil {
+		return err
+	}
+	if !c.Flags().Changed("eval-interval") && src.every > 0 {
+		a.every = src.every
+	}
+	checks := append(a.checks, src.checks...)
+	cfg := a.exp.Model
+	if c.Flags().Changed("seed") {
+		cfg.Seed = a.seed
+	}
+	if a.replica != nil {
+		if cfg, err = run.ReplicaModel(a.exp, *a.replica, cfg.Seed); err != nil {
+			return err
+		}
+	}
+	if a.keep != "" {
+		if err := os.MkdirAll(a.keep, 0o755); err != nil {
+			return err
+		}
+	}
+	opt := alerts.Options{Rules: src.rules, EvalInterval: a.every, Dir: a.keep, Budget: a.budget}
+	rep, err := alerts.Evaluate(ctx, cfg, opt)
+	if err != nil {
+		return err
+	}
+	rep.WriteText(c.OutOrStdout())
+	if a.figure != "" {
+		if err := report.WriteFile(a.figure, rep.Figure()); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.OutOrStdout(), "figure %s\n", a.figure)
+	}
+	if a.testOut != "" {
+		if err := rep.WritePromtoolTest(ctx, a.testOut); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.OutOrStdout(), "promtool test file %s (passes: promtool test rules %s)\n", a.testOut, a.testOut)
+	}
+	return checkAlertExpects(c.OutOrStdout(), rep, checks)
 }
 
 func parseAlertExpects(texts []string) ([]alerts.Expect, error) {

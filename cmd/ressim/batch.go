@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 // batchFlags are the flags compare and sweep share.
@@ -67,7 +68,7 @@ func (f *batchFlags) options(c *cobra.Command) (run.CompareOptions, context.Cont
 // comes at 8 MB of heap instead of 4, which most bundled runs never reach
 // (a collection is 3-5 ms of CPU, docs/performance.md); without a memory
 // budget (--max-memory 0) the collector keeps its default.
-func applyMemoryLimit(b run.Budget) {
+func applyMemoryLimit(b runner.Budget) {
 	if b.MaxMemory > 0 && b.MaxMemory < math.MaxInt64 {
 		debug.SetMemoryLimit(int64(b.MaxMemory))
 		if os.Getenv("GOGC") == "" {
@@ -83,7 +84,7 @@ const gcPercent = 200
 // a budget exits exitBudget, an interruption exitFailure.
 func stopped(err error, kept int, what string) error {
 	switch {
-	case errors.Is(err, run.ErrBudget):
+	case errors.Is(err, runner.ErrBudget):
 		return fmt.Errorf("%w (kept the %d replication(s) every %s finished)", err, kept, what)
 	case errors.Is(err, context.Canceled):
 		return fmt.Errorf("interrupted: kept the %d replication(s) every %s finished", kept, what)

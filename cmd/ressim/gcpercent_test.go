@@ -5,7 +5,7 @@ import (
 	"runtime/debug"
 	"testing"
 
-	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 // TestApplyMemoryLimitGCPercent: under a memory budget the collector runs
@@ -37,7 +37,7 @@ func TestApplyMemoryLimitGCPercent(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("GOGC", tc.gogc)
 			debug.SetGCPercent(100)
-			applyMemoryLimit(run.Budget{MaxMemory: tc.budget})
+			applyMemoryLimit(runner.Budget{MaxMemory: tc.budget})
 			if got := current(); got != tc.want {
 				t.Errorf("GOGC = %d, want %d", got, tc.want)
 			}

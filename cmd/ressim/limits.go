@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ressim/ressim/sim/experiment"
-	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 // Command-line bounds, the same as the file's where the file has one.
@@ -18,7 +18,7 @@ const (
 	maxSeed = 1 << 62 // [experiment].seed's bound
 )
 
-// budgetFlags bound a command's total cost (run.Budget).
+// budgetFlags bound a command's total cost (runner.Budget).
 type budgetFlags struct {
 	maxEvents float64
 	maxMemory string
@@ -26,39 +26,39 @@ type budgetFlags struct {
 }
 
 func (f *budgetFlags) register(c *cobra.Command) {
-	d := run.DefaultBudget
+	d := runner.DefaultBudget
 	c.Flags().Float64Var(&f.maxEvents, "max-events", d.MaxEvents, "refuse or stop the command beyond this many simulated events, all runs together (0: no limit)")
 	c.Flags().StringVar(&f.maxMemory, "max-memory", "auto", "stop the command when the heap exceeds this (e.g. 512MiB, 8GiB; 0: no limit; auto: 4GiB, or half the memory or address space the process may have if that is less)")
 	c.Flags().DurationVar(&f.timeout, "timeout", d.Timeout, "stop the command after this wall time (e.g. 30m; 0: no limit); finished runs are kept")
 }
 
 // budget validates the flags and returns the budget.
-func (f *budgetFlags) budget() (run.Budget, error) {
+func (f *budgetFlags) budget() (runner.Budget, error) {
 	if f.maxEvents < 0 || f.maxEvents != f.maxEvents {
-		return run.Budget{}, usageError{fmt.Errorf("--max-events must be >= 0, got %v", f.maxEvents)}
+		return runner.Budget{}, usageError{fmt.Errorf("--max-events must be >= 0, got %v", f.maxEvents)}
 	}
 	if f.timeout < 0 {
-		return run.Budget{}, usageError{fmt.Errorf("--timeout must be >= 0, got %v", f.timeout)}
+		return runner.Budget{}, usageError{fmt.Errorf("--timeout must be >= 0, got %v", f.timeout)}
 	}
 	mem, err := defaultMemory(memoryCeiling()), error(nil)
 	if f.maxMemory != "auto" {
 		mem, err = parseBytes(f.maxMemory)
 	}
 	if err != nil {
-		return run.Budget{}, usageError{fmt.Errorf("--max-memory: %w", err)}
+		return runner.Budget{}, usageError{fmt.Errorf("--max-memory: %w", err)}
 	}
-	return run.Budget{MaxEvents: f.maxEvents, MaxMemory: mem, Timeout: f.timeout}, nil
+	return runner.Budget{MaxEvents: f.maxEvents, MaxMemory: mem, Timeout: f.timeout}, nil
 }
 
 // defaultMemory is the memory budget of --max-memory auto: 4 GiB
-// (run.DefaultBudget), or half of ceiling when that is less, so that the
+// (runner.DefaultBudget), or half of ceiling when that is less, so that the
 // budget stops a run cleanly (exit status 4) before the operating system
 // or the Go runtime kills it. The other half is for what the budget does
 // not count: the garbage collector's headroom (the heap may reach about
 // twice its live size between collections), stacks, the binary, and the
 // figures drawn after the runs.
 func defaultMemory(ceiling uint64) uint64 {
-	mem := run.DefaultBudget.MaxMemory
+	mem := runner.DefaultBudget.MaxMemory
 	if ceiling > 0 && ceiling/2 < mem {
 		mem = ceiling / 2
 	}

@@ -2,17 +2,20 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
-	"github.com/ressim/ressim/internal/input"
 	"io"
 	"os"
+
+	"github.com/ressim/ressim/internal/input"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/importer"
 	"github.com/ressim/ressim/sim/lint"
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 // exitLint is the status of a lint whose findings reach --fail-on.
@@ -33,6 +36,7 @@ func lintExit(err error) (int, bool) {
 func newLintCmd() *cobra.Command {
 	var format, failOn, variant, kind string
 	var simulate bool
+	var bf budgetFlags
 	c := &cobra.Command{
 		Use:   "lint FILE",
 		Short: "Check an experiment against the resilience review checklist",
@@ -62,7 +66,13 @@ FILE is invalid.`,
 		Args:              exactArgs(1),
 		ValidArgsFunction: tomlFiles,
 		RunE: func(c *cobra.Command, args []string) error {
-			return runLint(c.OutOrStdout(), c.ErrOrStderr(), args[0], lintOptions{format, failOn, variant, kind, simulate})
+			b, err := bf.budget()
+			if err != nil {
+				return err
+			}
+			ctx, stop := signalContext(c.Context(), c.ErrOrStderr())
+			defer stop()
+			return runLint(ctx, c.OutOrStdout(), c.ErrOrStderr(), args[0], lintOptions{format, failOn, variant, kind, simulate, b})
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif")
@@ -70,6 +80,7 @@ FILE is invalid.`,
 	c.Flags().StringVar(&variant, "variant", lint.AllVariants, "variant to check: base, a [[variant]] name, or * for all")
 	c.Flags().BoolVar(&simulate, "simulate", false, "also run the standard stress scenarios and report their verdicts and measured amplification")
 	c.Flags().StringVar(&kind, "import", "", "FILE is a configuration of this kind (envoy, grpc, istio, resilience4j): import it, lint the result, report at the source's lines")
+	bf.register(c)
 	return c
 }
 
@@ -77,9 +88,11 @@ FILE is invalid.`,
 type lintOptions struct {
 	format, failOn, variant, kind string
 	simulate                      bool
+	// budget bounds --simulate's runs, all together.
+	budget runner.Budget
 }
 
-func runLint(w, stderr io.Writer, path string, o lintOptions) error {
+func runLint(ctx context.Context, w, stderr io.Writer, path string, o lintOptions) error {
 	format, failOn, variant := o.format, o.failOn, o.variant
 	write, ok := map[string]func(io.Writer, *lint.Report) error{
 		"text": lint.WriteText, "json": lint.WriteJSON, "sarif": lint.WriteSARIF}[format]
@@ -103,7 +116,7 @@ func runLint(w, stderr io.Writer, path string, o lintOptions) error {
 		return usageError{err}
 	}
 	if o.simulate {
-		if err := lint.Simulate(exp, rep, variant); err != nil {
+		if err := lint.Simulate(ctx, exp, rep, variant, o.budget); err != nil {
 			return fmt.Errorf("lint: %w", err)
 		}
 	}

@@ -3,5 +3,5 @@
 package main
 
 // memoryCeiling is unknown off Linux: the default memory budget is then
-// run.DefaultBudget's.
+// runner.DefaultBudget's.
 func memoryCeiling() uint64 { return 0 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 // Exit codes (documented in doc.go, README.md and docs/security.md).
@@ -90,7 +91,7 @@ func exitCode(err error) int {
 		return code
 	}
 	switch {
-	case errors.Is(err, run.ErrBudget):
+	case errors.Is(err, runner.ErrBudget):
 		return exitBudget
 	case errors.Is(err, experiment.ErrInvalid), errors.Is(err, run.ErrNoSuchRun), errors.As(err, &ue):
 		return exitInvalid

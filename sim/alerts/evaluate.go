@@ -10,8 +10,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ressim/ressim/internal/input"
 	"github.com/ressim/ressim/internal/promtool"
 	"github.com/ressim/ressim/sim/export/openmetrics"
+	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -30,7 +32,15 @@ type Options struct {
 	// Dir, if set, keeps the generated promtool test files there;
 	// otherwise a temporary directory is used and removed.
 	Dir string
+	// Budget bounds the two runs together (the incident and the same run
+	// without faults); the zero Budget is unbounded. Its Timeout, with
+	// ctx, also bounds promtool.
+	Budget runner.Budget
 }
+
+// MaxRulesSize bounds the rules file (4 MiB): promtool reads it whole
+// and so does the alert-name scan.
+const MaxRulesSize = 4 << 20
 
 // Evaluate runs the model cfg, and without faults, and evaluates the rules
 // on both with promtool test rules.
@@ -47,7 +57,15 @@ func Evaluate(ctx context.Context, cfg topology.Config, opt Options) (*Report, e
 	if ev == 0 {
 		ev = DefaultEvalInterval
 	}
-	res, err := simulate(cfg)
+	plan := []runner.PlannedRun{{Model: cfg, Times: 1, OnDisk: true}}
+	if len(cfg.Faults) > 0 {
+		plan[0].Times = 2 // the baseline is the same model less its faults: no cheaper
+	}
+	if err := opt.Budget.Check(plan); err != nil {
+		return nil, fmt.Errorf("alerts: %w", err)
+	}
+	g := runner.NewMeter(ctx, opt.Budget, cfg)
+	res, err := simulate(g, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +93,7 @@ func Evaluate(ctx context.Context, cfg topology.Config, opt Options) (*Report, e
 		return r, nil
 	}
 	cfg.Faults = nil
-	base, err := simulate(cfg)
+	base, err := simulate(g, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -101,13 +119,10 @@ func horizon(res *topology.Result, i int, end time.Duration) time.Duration {
 	return h
 }
 
-func simulate(cfg topology.Config) (*topology.Result, error) {
-	m, err := topology.New(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("alerts: %w", err)
-	}
-	m.RecordHistogramSeries() // for the rules on latency histograms
-	res, err := m.Run()
+// simulate runs cfg under g with the latency histograms the rules on
+// latency read.
+func simulate(g *runner.Meter, cfg topology.Config) (*topology.Result, error) {
+	res, err := g.Run(cfg, runner.Options{HistogramSeries: true})
 	if err != nil {
 		return nil, fmt.Errorf("alerts: %w", err)
 	}
@@ -122,9 +137,16 @@ var alertLine = sync.OnceValue(func() *regexp.Regexp {
 // checkRules checks the rules file with promtool check rules and returns
 // the alert names it declares, in order.
 func checkRules(ctx context.Context, rules string) ([]string, error) {
-	b, err := os.ReadFile(rules)
+	// A regular file only: promtool reads it again by name, and a FIFO
+	// or device could block it or never end.
+	f, err := input.OpenRegular(rules)
 	if err != nil {
-		return nil, fmt.Errorf("alerts: %w", err)
+		return nil, fmt.Errorf("alerts: rules: %w", err)
+	}
+	b, err := input.Read(rules, f, MaxRulesSize, false)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("alerts: rules: %w", err)
 	}
 	r, err := promtool.Run(ctx, nil, "check", "rules", rules)
 	if err != nil {

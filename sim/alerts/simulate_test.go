@@ -1,10 +1,12 @@
 package alerts
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/ressim/ressim/sim/dist"
+	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -17,7 +19,7 @@ func TestSimulateRecordsHistograms(t *testing.T) {
 		Clients:  []topology.ClientConfig{{Name: "users", Target: "api", Rate: 100}},
 		Services: []topology.ServiceConfig{{Name: "api", Workers: 2, Steps: []topology.Step{{Kind: topology.WorkStep, Work: work}}}},
 	}
-	res, err := simulate(cfg)
+	res, err := simulate(runner.NewMeter(context.Background(), runner.Budget{}), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/importer"
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -42,7 +44,7 @@ func goldenReports(t *testing.T) map[string]*Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Simulate(e, r, AllVariants); err != nil {
+	if err := Simulate(context.Background(), e, r, AllVariants, runner.Budget{}); err != nil {
 		t.Fatal(err)
 	}
 	out["retry-amplification-simulate"] = r

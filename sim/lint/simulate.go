@@ -1,11 +1,12 @@
 package lint
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"time"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -90,21 +91,44 @@ type Measured struct {
 // report, and the largest measured amplification next to each RS007
 // finding and each call path. Deterministic: the experiment's seed, no
 // wall clock. Call it before MapToSources.
-func Simulate(e *experiment.Experiment, rep *Report, variant string) error {
+//
+// The runs go through the runner under b, all together: the whole plan
+// (every variant's scenarios, each counted at most SimMaxEvents) is
+// checked before any runs, ctx and b's run-time limits stop them.
+func Simulate(ctx context.Context, e *experiment.Experiment, rep *Report, variant string, b runner.Budget) error {
 	names := []string{variant}
 	if variant == AllVariants {
 		names = e.VariantNames()
 	}
-	for _, v := range names {
+	models := make([]topology.Config, len(names))
+	var plan []runner.PlannedRun
+	for i, v := range names {
 		cfg, err := e.VariantModel(v)
 		if err != nil {
 			return fmt.Errorf("simulate %s: %w", e.File, err)
 		}
+		models[i] = cfg
+		target := stressTarget(cfg)
+		if target == "" {
+			continue // no call path: no scenario runs
+		}
+		base := stressBase(cfg)
+		for _, sc := range scenarios {
+			m := base
+			m.Faults = sc.faults(&m, target)
+			plan = append(plan, runner.PlannedRun{Model: m, Times: 1, OnDisk: true, MaxEvents: SimMaxEvents})
+		}
+	}
+	if err := b.Check(plan); err != nil {
+		return fmt.Errorf("simulate %s: %w", e.File, err)
+	}
+	g := runner.NewMeter(ctx, b, models...)
+	for i, v := range names {
 		label := v
 		if label == "" {
 			label = "base"
 		}
-		results, err := simulateModel(cfg, label)
+		results, err := simulateModel(g, models[i], label)
 		if err != nil {
 			return fmt.Errorf("simulate %s [%s]: %w", e.File, label, err)
 		}
@@ -114,11 +138,12 @@ func Simulate(e *experiment.Experiment, rep *Report, variant string) error {
 	return nil
 }
 
-// simulateModel runs every scenario on a copy of cfg.
-func simulateModel(cfg topology.Config, variant string) ([]ScenarioResult, error) {
-	w := walk(&cfg, variant)
+// stressTarget is the dependency the scenarios hit: the bottom of cfg's
+// most amplified call path, or "" when it has none.
+func stressTarget(cfg topology.Config) string {
+	w := walk(&cfg, "")
 	if len(w.paths) == 0 {
-		return nil, nil
+		return ""
 	}
 	best := w.paths[0]
 	for _, p := range w.paths[1:] {
@@ -126,10 +151,18 @@ func simulateModel(cfg topology.Config, variant string) ([]ScenarioResult, error
 			best = p
 		}
 	}
-	target := best.Hops[len(best.Hops)-1]
+	return best.Hops[len(best.Hops)-1]
+}
+
+// simulateModel runs every scenario on a copy of cfg under g.
+func simulateModel(g *runner.Meter, cfg topology.Config, variant string) ([]ScenarioResult, error) {
+	target := stressTarget(cfg)
+	if target == "" {
+		return nil, nil
+	}
 	var out []ScenarioResult
 	for _, sc := range scenarios {
-		r, err := runScenario(stressBase(cfg), sc, target)
+		r, err := runScenario(g, stressBase(cfg), sc, target)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", sc.name, err)
 		}
@@ -159,16 +192,4 @@ func stressBase(cfg topology.Config) topology.Config {
 		}
 	}
 	return cfg
-}
-
-// eventBudget stops a run after SimMaxEvents events.
-type eventBudget struct{ used uint64 }
-
-var errSimBudget = errors.New("over the event budget")
-
-func (b *eventBudget) Check(n uint64) error {
-	if b.used += n; b.used > SimMaxEvents {
-		return errSimBudget
-	}
-	return nil
 }

@@ -2,7 +2,10 @@ package lint
 
 import (
 	"bytes"
+	"context"
 	"testing"
+
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 // TestSimulateRetryAmplification: --simulate shows the 27x finding with
@@ -55,7 +58,7 @@ func TestSimulateDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := Simulate(e, r, "base"); err != nil {
+		if err := Simulate(context.Background(), e, r, "base", runner.Budget{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := WriteJSON(buf, r); err != nil {

@@ -7,23 +7,19 @@ import (
 	"time"
 
 	"github.com/ressim/ressim/sim/metrics"
+	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
 
 // runScenario runs one scenario against target on cfg (already a
 // stressBase copy) and measures its verdict and the amplification at
 // target during the fault.
-func runScenario(cfg topology.Config, sc scenario, target string) (ScenarioResult, error) {
+func runScenario(g *runner.Meter, cfg topology.Config, sc scenario, target string) (ScenarioResult, error) {
 	faults := sc.faults(&cfg, target)
 	cfg.Faults = faults
 	r := ScenarioResult{Scenario: sc.name, What: sc.what, Target: target}
-	m, err := topology.New(cfg)
-	if err != nil {
-		return r, err
-	}
-	m.SetGuard(&eventBudget{})
-	res, err := m.Run()
-	if errors.Is(err, errSimBudget) {
+	res, err := g.Run(cfg, runner.Options{MaxEvents: SimMaxEvents})
+	if errors.Is(err, runner.ErrRunEvents) {
 		r.Verdict = VerdictBudget
 		r.Reason = "stopped after 2e7 events: the load is too high for --simulate's quick runs; run the experiment with [[fault]]s instead"
 		return r, nil

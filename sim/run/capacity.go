@@ -146,7 +146,7 @@ func (g *loadGraph) visits(c topology.ClientConfig) map[string]float64 {
 			return
 		}
 		out[service] += n
-		steps, _ := handlerSteps(s, op)
+		steps, _ := s.HandlerFor(op)
 		for _, st := range steps {
 			for _, cc := range st.Calls {
 				walk(cc.Service, cc.Operation, n*callProbability(cc)*g.attempts(cc.Policy)*g.reach(cc.Service), depth+1)
@@ -169,7 +169,7 @@ func (g *loadGraph) hold(service, op string) float64 {
 	if s == nil {
 		return 0
 	}
-	steps, _ := handlerSteps(s, op)
+	steps, _ := s.HandlerFor(op)
 	var h float64
 	for _, st := range steps {
 		if st.Kind == topology.WorkStep {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/metrics"
+	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -34,7 +35,7 @@ type CompareOptions struct {
 	Progress func(done, total int)
 	// Budget bounds the whole comparison (every run together); the zero
 	// Budget is unbounded.
-	Budget Budget
+	Budget runner.Budget
 	// KeepRuns keeps every run's whole result in Comparison.Runs (tests
 	// and tools that inspect each run); memory then grows with
 	// replications x series length.
@@ -114,7 +115,7 @@ func (opt CompareOptions) seedAndReps(exp *experiment.Experiment) (seed uint64, 
 // RunAll runs every arm's replications, opt.Jobs at a time, and returns
 // them in (arm, replication) order. It stops early, returning the whole
 // replications finished so far and the reason, when ctx is cancelled or
-// opt.Budget stops a run (an error wrapping ErrBudget); the runs in
+// opt.Budget stops a run (an error wrapping runner.ErrBudget); the runs in
 // progress are then abandoned.
 //
 // Memory grows with the arms and replications' small records, not with
@@ -132,7 +133,7 @@ func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	g := newMeter(ctx, opt.Budget, c.models()...)
+	g := runner.NewMeter(ctx, opt.Budget, c.models()...)
 	var mu sync.Mutex
 	var firstErr, stopErr error
 	// Jobs in replication-major order, so that a stopped comparison keeps
@@ -182,10 +183,10 @@ func newComparison(exp *experiment.Experiment, opt CompareOptions) *Comparison {
 }
 
 // plan is every model the comparison runs, with its count.
-func (c *Comparison) plan() []PlannedRun {
-	var p []PlannedRun
+func (c *Comparison) plan() []runner.PlannedRun {
+	var p []runner.PlannedRun
 	for _, a := range c.Arms {
-		p = append(p, PlannedRun{Model: a.Model, Times: c.Replications})
+		p = append(p, runner.PlannedRun{Model: a.Model, Times: c.Replications})
 	}
 	return p
 }
@@ -250,7 +251,7 @@ func (c *Comparison) keepUnit(arm, rep int, d unitData) {
 // isStop reports whether err stopped a run from outside: a budget or a
 // cancellation, which keep what finished, rather than a failure.
 func isStop(err error) bool {
-	return errors.Is(err, ErrBudget) || errors.Is(err, context.Canceled)
+	return errors.Is(err, runner.ErrBudget) || errors.Is(err, context.Canceled)
 }
 
 // truncate keeps only the replications that every arm finished.
@@ -273,22 +274,10 @@ func (c *Comparison) truncate() {
 	}
 }
 
-// runModel runs one model under the guard g (nil: unbounded).
-func runModel(cfg topology.Config, g topology.Guard) (*topology.Result, error) {
-	m, err := topology.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if g != nil {
-		m.SetGuard(g)
-	}
-	return m.Run()
-}
-
 // runRecorded runs a replication and records it; with spool set, it also
 // writes the run's time-series rows to its spool file.
-func runRecorded(cfg topology.Config, rep int, g topology.Guard, spool string, arm int, name string) (*topology.Result, RunRecord, error) {
-	res, err := runModel(cfg, g)
+func runRecorded(cfg topology.Config, rep int, g *runner.Meter, spool string, arm int, name string) (*topology.Result, RunRecord, error) {
+	res, err := g.Run(cfg, runner.Options{})
 	if err != nil {
 		return nil, RunRecord{}, err
 	}

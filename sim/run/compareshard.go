@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 // RunCompareShard runs shard s's share of the comparison of exp (read
@@ -54,10 +55,11 @@ func mergeCompare(exp *experiment.Experiment, parts []*partialFile, paths []stri
 		}
 		c.keepUnit(arm, rep, d)
 	}
+	g := runner.NewMeter(context.Background(), opt.Budget, c.models()...)
 	for arm, a := range c.Arms {
 		cfg := a.Model
 		cfg.Seed = ReplicationSeed(c.Seed, 0)
-		res, rec, err := runRecorded(cfg, 0, nil, "", 0, "")
+		res, rec, err := runRecorded(cfg, 0, g, "", 0, "")
 		if err != nil {
 			return nil, fmt.Errorf("merge %s: re-running replication 0 of %q: %w", exp.Name, a.Name, err)
 		}

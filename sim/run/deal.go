@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"sort"
 
+	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -44,7 +45,7 @@ func shardUnits(models []topology.Config, reps int, s Shard) []int {
 func dealModels(models []topology.Config, reps, n int, deal func(u, shard int)) {
 	per := make([]float64, len(models))
 	for i, m := range models {
-		per[i] = Estimate(m).Events
+		per[i] = runner.Estimate(m).Events
 	}
 	dealCosts(per, reps, n, deal)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 // BenchmarkExecute is one whole `ressim run --no-plots` of a bundled
@@ -24,7 +25,7 @@ func BenchmarkExecute(b *testing.B) {
 			dir := b.TempDir()
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Execute(exp, Options{OutDir: dir, Budget: DefaultBudget}); err != nil {
+				if _, err := Execute(exp, Options{OutDir: dir, Budget: runner.DefaultBudget}); err != nil {
 					b.Fatal(err)
 				}
 			}

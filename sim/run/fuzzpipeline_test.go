@@ -8,10 +8,11 @@ import (
 	"time"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 // tinyBudget keeps a fuzz iteration short whatever the file asks for.
-var tinyBudget = Budget{MaxEvents: 1e6, MaxMemory: 2 << 30, Timeout: 2 * time.Second}
+var tinyBudget = runner.Budget{MaxEvents: 1e6, MaxMemory: 2 << 30, Timeout: 2 * time.Second}
 
 // FuzzPipeline drives the whole pipeline on any input: parse and
 // validate, then run (and compare, and sweep, when the file has variants
@@ -53,7 +54,7 @@ func FuzzPipeline(f *testing.F) {
 // allowed fails the test unless err is nil or a budget's.
 func allowed(t *testing.T, what string, err error) {
 	t.Helper()
-	if err != nil && !errors.Is(err, ErrBudget) {
+	if err != nil && !errors.Is(err, runner.ErrBudget) {
 		t.Fatalf("%s of an accepted file failed: %v", what, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -21,15 +22,18 @@ var liveShares = [...]float64{0.2, 0.5}
 // figure would help, and drawing one would only delay the result.
 const LiveMinEvents = 1e6
 
-// liveProgress returns opt.Progress extended to draw m's overview at each
+// liveProgress returns opt.Progress extended to draw the run's overview at each
 // of liveShares, telling opt.Observe ("live" and the figure); or
 // opt.Progress unchanged when the run is small or nobody listens.
-func liveProgress(m *topology.Model, cfg topology.Config, opt Options) func(now, end time.Duration) {
-	if !opt.LiveFigures || opt.Observe == nil || Estimate(cfg).Events < LiveMinEvents {
-		return opt.Progress
+func liveProgress(cfg topology.Config, opt Options) func(now, end time.Duration, live func() *topology.Result) {
+	if !opt.LiveFigures || opt.Observe == nil || runner.Estimate(cfg).Events < LiveMinEvents {
+		if opt.Progress == nil {
+			return nil
+		}
+		return func(now, end time.Duration, _ func() *topology.Result) { opt.Progress(now, end) }
 	}
 	next := 0
-	return func(now, end time.Duration) {
+	return func(now, end time.Duration, live func() *topology.Result) {
 		if opt.Progress != nil {
 			opt.Progress(now, end)
 		}
@@ -40,7 +44,7 @@ func liveProgress(m *topology.Model, cfg topology.Config, opt Options) func(now,
 		if !due {
 			return
 		}
-		if fig, err := liveOverview(m.Live(), now); err == nil {
+		if fig, err := liveOverview(live(), now); err == nil {
 			opt.Observe("live", &fig)
 		}
 	}

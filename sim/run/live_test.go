@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -19,7 +20,7 @@ func TestLiveFiguresSameOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := Estimate(mustModel(t, exp)).Events; e < LiveMinEvents {
+	if e := runner.Estimate(mustModel(t, exp)).Events; e < LiveMinEvents {
 		t.Fatalf("the retry storm is estimated at %.0f events, under LiveMinEvents", e)
 	}
 	plain, err := ExecuteMemory(exp, Options{})
@@ -60,7 +61,7 @@ func TestLiveFiguresSameOutputs(t *testing.T) {
 	}
 	if _, err := ExecuteMemory(small, Options{LiveFigures: true, Observe: func(stage string, _ *MemoryFigure) {
 		if stage == "live" {
-			t.Errorf("a small run (%.0f events estimated) was drawn live", Estimate(mustModel(t, small)).Events)
+			t.Errorf("a small run (%.0f events estimated) was drawn live", runner.Estimate(mustModel(t, small)).Events)
 		}
 	}}); err != nil {
 		t.Fatal(err)
@@ -91,7 +92,7 @@ func TestLiveFiguresEveryBundled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if Estimate(mustModel(t, exp)).Events < LiveMinEvents {
+		if runner.Estimate(mustModel(t, exp)).Events < LiveMinEvents {
 			continue
 		}
 		large++

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/report"
+	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -38,7 +39,7 @@ func ExecuteMemory(exp *experiment.Experiment, opt Options) (*Memory, error) {
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
-	if err := opt.Budget.Check([]PlannedRun{{Model: cfg, Times: 1}}); err != nil {
+	if err := opt.Budget.Check([]runner.PlannedRun{{Model: cfg, Times: 1}}); err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
 	out := &Memory{}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 // sameFiles checks that every in-memory file and SVG figure has the bytes
@@ -91,17 +92,17 @@ func TestSweepMemoryMatchesRunSweep(t *testing.T) {
 }
 
 // TestBatchMemoryBudget: a comparison or sweep over the budget is refused
-// before any run, with ErrBudget.
+// before any run, with runner.ErrBudget.
 func TestBatchMemoryBudget(t *testing.T) {
 	exp, err := experiment.Parse("sw.toml", []byte(sweepFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tiny := CompareOptions{Budget: Budget{MaxEvents: 1000}}
-	if _, err := SweepMemory(context.Background(), exp, tiny); !errors.Is(err, ErrBudget) {
-		t.Errorf("sweep: err = %v, want ErrBudget", err)
+	tiny := CompareOptions{Budget: runner.Budget{MaxEvents: 1000}}
+	if _, err := SweepMemory(context.Background(), exp, tiny); !errors.Is(err, runner.ErrBudget) {
+		t.Errorf("sweep: err = %v, want runner.ErrBudget", err)
 	}
-	if _, err := CompareMemory(context.Background(), exp, tiny); !errors.Is(err, ErrBudget) {
-		t.Errorf("compare: err = %v, want ErrBudget", err)
+	if _, err := CompareMemory(context.Background(), exp, tiny); !errors.Is(err, runner.ErrBudget) {
+		t.Errorf("compare: err = %v, want runner.ErrBudget", err)
 	}
 }

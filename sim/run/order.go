@@ -3,6 +3,7 @@ package run
 import (
 	"sort"
 
+	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -16,7 +17,7 @@ func costOrder(models []topology.Config) []int {
 	cost := make([]float64, len(models))
 	order := make([]int, len(models))
 	for i, m := range models {
-		cost[i], order[i] = Estimate(m).Events, i
+		cost[i], order[i] = runner.Estimate(m).Events, i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return cost[order[a]] > cost[order[b]] })
 	return order

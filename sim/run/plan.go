@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 // CostReport describes what exp costs: one run of the base model, and the
@@ -12,32 +13,32 @@ import (
 // validate prints it, one fact a line.
 func CostReport(exp *experiment.Experiment) string {
 	var b strings.Builder
-	b.WriteString(Estimate(exp.Model).String())
+	b.WriteString(runner.Estimate(exp.Model).String())
 	reps := max(exp.Replications, 1)
 	if len(exp.Variants) > 0 || reps > 1 {
 		c := &Comparison{Replications: reps, Arms: Arms(exp)}
-		fmt.Fprintf(&b, "\ncompare: %d run(s), %s events in all", len(c.Arms)*reps, siCount(totalEvents(c.plan())))
+		fmt.Fprintf(&b, "\ncompare: %d run(s), %s events in all", len(c.Arms)*reps, runner.FormatCount(totalEvents(c.plan())))
 	}
 	if exp.Sweep != nil {
 		if plan, err := sweepPlan(exp, reps); err == nil {
-			fmt.Fprintf(&b, "\nsweep: %d run(s), %s events in all", runsOf(plan), siCount(totalEvents(plan)))
+			fmt.Fprintf(&b, "\nsweep: %d run(s), %s events in all", runner.Runs(plan), runner.FormatCount(totalEvents(plan)))
 		}
 	}
 	fmt.Fprintf(&b, "\ndefault budget: %s events, %s of memory, %v of wall time (--max-events, --max-memory, --timeout)",
-		siCount(DefaultBudget.MaxEvents), siBytes(float64(DefaultBudget.MaxMemory)), DefaultBudget.Timeout)
+		runner.FormatCount(runner.DefaultBudget.MaxEvents), runner.FormatBytes(float64(runner.DefaultBudget.MaxMemory)), runner.DefaultBudget.Timeout)
 	return b.String()
 }
 
-func totalEvents(plan []PlannedRun) float64 {
+func totalEvents(plan []runner.PlannedRun) float64 {
 	var t float64
 	for _, r := range plan {
-		t += Estimate(r.Model).Events * float64(r.Times)
+		t += runner.Estimate(r.Model).Events * float64(r.Times)
 	}
 	return t
 }
 
 // sweepPlan is every cell model of exp's sweep with its replications.
-func sweepPlan(exp *experiment.Experiment, reps int) ([]PlannedRun, error) {
+func sweepPlan(exp *experiment.Experiment, reps int) ([]runner.PlannedRun, error) {
 	sw := exp.Sweep
 	variants := sw.Variants
 	if len(variants) == 0 {
@@ -51,9 +52,9 @@ func sweepPlan(exp *experiment.Experiment, reps int) ([]PlannedRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan := make([]PlannedRun, len(cells))
+	plan := make([]runner.PlannedRun, len(cells))
 	for i, c := range cells {
-		plan[i] = PlannedRun{Model: c.cfg, Times: reps}
+		plan[i] = runner.PlannedRun{Model: c.cfg, Times: reps}
 	}
 	return plan, nil
 }

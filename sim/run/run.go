@@ -10,6 +10,7 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/metrics"
+	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -34,9 +35,9 @@ type Options struct {
 	// Progress, if not nil, is called as simulated time advances, with the
 	// time reached and the end.
 	Progress func(now, end time.Duration)
-	// Budget bounds the run (DefaultBudget is what ressim uses); the zero
+	// Budget bounds the run (runner.DefaultBudget is what ressim uses); the zero
 	// Budget is unbounded.
-	Budget Budget
+	Budget runner.Budget
 	// Context, if not nil, stops the run when cancelled (the run then
 	// fails and writes nothing).
 	Context context.Context
@@ -81,7 +82,7 @@ const (
 )
 
 // Execute runs exp and writes its outputs. Before simulating it refuses a
-// run over opt.Budget (ErrBudget) and checks and stages the output folder
+// run over opt.Budget (runner.ErrBudget) and checks and stages the output folder
 // (ErrOutput); the outputs are committed as one set (atomicfile.Dir), so
 // a failed or stopped run leaves the previous set untouched. A figure
 // that cannot be drawn is a warning (Output.Warnings), not an error.
@@ -91,7 +92,7 @@ func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
 	cfg.Trace = topology.TraceConfig{Every: opt.TraceEvery, Max: opt.TraceMax}
-	if err := opt.Budget.Check([]PlannedRun{{Model: cfg, Times: 1}}); err != nil {
+	if err := opt.Budget.Check([]runner.PlannedRun{{Model: cfg, Times: 1}}); err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
 	out := &Output{Dir: opt.OutDir}
@@ -124,22 +125,12 @@ func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
 // simulate runs one model under opt's progress callback, context and
 // budget guard: the part of a run that Execute and ExecuteMemory share.
 func simulate(cfg topology.Config, opt Options) (*topology.Result, error) {
-	m, err := topology.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if p := liveProgress(m, cfg, opt); p != nil {
-		m.OnProgress(p)
-	}
 	ctx := opt.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m.SetGuard(newMeter(ctx, opt.Budget, cfg))
-	if opt.HistogramSeries {
-		m.RecordHistogramSeries()
-	}
-	return m.Run()
+	ro := runner.Options{HistogramSeries: opt.HistogramSeries, Progress: liveProgress(cfg, opt)}
+	return runner.NewMeter(ctx, opt.Budget, cfg).Run(cfg, ro)
 }
 
 // write writes a run's files into dir (the staging folder).

@@ -17,6 +17,7 @@ import (
 	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -157,16 +158,16 @@ func (j *shardJob) sortTodo(todo []int) {
 // plan is each model the units todo run, with its count: one entry per
 // model, not per unit, so that a shard of millions of units plans in
 // little memory.
-func (j *shardJob) plan(todo []int) []PlannedRun {
+func (j *shardJob) plan(todo []int) []runner.PlannedRun {
 	k := len(j.models)
 	times := make([]int, k)
 	for _, u := range todo {
 		times[u%k]++
 	}
-	var plan []PlannedRun
+	var plan []runner.PlannedRun
 	for m, n := range times {
 		if n > 0 {
-			plan = append(plan, PlannedRun{Model: j.models[m], Times: n, OnDisk: true})
+			plan = append(plan, runner.PlannedRun{Model: j.models[m], Times: n, OnDisk: true})
 		}
 	}
 	return plan
@@ -187,7 +188,7 @@ func (j *shardJob) runUnits(ctx context.Context, sr *ShardRun, todo []int, opt C
 	defer f.Close()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	g := newMeter(ctx, opt.Budget, j.models...)
+	g := runner.NewMeter(ctx, opt.Budget, j.models...)
 	var mu sync.Mutex
 	var firstErr error
 	_, cancelled := parallel(ctx, len(todo), opt.Jobs, func(i int) {

@@ -14,6 +14,7 @@ import (
 	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/sim/analysis"
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -104,20 +105,20 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 
 // startSweep sets the sweep up (newSweep), checks its whole plan against
 // opt.Budget and returns the meter its runs share.
-func startSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []sweepCell, *meter, error) {
+func startSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []sweepCell, *runner.Meter, error) {
 	res, cells, err := newSweep(exp, opt)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	plan := make([]PlannedRun, len(cells))
+	plan := make([]runner.PlannedRun, len(cells))
 	cfgs := make([]topology.Config, len(cells))
 	for i, c := range cells {
-		plan[i], cfgs[i] = PlannedRun{Model: c.cfg, Times: res.Replications, OnDisk: true}, c.cfg
+		plan[i], cfgs[i] = runner.PlannedRun{Model: c.cfg, Times: res.Replications, OnDisk: true}, c.cfg
 	}
 	if err := opt.Budget.Check(plan); err != nil {
 		return nil, nil, nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 	}
-	return res, cells, newMeter(ctx, opt.Budget, cfgs...), nil
+	return res, cells, runner.NewMeter(ctx, opt.Budget, cfgs...), nil
 }
 
 // sweepDir is the sweep's output folder: dir, or out/<name>/sweep.
@@ -205,10 +206,10 @@ func cellModels(cells []sweepCell) []topology.Config {
 // r.spool as it finishes: replication by replication, the costliest cells
 // of each first (costOrder). On a stop (cancellation, budget) it keeps the
 // replications that every cell finished and returns the reason.
-func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt CompareOptions, g *meter) error {
+func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt CompareOptions, g *runner.Meter) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	g.ctx = ctx
+	g = g.Within(ctx)
 	var mu sync.Mutex
 	var firstErr error
 	done := make([]int, r.Replications) // cells finished per replication

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 // BenchmarkPhaseSweep runs the bundled phase diagram's runs (54 cells,
@@ -32,7 +33,7 @@ func BenchmarkPhaseSweep(b *testing.B) {
 				if res.spool, err = newCellSpool(b.TempDir()); err != nil {
 					b.Fatal(err)
 				}
-				if err := res.runCells(context.Background(), cells, CompareOptions{Jobs: j}, newMeter(context.Background(), Budget{})); err != nil {
+				if err := res.runCells(context.Background(), cells, CompareOptions{Jobs: j}, runner.NewMeter(context.Background(), runner.Budget{})); err != nil {
 					b.Fatal(err)
 				}
 			}

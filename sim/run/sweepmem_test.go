@@ -8,6 +8,7 @@ import (
 
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/runner"
 )
 
 // memSweep is a tiny sweep for the memory test: 20 cells of a model of
@@ -51,7 +52,7 @@ func sweepHeldAfterRuns(t *testing.T, exp *experiment.Experiment, reps int) uint
 	if res.spool, err = newCellSpool(stage.Path()); err != nil {
 		t.Fatal(err)
 	}
-	if err := res.runCells(context.Background(), cells, CompareOptions{Jobs: 2}, newMeter(context.Background(), Budget{})); err != nil {
+	if err := res.runCells(context.Background(), cells, CompareOptions{Jobs: 2}, runner.NewMeter(context.Background(), runner.Budget{})); err != nil {
 		t.Fatal(err)
 	}
 	var ms runtime.MemStats
@@ -103,7 +104,7 @@ func TestSweepJSONStreamed(t *testing.T) {
 	if res.spool, err = newCellSpool(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
-	if err := res.runCells(context.Background(), cells, CompareOptions{Jobs: 2}, newMeter(context.Background(), Budget{})); err != nil {
+	if err := res.runCells(context.Background(), cells, CompareOptions{Jobs: 2}, runner.NewMeter(context.Background(), runner.Budget{})); err != nil {
 		t.Fatal(err)
 	}
 	stats, err := res.stats()

@@ -171,7 +171,7 @@ func (c *Config) checkOperations(svcs map[string]int) error {
 		for _, h := range s.handlers() {
 			for _, st := range h {
 				for _, cc := range st.Calls {
-					if _, ok := c.Services[svcs[cc.Service]].handlerFor(cc.Operation); !ok {
+					if _, ok := c.Services[svcs[cc.Service]].HandlerFor(cc.Operation); !ok {
 						return bad("service %q calls operation %q of %q, which has no handler for it", s.Name, cc.Operation, cc.Service)
 					}
 				}

@@ -96,8 +96,9 @@ type Operation struct {
 	Steps []Step
 }
 
-// handlerFor returns the steps that serve operation op.
-func (s *ServiceConfig) handlerFor(op string) ([]Step, bool) {
+// HandlerFor returns the steps that serve operation op: the operation's,
+// else the default handler's; ok is false when neither exists.
+func (s *ServiceConfig) HandlerFor(op string) ([]Step, bool) {
 	for _, o := range s.Operations {
 		if o.Name == op {
 			return o.Steps, true

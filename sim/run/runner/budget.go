@@ -1,13 +1,11 @@
-package run
+package runner
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"math"
-	"runtime/metrics"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/ressim/ressim/sim/topology"
@@ -62,11 +60,11 @@ func (e *BudgetError) Error() string {
 func (e *BudgetError) format(x float64) string {
 	switch e.Resource {
 	case "memory":
-		return siBytes(x)
+		return FormatBytes(x)
 	case "wall time":
 		return time.Duration(x * 1e9).Round(time.Millisecond).String()
 	}
-	return siCount(x) + " events"
+	return FormatCount(x) + " events"
 }
 
 // Unwrap makes errors.Is(err, ErrBudget) hold.
@@ -81,7 +79,7 @@ func (b Budget) Check(runs []PlannedRun) error {
 	var keys []string
 	for _, r := range runs {
 		c := Estimate(r.Model)
-		events += c.Events * float64(r.Times)
+		events += r.events(c) * float64(r.Times)
 		mem = math.Max(mem, c.Memory)
 		for _, d := range c.Drivers {
 			k := d[:max(strings.Index(d, " ("), 0)]
@@ -95,7 +93,7 @@ func (b Budget) Check(runs []PlannedRun) error {
 	if len(keys) > 0 {
 		hint += " and " + strings.Join(keys, ", ")
 	}
-	if n := runsOf(runs); n > 1 {
+	if n := Runs(runs); n > 1 {
 		hint += fmt.Sprintf(", times the %d runs (variants x replications x cells)", n)
 	}
 	if b.MaxEvents > 0 && events > b.MaxEvents {
@@ -103,7 +101,7 @@ func (b Budget) Check(runs []PlannedRun) error {
 	}
 	for _, r := range runs {
 		if !r.OnDisk {
-			mem += float64(r.Times) * bytesPerRecord
+			mem += float64(r.Times) * BytesPerRecord
 		}
 	}
 	if b.MaxMemory > 0 && mem > float64(b.MaxMemory) {
@@ -113,10 +111,10 @@ func (b Budget) Check(runs []PlannedRun) error {
 	return nil
 }
 
-// bytesPerRecord is what a comparison keeps of each run in memory: its
+// BytesPerRecord is what a comparison keeps of each run in memory: its
 // headline metrics, fault verdicts and summary digest (RunRecord), with
 // slack. Sweeps and shards keep theirs on disk (PlannedRun.OnDisk).
-const bytesPerRecord = 1024
+const BytesPerRecord = 1024
 
 // PlannedRun is a model and how many times a command runs it.
 type PlannedRun struct {
@@ -125,9 +123,21 @@ type PlannedRun struct {
 	// OnDisk says the runs' records go to disk as they finish (a sweep's
 	// cell spool, a shard's partial file), so they cost no memory per run.
 	OnDisk bool
+	// MaxEvents, if > 0, is the run's own cap (Options.MaxEvents): it
+	// costs at most that many events, whatever its estimate.
+	MaxEvents float64
 }
 
-func runsOf(runs []PlannedRun) int {
+// events is what one of the runs is planned to cost.
+func (r PlannedRun) events(c Cost) float64 {
+	if r.MaxEvents > 0 {
+		return min(c.Events, r.MaxEvents)
+	}
+	return c.Events
+}
+
+// Runs is the number of runs in a plan.
+func Runs(runs []PlannedRun) int {
 	n := 0
 	for _, r := range runs {
 		n += r.Times
@@ -135,74 +145,31 @@ func runsOf(runs []PlannedRun) int {
 	return n
 }
 
-// meter enforces a Budget while runs execute; it is the topology.Guard
-// every run of one command shares. Safe for concurrent use.
-type meter struct {
-	b        Budget
-	ctx      context.Context
-	deadline time.Time
-	events   atomic.Uint64
-	// queueHint names the services whose queues are unbounded, for the
-	// memory error.
-	queueHint string
+// TotalEvents is the estimated events of a whole plan.
+func TotalEvents(plan []PlannedRun) float64 {
+	var t float64
+	for _, r := range plan {
+		t += r.events(Estimate(r.Model)) * float64(r.Times)
+	}
+	return t
 }
 
-func newMeter(ctx context.Context, b Budget, cfgs ...topology.Config) *meter {
-	m := &meter{b: b, ctx: ctx}
+// Bound returns ctx with b.Timeout's deadline from now (none when 0), for
+// a command's work outside the simulator (promtool, figures, a merge's
+// reading): the Meter bounds its runs, Bound the rest.
+func (b Budget) Bound(ctx context.Context) (context.Context, context.CancelFunc) {
 	if b.Timeout > 0 {
-		m.deadline = time.Now().Add(b.Timeout)
+		return context.WithTimeout(ctx, b.Timeout)
 	}
-	var unbounded []string
-	for _, cfg := range cfgs {
-		for _, s := range cfg.Services {
-			if s.QueueCapacity < 0 && !contains(unbounded, s.Name) {
-				unbounded = append(unbounded, s.Name)
-			}
-		}
-	}
-	if len(unbounded) > 0 {
-		m.queueHint = "an unbounded queue grows while a service is overloaded: set queue_capacity on " + strings.Join(unbounded, ", ")
-	}
-	return m
+	return context.WithCancel(ctx)
 }
 
-// Check implements topology.Guard.
-func (m *meter) Check(n uint64) error {
-	if m.ctx != nil {
-		if err := m.ctx.Err(); err != nil {
-			return err
-		}
+// Explain returns err, or the wall-time BudgetError when err came from
+// work stopped by a context that Bound made and whose deadline passed (a
+// killed promtool says only "signal: killed").
+func (b Budget) Explain(ctx context.Context, err error) error {
+	if err == nil || errors.Is(err, ErrBudget) || !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return err
 	}
-	total := m.events.Add(n)
-	if m.b.MaxEvents > 0 && float64(total) > m.b.MaxEvents {
-		return &BudgetError{Resource: "events", Used: float64(total), Limit: m.b.MaxEvents, Flag: "--max-events"}
-	}
-	if !m.deadline.IsZero() && time.Now().After(m.deadline) {
-		return &BudgetError{Resource: "wall time", Used: m.b.Timeout.Seconds(), Limit: m.b.Timeout.Seconds(), Flag: "--timeout"}
-	}
-	if m.b.MaxMemory > 0 {
-		if used := heapInUse(); used > m.b.MaxMemory {
-			return &BudgetError{Resource: "memory", Used: float64(used), Limit: float64(m.b.MaxMemory), Flag: "--max-memory", Hint: m.queueHint}
-		}
-	}
-	return nil
-}
-
-// heapInUse is the bytes of heap objects, live or not yet swept.
-func heapInUse() uint64 {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return s[0].Value.Uint64()
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
+	return fmt.Errorf("%w (%v)", &BudgetError{Resource: "wall time", Used: b.Timeout.Seconds(), Limit: b.Timeout.Seconds(), Flag: "--timeout"}, err)
 }

@@ -1,4 +1,4 @@
-package run
+package runner
 
 import (
 	"fmt"
@@ -184,14 +184,15 @@ func topDrivers(m map[string]float64, total float64) []string {
 // String is the estimate in one line, as ressim validate prints it.
 func (c Cost) String() string {
 	s := fmt.Sprintf("estimated cost per run: %s events, %s series points, about %s",
-		siCount(c.Events), siCount(c.SeriesPoints), siBytes(c.Memory))
+		FormatCount(c.Events), FormatCount(c.SeriesPoints), FormatBytes(c.Memory))
 	if len(c.Drivers) > 0 {
 		s += "; driven by " + strings.Join(c.Drivers, ", ")
 	}
 	return s
 }
 
-func siCount(x float64) string {
+// FormatCount writes a count with an SI prefix: 950, 1.2k, 3.4M, 5.6G.
+func FormatCount(x float64) string {
 	switch {
 	case math.IsInf(x, 0) || x >= 1e15:
 		return fmt.Sprintf("%.3g", x)
@@ -205,7 +206,8 @@ func siCount(x float64) string {
 	return fmt.Sprintf("%.0f", x)
 }
 
-func siBytes(x float64) string {
+// FormatBytes writes a byte count in binary units: 12 KiB, 3.4 MiB, 5.6 GiB.
+func FormatBytes(x float64) string {
 	switch {
 	case x >= 1<<40 || math.IsInf(x, 0):
 		return fmt.Sprintf("%.3g TiB", x/(1<<40))

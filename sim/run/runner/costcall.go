@@ -1,4 +1,4 @@
-package run
+package runner
 
 import "github.com/ressim/ressim/sim/topology"
 
@@ -32,7 +32,7 @@ func (e *estimator) handler(service, op string) float64 {
 	if s == nil {
 		return 0
 	}
-	steps, _ := handlerSteps(s, op)
+	steps, _ := s.HandlerFor(op)
 	var ev float64
 	for _, st := range steps {
 		ev++ // the step itself
@@ -56,7 +56,7 @@ func (e *estimator) workOf(service, op string) float64 {
 	if s == nil {
 		return 0
 	}
-	steps, _ := handlerSteps(s, op)
+	steps, _ := s.HandlerFor(op)
 	var w float64
 	for _, st := range steps {
 		if st.Kind == topology.WorkStep {
@@ -64,15 +64,4 @@ func (e *estimator) workOf(service, op string) float64 {
 		}
 	}
 	return w
-}
-
-// handlerSteps is the steps serving op at s: the operation's, else the
-// default handler's.
-func handlerSteps(s *topology.ServiceConfig, op string) ([]topology.Step, bool) {
-	for _, o := range s.Operations {
-		if o.Name == op {
-			return o.Steps, true
-		}
-	}
-	return s.Steps, len(s.Steps) > 0
 }

@@ -1,0 +1,89 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// TestEstimateFormula checks the documented formula on small models
+// whose event counts can be written by hand.
+func TestEstimateFormula(t *testing.T) {
+	base := `schema = 1
+[experiment]
+name = "e"
+duration = "10s"
+interval = "1s"
+[[service]]
+name = "leaf"
+workers = 1
+service_time = { dist = "constant", mean = "1ms" }
+`
+	steps := []struct {
+		name, extra string
+		want        float64
+	}{
+		// 100/s x 10 s x (4 + 1 work step) + 10 intervals x (1 + 1 service + 1 client)
+		{"open loop", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 100\n", 100*10*5 + 10*3},
+		// retries: 3 attempts x 5
+		{"retries", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 100\ntimeout = \"1s\"\nretry = { attempts = 3 }\n", 100*10*15 + 10*3},
+		// a load fault x 4 on the client's peak rate
+		{"load fault", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 100\n[[fault]]\nkind = \"load\"\ntarget = \"c\"\nstart = \"1s\"\nduration = \"1s\"\nmultiply = 4\n", 400*10*5 + 10*3},
+		// closed loop: 10 users x 10 s / (99 ms think + 1 ms work) = 1000 requests
+		{"closed loop", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nusers = 10\nthink_time = { dist = \"constant\", mean = \"99ms\" }\n", 1000*5 + 10*3},
+	}
+	for _, s := range steps {
+		exp, err := experiment.Parse("e.toml", []byte(base+s.extra))
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		got := Estimate(exp.Model).Events
+		if d := got - s.want; d > 1e-6*s.want || d < -1e-6*s.want {
+			t.Errorf("%s: %v events, want %v", s.name, got, s.want)
+		}
+	}
+}
+
+// TestMeterStops: the run-time guard stops on each budget, with the
+// budget's name and flag, and on cancellation.
+func TestMeterStops(t *testing.T) {
+	g := NewMeter(context.Background(), Budget{MaxEvents: 100000})
+	var stop error
+	for i := 0; i < 100 && stop == nil; i++ {
+		stop = g.Check(16384)
+	}
+	var be *BudgetError
+	if !errors.As(stop, &be) || be.Resource != "events" || be.Estimated || be.Used <= 100000 || !errors.Is(stop, ErrBudget) {
+		t.Fatalf("events: %v", stop)
+	}
+	if err := NewMeter(context.Background(), Budget{MaxMemory: 1}).Check(1); !errors.As(err, &be) || be.Resource != "memory" || be.Flag != "--max-memory" {
+		t.Fatalf("memory: %v", err)
+	}
+	if err := NewMeter(context.Background(), Budget{Timeout: 1}).Check(1); !errors.As(err, &be) || be.Resource != "wall time" || be.Flag != "--timeout" {
+		t.Fatalf("wall time: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := NewMeter(ctx, Budget{}).Check(1); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancel: %v", err)
+	}
+}
+
+// TestEstimateCountsEventLog: the memory estimate holds the event log at
+// its cap, 120 bytes an event, and follows a configured cap.
+func TestEstimateCountsEventLog(t *testing.T) {
+	exp, err := experiment.Load(filepath.Join("testdata", "small.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := exp.Model
+	def := Estimate(cfg).Memory
+	cfg.EventLogCap = 2 * topology.DefaultEventLogCap
+	if got, want := Estimate(cfg).Memory-def, float64(bytesPerEvent*topology.DefaultEventLogCap); got != want {
+		t.Errorf("doubling the cap adds %g bytes, want %g", got, want)
+	}
+}
