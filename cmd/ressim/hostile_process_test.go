@@ -120,6 +120,7 @@ func TestHostileUnderAddressLimit(t *testing.T) {
 	cases = append(cases, deepFiles(t, dir)...)
 	cases = append(cases, resourceFiles(t, dir)...)
 	cases = append(cases, readerCases(t, dir)...)
+	cases = append(cases, commandCases(t, dir)...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			code, errOut := runLimited(t, c)

@@ -22,14 +22,20 @@ const (
 type budgetFlags struct {
 	maxEvents float64
 	maxMemory string
+	maxOutput string
 	timeout   time.Duration
 }
 
-func (f *budgetFlags) register(c *cobra.Command) {
-	d := runner.DefaultBudget
+func (f *budgetFlags) register(c *cobra.Command) { f.registerWith(c, runner.DefaultBudget) }
+
+// registerWith registers the flags with d's events and timeout as their
+// defaults: a command meant to finish in seconds (lint --simulate) has
+// smaller ones.
+func (f *budgetFlags) registerWith(c *cobra.Command, d runner.Budget) {
 	c.Flags().Float64Var(&f.maxEvents, "max-events", d.MaxEvents, "refuse or stop the command beyond this many simulated events, all runs together (0: no limit)")
 	c.Flags().StringVar(&f.maxMemory, "max-memory", "auto", "stop the command when the heap exceeds this (e.g. 512MiB, 8GiB; 0: no limit; auto: 4GiB, or half the memory or address space the process may have if that is less)")
 	c.Flags().DurationVar(&f.timeout, "timeout", d.Timeout, "stop the command after this wall time (e.g. 30m; 0: no limit); finished runs are kept")
+	c.Flags().StringVar(&f.maxOutput, "max-output", "1GiB", "refuse the command if its data files (time series, events, OpenMetrics) would exceed this (e.g. 64MiB; 0: no limit)")
 }
 
 // budget validates the flags and returns the budget.
@@ -47,7 +53,11 @@ func (f *budgetFlags) budget() (runner.Budget, error) {
 	if err != nil {
 		return runner.Budget{}, usageError{fmt.Errorf("--max-memory: %w", err)}
 	}
-	return runner.Budget{MaxEvents: f.maxEvents, MaxMemory: mem, Timeout: f.timeout}, nil
+	out, err := parseBytes(f.maxOutput)
+	if err != nil {
+		return runner.Budget{}, usageError{fmt.Errorf("--max-output: %w", err)}
+	}
+	return runner.Budget{MaxEvents: f.maxEvents, MaxMemory: mem, Timeout: f.timeout, MaxOutput: float64(out)}, nil
 }
 
 // defaultMemory is the memory budget of --max-memory auto: 4 GiB

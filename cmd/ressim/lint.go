@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/ressim/ressim/internal/input"
 
@@ -80,8 +81,18 @@ FILE is invalid.`,
 	c.Flags().StringVar(&variant, "variant", lint.AllVariants, "variant to check: base, a [[variant]] name, or * for all")
 	c.Flags().BoolVar(&simulate, "simulate", false, "also run the standard stress scenarios and report their verdicts and measured amplification")
 	c.Flags().StringVar(&kind, "import", "", "FILE is a configuration of this kind (envoy, grpc, istio, resilience4j): import it, lint the result, report at the source's lines")
-	bf.register(c)
+	bf.registerWith(c, lintBudget())
 	return c
+}
+
+// lintBudget is lint --simulate's default budget: 2 x 10^8 events (ten
+// scenario runs at their cap, lint.SimMaxEvents; about half a minute
+// here) and ten minutes, since the scenarios are meant as a quick check:
+// a file whose variants need more is refused, naming --max-events.
+func lintBudget() runner.Budget {
+	b := runner.DefaultBudget
+	b.MaxEvents, b.Timeout = 10*lint.SimMaxEvents, 10*time.Minute
+	return b
 }
 
 // lintOptions are lint's flags.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ressim/ressim/internal/input"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ressim/ressim/internal/version"
@@ -93,7 +95,7 @@ func exitCode(err error) int {
 	switch {
 	case errors.Is(err, runner.ErrBudget):
 		return exitBudget
-	case errors.Is(err, experiment.ErrInvalid), errors.Is(err, run.ErrNoSuchRun), errors.As(err, &ue):
+	case errors.Is(err, experiment.ErrInvalid), errors.Is(err, run.ErrNoSuchRun), errors.As(err, &ue), input.Refused(err):
 		return exitInvalid
 	case errors.Is(err, errExpectation):
 		return exitExpect

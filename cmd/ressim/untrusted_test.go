@@ -60,6 +60,14 @@ func hostileFiles() map[string]struct{ body, want string } {
 		"probe period of 1 ns": {header("1h", "") +
 			"[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 1\n" + strings.Replace(leaf, "workers = 10\n", "workers = 10\ninstances = 10\nreadiness = { period = \"1ns\", timeout = \"1ns\" }\n", 1),
 			"events budget refused"},
+		// issue 23: no instances key, so the estimate multiplied the
+		// probes by 0 and let 10^10 events run
+		"probe period of 1 ns without instances": {header("1h", "") +
+			"[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 1\n" + strings.Replace(leaf, "workers = 10\n", "workers = 10\nreadiness = { period = \"1ns\", timeout = \"1ns\" }\n", 1),
+			"events budget refused"},
+		"liveness period of 1 ns without instances": {header("1h", "") +
+			"[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 1\n" + strings.Replace(leaf, "workers = 10\n", "workers = 10\nliveness = { period = \"1ns\", timeout = \"1ns\" }\n", 1),
+			"events budget refused"},
 		"thousands of sequential calls": {header("1h", "") +
 			"[[client]]\nname = \"c\"\ntarget = \"top\"\nrate = 1000\n[[service]]\nname = \"top\"\nworkers = 10\n" + seq.String() + leaf,
 			"events budget refused"},

@@ -14,12 +14,26 @@ const (
 	StdinName = "<stdin>"
 )
 
-// ErrTooLarge marks a source larger than its limit; ErrEmpty a pipe, FIFO
-// or device that gave no data.
+// The refusals: ErrTooLarge marks a source larger than its limit,
+// ErrEmpty a pipe, FIFO or device that gave no data, ErrDirectory a
+// directory, ErrNotRegular what OpenRegular refuses.
 var (
-	ErrTooLarge = errors.New("larger than the limit")
-	ErrEmpty    = errors.New("read nothing")
+	ErrTooLarge   = errors.New("larger than the limit")
+	ErrEmpty      = errors.New("read nothing")
+	ErrDirectory  = errors.New("is a directory")
+	ErrNotRegular = errors.New("is not a regular file (a FIFO, device or socket cannot be read here)")
 )
+
+// Refused reports whether err is one of this package's refusals: the
+// user's input is at fault, not the program (ressim exits with status 2).
+func Refused(err error) bool {
+	for _, e := range []error{ErrTooLarge, ErrEmpty, ErrDirectory, ErrNotRegular} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
 
 // SizeError says which source was over which limit, in bytes.
 type SizeError struct {
@@ -62,7 +76,7 @@ func Open(path string) (f *os.File, regular bool, err error) {
 	}
 	if st.IsDir() {
 		f.Close()
-		return nil, false, fmt.Errorf("%s is a directory", path)
+		return nil, false, fmt.Errorf("%s %w", path, ErrDirectory)
 	}
 	return f, st.Mode().IsRegular(), nil
 }
@@ -77,7 +91,7 @@ func OpenRegular(path string) (*os.File, error) {
 	}
 	if !regular {
 		f.Close()
-		return nil, fmt.Errorf("%s is not a regular file (a FIFO, device or socket cannot be read here)", path)
+		return nil, fmt.Errorf("%s %w", path, ErrNotRegular)
 	}
 	return f, nil
 }

@@ -57,7 +57,9 @@ func Evaluate(ctx context.Context, cfg topology.Config, opt Options) (*Report, e
 	if ev == 0 {
 		ev = DefaultEvalInterval
 	}
-	plan := []runner.PlannedRun{{Model: cfg, Times: 1, OnDisk: true}}
+	// Each run's series go into a promtool test file, as large as the
+	// OpenMetrics export.
+	plan := []runner.PlannedRun{{Model: cfg, Times: 1, OnDisk: true, Writes: runner.WritesOpenMetrics}}
 	if len(cfg.Faults) > 0 {
 		plan[0].Times = 2 // the baseline is the same model less its faults: no cheaper
 	}

@@ -128,7 +128,13 @@ func (opt CompareOptions) seedAndReps(exp *experiment.Experiment) (seed uint64, 
 func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*Comparison, error) {
 	c := newComparison(exp, opt)
 	seed, reps, n := c.Seed, c.Replications, len(c.Arms)
-	if err := opt.Budget.Check(c.plan()); err != nil {
+	plan := c.plan()
+	for i := range plan {
+		if opt.spool != "" { // every replication's series goes to timeseries.csv
+			plan[i].Writes = runner.WritesSeries
+		}
+	}
+	if err := opt.Budget.Check(plan); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 	}
 	ctx, cancel := context.WithCancel(ctx)

@@ -36,6 +36,10 @@ func TestEstimateOfBundledExperiments(t *testing.T) {
 		if ratio := est / float64(res.Events); ratio < 1 || ratio > 60 {
 			t.Errorf("%s: estimated %.0f events, fired %d (ratio %.2f)", f, est, res.Events, ratio)
 		}
+		if got, want := len(res.Series.Columns()), exp.Model.SeriesColumns(); got != want {
+			t.Errorf("%s: %d series columns, topology.Config.SeriesColumns says %d", f, got, want)
+		}
+		t.Logf("%s: events estimated/fired %.2f", filepath.Base(f), est/float64(res.Events))
 		c := &Comparison{Replications: max(exp.Replications, 1), Arms: Arms(exp)}
 		if err := runner.DefaultBudget.Check(c.plan()); err != nil {
 			t.Errorf("%s: compare: %v", f, err)

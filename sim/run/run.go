@@ -92,7 +92,11 @@ func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
 	cfg.Trace = topology.TraceConfig{Every: opt.TraceEvery, Max: opt.TraceMax}
-	if err := opt.Budget.Check([]runner.PlannedRun{{Model: cfg, Times: 1}}); err != nil {
+	writes := runner.WritesSeries | runner.WritesEvents
+	if opt.HistogramSeries {
+		writes |= runner.WritesOpenMetrics // the histograms are recorded for metrics.om
+	}
+	if err := opt.Budget.Check([]runner.PlannedRun{{Model: cfg, Times: 1, Writes: writes}}); err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
 	out := &Output{Dir: opt.OutDir}

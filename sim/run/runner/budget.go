@@ -23,11 +23,17 @@ type Budget struct {
 	// Timeout is the wall time the command may take. Wall time is read
 	// only to stop runs: it never changes a finished run's results.
 	Timeout time.Duration
+	// MaxOutput is the bytes of data files (time series, events,
+	// OpenMetrics) the command may write, all runs together. Output size
+	// follows from the configuration (intervals × series columns, the
+	// event log's cap), so it is checked before running only.
+	MaxOutput float64
 }
 
 // DefaultBudget: 10^10 events (minutes to hours of CPU), 4 GiB of heap,
-// one hour of wall time.
-var DefaultBudget = Budget{MaxEvents: 1e10, MaxMemory: 4 << 30, Timeout: time.Hour}
+// one hour of wall time, 1 GiB of data files (the largest bundled
+// output, mm10's with --openmetrics, is under 8 MB).
+var DefaultBudget = Budget{MaxEvents: 1e10, MaxMemory: 4 << 30, Timeout: time.Hour, MaxOutput: 1 << 30}
 
 // ErrBudget marks a command refused or stopped by its Budget.
 var ErrBudget = errors.New("budget exceeded")
@@ -35,7 +41,7 @@ var ErrBudget = errors.New("budget exceeded")
 // BudgetError says which budget refused or stopped a command, and how to
 // raise it.
 type BudgetError struct {
-	// Resource is "events", "memory" or "wall time".
+	// Resource is "events", "memory", "wall time" or "output".
 	Resource string
 	// Estimated is true when the command was refused before any run.
 	Estimated bool
@@ -59,7 +65,7 @@ func (e *BudgetError) Error() string {
 
 func (e *BudgetError) format(x float64) string {
 	switch e.Resource {
-	case "memory":
+	case "memory", "output":
 		return FormatBytes(x)
 	case "wall time":
 		return time.Duration(x * 1e9).Round(time.Millisecond).String()
@@ -77,8 +83,10 @@ func (b Budget) Check(runs []PlannedRun) error {
 	var events, mem float64
 	drivers := map[string]bool{}
 	var keys []string
-	for _, r := range runs {
+	costs := make([]Cost, len(runs))
+	for i, r := range runs {
 		c := Estimate(r.Model)
+		costs[i] = c
 		events += r.events(c) * float64(r.Times)
 		mem = math.Max(mem, c.Memory)
 		for _, d := range c.Drivers {
@@ -108,6 +116,23 @@ func (b Budget) Check(runs []PlannedRun) error {
 		return &BudgetError{Resource: "memory", Estimated: true, Used: mem, Limit: float64(b.MaxMemory), Flag: "--max-memory",
 			Hint: "the memory grows with users, workers and [experiment] duration / interval x (clients + services)"}
 	}
+	var out float64
+	for i, r := range runs {
+		c := costs[i]
+		if r.Writes&WritesSeries != 0 {
+			out += float64(r.Times) * c.SeriesBytes
+		}
+		if r.Writes&WritesEvents != 0 {
+			out += float64(r.Times) * c.EventsBytes
+		}
+		if r.Writes&WritesOpenMetrics != 0 {
+			out += float64(r.Times) * c.OpenMetrics
+		}
+	}
+	if b.MaxOutput > 0 && out > b.MaxOutput {
+		return &BudgetError{Resource: "output", Estimated: true, Used: out, Limit: b.MaxOutput, Flag: "--max-output",
+			Hint: "the files grow with [experiment] duration / interval x the series columns (clients, services, guarded calls)"}
+	}
 	return nil
 }
 
@@ -123,6 +148,9 @@ type PlannedRun struct {
 	// OnDisk says the runs' records go to disk as they finish (a sweep's
 	// cell spool, a shard's partial file), so they cost no memory per run.
 	OnDisk bool
+	// Writes says which data files each of the runs writes, for
+	// Budget.MaxOutput; 0 writes none (a sweep's runs, lint's).
+	Writes Writes
 	// MaxEvents, if > 0, is the run's own cap (Options.MaxEvents): it
 	// costs at most that many events, whatever its estimate.
 	MaxEvents float64
@@ -173,3 +201,14 @@ func (b Budget) Explain(ctx context.Context, err error) error {
 	}
 	return fmt.Errorf("%w (%v)", &BudgetError{Resource: "wall time", Used: b.Timeout.Seconds(), Limit: b.Timeout.Seconds(), Flag: "--timeout"}, err)
 }
+
+// Writes is a set of data files a run writes.
+type Writes uint8
+
+// The data files: the time series (timeseries.csv), the event log
+// (events.csv) and the OpenMetrics export (metrics.om).
+const (
+	WritesSeries Writes = 1 << iota
+	WritesEvents
+	WritesOpenMetrics
+)

@@ -10,27 +10,30 @@ import (
 	"github.com/ressim/ressim/sim/topology"
 )
 
-// Cost is an estimate, from the configuration alone, of what one run of a
-// model costs. The formula (docs/security.md, "Budgets"):
+// Cost is an estimate, from the configuration alone and with topology's
+// defaults applied (instances 0 means 1, interval 0 means 1 s), of what
+// one run of a model costs. The formula (docs/security.md, "Budgets"):
 //
 //	events ≈ Σ clients requests × E(target handler, client policy)
-//	         + Σ services instances × (duration / probe or ejection period)
-//	         + duration / interval × (1 + services + clients)
-//	series points = duration / interval × (1 + 6 clients + 21 services
-//	                + 17 (clients + services))   (the last: latency histograms)
+//	         + Σ services max(instances, 1) × duration × 2 / (each probe
+//	           period and the outlier interval)
+//	         + intervals × (1 + services + clients)
 //	E(policy, handler) = attempts × (4 + Σ steps: work 1, call p × E(call))
+//	series points = intervals × (topology.Config.SeriesColumns
+//	                + HistogramColumns)
 //
-// plus, in Memory, the event log at its cap (topology.Config.EventLogCap)
-// × 120 bytes; where requests = peak rate (schedule maximum, times the largest load
-// fault on the client) × duration for an open-loop client, and users ×
-// duration / (mean think time + the handler's mean work) for a
-// closed-loop one; attempts = the retry policy's max_attempts (1 without
-// retries); 4 events per attempt (arrival, work or response, timeout,
-// delivery). It assumes every attempt is retried to the limit and the
-// peak rate holds for the whole run, so for the bundled experiments it
-// over-estimates the events fired by 1.5-10x (docs/security.md); it
-// never sees a queue growing without bound, which the run-time memory
-// budget catches.
+// where requests is, for an open-loop client, the integral over the run
+// of the rate the model runs (topology.ClientConfig.OpenRequests: the
+// schedule, stepwise or linear, times the load faults while they are
+// active), and for a closed-loop one users × duration / (mean think time
+// + the handler's mean work); attempts is the retry policy's max_attempts
+// (1 without retries); 4 events an attempt (arrival, work or response,
+// timeout, delivery). Memory adds the event log at its cap
+// (topology.Config.EventLogCap) × 120 bytes; SeriesBytes, EventsBytes
+// and OpenMetrics are the bytes the data files take. It assumes every attempt is retried to
+// the limit, so it over-estimates the events a run fires, never the
+// reverse except where a queue grows without bound, which the run-time
+// memory budget catches (TestEstimateBothWays states the factor).
 type Cost struct {
 	// Events is the estimated number of events one run fires.
 	Events float64
@@ -42,6 +45,14 @@ type Cost struct {
 	// Memory is the estimated bytes one run holds at its peak, not
 	// counting queues that grow (those the run-time budget bounds).
 	Memory float64
+	// SeriesBytes is the estimated bytes of the run's rows in
+	// timeseries.csv (a row per series value); EventsBytes those of
+	// events.csv, at the event log's cap.
+	SeriesBytes, EventsBytes float64
+	// OpenMetrics is the estimated bytes of metrics.om (ressim run
+	// --openmetrics): every series value and latency-histogram bucket as
+	// an OpenMetrics sample line.
+	OpenMetrics float64
 	// Drivers name the keys that drive Events, the largest first, as
 	// "key (share of the events)".
 	Drivers []string
@@ -56,6 +67,17 @@ const (
 	bytesPerWorker  = 64
 	bytesPerPoint   = 8
 	bytesPerEvent   = 120 // a logged state change (topology.Event) and its strings
+)
+
+// Bytes written per unit, measured on the bundled experiments (38 to 43
+// bytes a timeseries.csv row, 180 to 210 bytes of metrics.om a series
+// value with its share of the histograms), rounded up so that the
+// estimate does not fall short for long entity names
+// (TestOutputEstimateOfBundledExperiments).
+const (
+	csvBytesPerValue = 64
+	omBytesPerSample = 120
+	csvBytesPerEvent = 160 // an events.csv row
 )
 
 // Estimate returns the cost of one run of cfg.
@@ -78,24 +100,27 @@ func Estimate(cfg topology.Config) Cost {
 		inFlight += float64(cl.Users)
 	}
 	for _, s := range cfg.Services {
-		ev := float64(s.Instances) * d * periodicRate(s)
+		inst := float64(max(s.Instances, 1)) // topology's default: 0 means 1
+		ev := inst * d * periodicRate(s)
 		c.Events += ev
 		if ev > 0 {
 			drivers[fmt.Sprintf("service %q probe periods and outlier interval", s.Name)] += ev
 		}
-		c.Entities += float64(s.Instances) * float64(1+s.Workers)
+		c.Entities += inst * float64(1+s.Workers)
 	}
 	iv := cfg.Interval
 	if iv <= 0 {
 		iv = topology.DefaultInterval
 	}
-	intervals := d / iv.Seconds()
-	// Time-series columns, then the latency histograms: per client and
-	// service, the counts at each bucket bound, the count and the sum.
-	hist := float64(len(topology.LatencyBucketBounds()) + 2)
-	cols := 1 + 6*float64(len(cfg.Clients)) + 21*float64(len(cfg.Services)) +
-		hist*float64(len(cfg.Clients)+len(cfg.Services))
-	c.SeriesPoints = intervals * cols
+	intervals := math.Ceil(d / iv.Seconds())
+	// The columns the model records (topology.Config.SeriesColumns), then
+	// the latency histograms', which a run records for OpenMetrics only
+	// but which are counted here whatever the outputs.
+	cols, hist := float64(cfg.SeriesColumns()), float64(cfg.HistogramColumns())
+	c.SeriesPoints = intervals * (cols + hist)
+	c.SeriesBytes = intervals * cols * csvBytesPerValue
+	c.EventsBytes = csvBytesPerEvent * float64(eventLogCap(cfg))
+	c.OpenMetrics = intervals * (cols + hist) * omBytesPerSample
 	c.Events += intervals * (1 + float64(len(cfg.Services)+len(cfg.Clients)))
 	drivers["[experiment] interval"] += intervals * (1 + float64(len(cfg.Services)+len(cfg.Clients)))
 	c.Memory = c.SeriesPoints*bytesPerPoint + inFlight*bytesPerUser + c.Entities*bytesPerWorker +
@@ -121,22 +146,17 @@ func clientRequests(cfg topology.Config, cl topology.ClientConfig, work float64)
 		cycle := max(cl.ThinkTime.Mean().Seconds()+work, 1e-6)
 		return float64(cl.Users) * d / cycle, fmt.Sprintf("client %q users", cl.Name)
 	}
-	rate, key := cl.Rate, fmt.Sprintf("client %q rate", cl.Name)
-	for _, p := range cl.Schedule {
-		if p.Rate > rate {
-			rate, key = p.Rate, fmt.Sprintf("client %q schedule", cl.Name)
-		}
+	key := fmt.Sprintf("client %q rate", cl.Name)
+	if len(cl.Schedule) > 0 {
+		key = fmt.Sprintf("client %q schedule", cl.Name)
 	}
-	mult := 1.0
 	for _, f := range cfg.Faults {
-		if f.Kind == topology.LoadFault && f.Target == cl.Name && f.Multiply > mult {
-			mult = f.Multiply
+		if f.Kind == topology.LoadFault && f.Target == cl.Name && f.Multiply > 1 {
+			key += " x fault multiply"
+			break
 		}
 	}
-	if mult > 1 {
-		key += " x fault multiply"
-	}
-	return rate * mult * d, key
+	return cl.OpenRequests(cfg.Faults, cfg.Duration), key
 }
 
 // periodicRate is the events per second per instance of a service's

@@ -31,8 +31,12 @@ service_time = { dist = "constant", mean = "1ms" }
 		{"open loop", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 100\n", 100*10*5 + 10*3},
 		// retries: 3 attempts x 5
 		{"retries", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 100\ntimeout = \"1s\"\nretry = { attempts = 3 }\n", 100*10*15 + 10*3},
-		// a load fault x 4 on the client's peak rate
-		{"load fault", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 100\n[[fault]]\nkind = \"load\"\ntarget = \"c\"\nstart = \"1s\"\nduration = \"1s\"\nmultiply = 4\n", 400*10*5 + 10*3},
+		// a load fault x 4 for 1 s of the 10: 100/s x 9 s + 400/s x 1 s
+		{"load fault", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 100\n[[fault]]\nkind = \"load\"\ntarget = \"c\"\nstart = \"1s\"\nduration = \"1s\"\nmultiply = 4\n", (100*9+400)*5 + 10*3},
+		// a burst: 10000/s for 100 ms, then 10/s: counted for its length, not held
+		{"burst", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nschedule = [{ at = \"0s\", rate = 10000 }, { at = \"100ms\", rate = 10 }]\n", (1000+10*9.9)*5 + 10*3},
+		// a linear ramp from 0 to 200/s over the 10 s: 1000 requests
+		{"ramp", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nschedule = [{ at = \"0s\", rate = 0 }, { at = \"10s\", rate = 200 }]\ninterpolate = \"linear\"\n", 1000*5 + 10*3},
 		// closed loop: 10 users x 10 s / (99 ms think + 1 ms work) = 1000 requests
 		{"closed loop", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nusers = 10\nthink_time = { dist = \"constant\", mean = \"99ms\" }\n", 1000*5 + 10*3},
 	}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/ressim/ressim/internal/promtool/promtooltest"
+)
+
+// commandCases are issue 23's hostile inputs to the commands built beside
+// the guard of run, compare and sweep: alerts and lint --simulate, which
+// now go through the runner (sim/run/runner) with budget flags of their
+// own, and the files they read (rules, FIFOs, devices).
+func commandCases(t *testing.T, dir string) []hostileCase {
+	leaf := "[[service]]\nname = \"leaf\"\nworkers = 10\nservice_time = { dist = \"constant\", mean = \"1ms\" }\n"
+	client := "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 10\n"
+	rules := filepath.Join(dir, "rules.yml")
+	write(t, rules, "groups:\n- name: g\n  rules:\n  - alert: Busy\n    expr: vector(1) > 2\n")
+	fifo := filepath.Join(dir, "rules-fifo.yml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// 15 lines: a queue without capacity, overloaded for an hour.
+	queue := filepath.Join(dir, "alerts-queue.toml")
+	write(t, queue, "schema = 1\n"+header("1h", "")+
+		"[[client]]\nname = \"c\"\ntarget = \"slow\"\nrate = 200000\n"+
+		"[[service]]\nname = \"slow\"\nworkers = 1\nservice_time = { dist = \"constant\", mean = \"1s\" }\n")
+	// 160 bytes, valid: 10^6 intervals of series, 4.6 GB of metrics.om
+	// on main.
+	intervals := filepath.Join(dir, "million-intervals.toml")
+	write(t, intervals, "schema = 1\n"+header("1000s", "interval = \"1ms\"")+client+leaf)
+	// 100 variants, each a full set of lint --simulate's scenarios at
+	// their event cap.
+	var variants strings.Builder
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&variants, "[[variant]]\nname = \"v%d\"\nset = { \"service.leaf.workers\" = %d }\n", i, i+1)
+	}
+	busy := filepath.Join(dir, "hundred-variants.toml")
+	write(t, busy, "schema = 1\n"+header("60s", "")+
+		"[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 100000\ntimeout = \"100ms\"\nretry = { attempts = 3 }\n"+leaf+variants.String())
+	cases := []hostileCase{
+		{name: "lint --simulate on 100 variants", args: []string{"lint", busy, "--simulate"}, code: exitBudget, want: "--max-events"},
+		{name: "run --openmetrics of a million intervals", args: []string{"run", intervals, "--openmetrics", "--no-plots", "-o", filepath.Join(dir, "out")},
+			code: exitBudget, want: "output budget refused"},
+	}
+	if promtooltest.Require(t) == "" {
+		return cases
+	}
+	return append(cases,
+		hostileCase{name: "alerts on an unbounded queue", args: []string{"alerts", queue, "--rules", rules, "--max-memory", "512MiB"},
+			code: exitBudget, want: "queue_capacity"},
+		hostileCase{name: "alerts on a million intervals", args: []string{"alerts", intervals, "--rules", rules},
+			code: exitBudget, want: "output budget refused"},
+		hostileCase{name: "alerts --rules /dev/zero", args: []string{"alerts", intervals, "--rules", "/dev/zero"},
+			code: exitInvalid, want: "/dev/zero"},
+		hostileCase{name: "alerts --rules a FIFO", args: []string{"alerts", intervals, "--rules", fifo},
+			code: exitInvalid, want: fifo},
+	)
+}
