@@ -15,7 +15,9 @@ import (
 // Handler serves the site in fsys (a built site: Build's folder, or the
 // copy embedded with -tags playground_embed). Every answer forbids
 // content sniffing and framing and keeps the page to its own origin
-// (index.html's Content-Security-Policy). Safe for concurrent use.
+// (index.html's Content-Security-Policy). A path no file can have (a NUL
+// byte, another control character, bad UTF-8: badPath) is answered with
+// 400 Bad Request. Safe for concurrent use.
 func Handler(fsys fs.FS) http.Handler {
 	files := http.FileServer(http.FS(fsys))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -26,6 +28,10 @@ func Handler(fsys fs.FS) http.Handler {
 		h.Set("Cache-Control", "no-cache")
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			http.Error(w, "read-only", http.StatusMethodNotAllowed)
+			return
+		}
+		if badPath(r.URL.Path) {
+			http.Error(w, "bad path", http.StatusBadRequest)
 			return
 		}
 		files.ServeHTTP(w, r)
