@@ -38,17 +38,54 @@ func Handler(fsys fs.FS) http.Handler {
 	})
 }
 
+// The bounds of Serve ('ressim serve', which a workshop room reaches on
+// 0.0.0.0). The server only hands out files: every run happens in the
+// visitor's tab (main.wasm calls api.go's and batch.go's entry points
+// there, bounded by PageBudget, up to an hour), never on the server. The
+// longest legitimate answer is therefore the largest file, main.wasm
+// (about 16 MB, sent uncompressed), on a crowded room network.
+const (
+	// ReadHeaderTimeout bounds reading a request's header, from the
+	// connection's acceptance or, on a kept-alive connection, from the
+	// next request's first byte: a connection that sends nothing, or
+	// trickles a header, is closed after it.
+	ReadHeaderTimeout = 10 * time.Second
+	// ReadTimeout bounds reading a whole request, header and body. The
+	// site takes no bodies (GET and HEAD only), so this bounds the body
+	// of a refused POST, which net/http reads and discards to keep the
+	// connection (up to 256 KiB); without it a body trickled a byte at a
+	// time holds the connection as long as its sender likes. When it
+	// passes while an answer is still being written, net/http cancels the
+	// request's context, which http.FileServer does not watch: it does not
+	// cut a download short.
+	ReadTimeout = 30 * time.Second
+	// WriteTimeout bounds writing an answer, from the end of its request's
+	// header. It must not cut main.wasm off: 10 minutes sends 16 MB at
+	// 27 kB/s, about 0.2 Mbit/s, what each of 40 visitors gets from
+	// 8 Mbit/s of Wi-Fi when they all load the page at once. It is also
+	// how long a reader slower than that may hold a connection.
+	WriteTimeout = 10 * time.Minute
+	// IdleTimeout closes a kept-alive connection that has had no request
+	// for this long. The page asks for its files in one burst and then
+	// runs offline, so an idle connection holds a descriptor for nothing.
+	IdleTimeout = 30 * time.Second
+	// ShutdownGrace is how long Serve lets answers in progress finish
+	// once its context is cancelled.
+	ShutdownGrace = 5 * time.Second
+)
+
 // Serve serves fsys on ln until ctx is cancelled, then shuts down,
-// letting requests in progress finish for up to 5 s.
+// letting answers in progress finish for up to ShutdownGrace, with the
+// timeouts above.
 func Serve(ctx context.Context, ln net.Listener, fsys fs.FS) error {
 	if _, err := fs.Stat(fsys, WasmFile); err != nil {
 		return fmt.Errorf("playground: the site has no %s: %w", WasmFile, err)
 	}
-	srv := &http.Server{Handler: Handler(fsys), ReadHeaderTimeout: 10 * time.Second}
+	srv := newServer(fsys)
 	done := make(chan error, 1)
 	go func() {
 		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		sctx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
 		defer cancel()
 		done <- srv.Shutdown(sctx)
 	}()
@@ -56,4 +93,16 @@ func Serve(ctx context.Context, ln net.Listener, fsys fs.FS) error {
 		return fmt.Errorf("playground: serve: %w", err)
 	}
 	return <-done
+}
+
+// newServer is the server Serve runs: Handler(fsys) with the timeouts
+// above.
+func newServer(fsys fs.FS) *http.Server {
+	return &http.Server{
+		Handler:           Handler(fsys),
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       IdleTimeout,
+	}
 }
