@@ -69,19 +69,30 @@ const (
 	// for this long. The page asks for its files in one burst and then
 	// runs offline, so an idle connection holds a descriptor for nothing.
 	IdleTimeout = 30 * time.Second
+	// MaxConns is the most connections Serve serves at once; at the cap,
+	// a newcomer takes the slot of the connection idle longest (no request
+	// yet, or between keep-alive requests), which is closed (connLimit).
+	// Each connection holds a descriptor, and another for the file it is
+	// sending: 256 hold at most 512 of the 1,024 a process is commonly
+	// allowed (ulimit -n), leaving the rest to the process. A room of 40
+	// browsers, at most 6 connections each to one host, fits in 240. Go
+	// raises the soft descriptor limit to the hard one at start on Unix,
+	// so a fixed cap under the usual 1,024 is as good as reading it.
+	MaxConns = 256
 	// ShutdownGrace is how long Serve lets answers in progress finish
 	// once its context is cancelled.
 	ShutdownGrace = 5 * time.Second
 )
 
 // Serve serves fsys on ln until ctx is cancelled, then shuts down,
-// letting answers in progress finish for up to ShutdownGrace, with the
-// timeouts above.
+// letting answers in progress finish for up to ShutdownGrace. It serves
+// at most MaxConns connections at once, with the timeouts above.
 func Serve(ctx context.Context, ln net.Listener, fsys fs.FS) error {
 	if _, err := fs.Stat(fsys, WasmFile); err != nil {
 		return fmt.Errorf("playground: the site has no %s: %w", WasmFile, err)
 	}
-	srv := newServer(fsys)
+	l := limitConns(ln, MaxConns)
+	srv := newServer(fsys, l)
 	done := make(chan error, 1)
 	go func() {
 		<-ctx.Done()
@@ -89,20 +100,21 @@ func Serve(ctx context.Context, ln net.Listener, fsys fs.FS) error {
 		defer cancel()
 		done <- srv.Shutdown(sctx)
 	}()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+	if err := srv.Serve(l); !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("playground: serve: %w", err)
 	}
 	return <-done
 }
 
-// newServer is the server Serve runs: Handler(fsys) with the timeouts
-// above.
-func newServer(fsys fs.FS) *http.Server {
+// newServer is the server Serve runs on l: Handler(fsys) with the
+// timeouts above, telling l which connections are idle.
+func newServer(fsys fs.FS, l *connLimit) *http.Server {
 	return &http.Server{
 		Handler:           Handler(fsys),
 		ReadHeaderTimeout: ReadHeaderTimeout,
 		ReadTimeout:       ReadTimeout,
 		WriteTimeout:      WriteTimeout,
 		IdleTimeout:       IdleTimeout,
+		ConnState:         l.connState,
 	}
 }

@@ -4,48 +4,11 @@ package playground
 
 import (
 	"bufio"
-	"context"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 )
-
-// testSite writes a stand-in for a built site (index.html and a main.wasm
-// of four bytes) to a temporary folder and returns it as os.DirFS, which
-// is what 'ressim serve --dir' serves.
-func testSite(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, body := range map[string]string{"index.html": "<!doctype html><title>p</title>", WasmFile: "\x00asm"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-// serveTest runs Serve on 127.0.0.1 until the test ends and returns its
-// address.
-func serveTest(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, os.DirFS(testSite(t))) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return ln.Addr().String()
-}
 
 // rawGet sends "GET target HTTP/1.1" as it is, byte for byte, on a new
 // connection to addr and returns the answer's status.
