@@ -6,11 +6,13 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -227,5 +229,37 @@ func TestServeMoreThanMaxConns(t *testing.T) {
 	}
 	if closed < extra+1 {
 		t.Errorf("%d old connections closed, want at least %d: more than MaxConns (%d) were open", closed, extra+1, MaxConns)
+	}
+}
+
+// TestServeBoundsDocumented: docs/security.md's table of the playground
+// server's bounds states the values of the constants.
+func TestServeBoundsDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "security.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	human := func(d time.Duration) string {
+		if d%time.Minute == 0 {
+			return fmt.Sprintf("| %d min", d/time.Minute)
+		}
+		return fmt.Sprintf("| %d s", d/time.Second)
+	}
+	for name, want := range map[string]string{
+		"ReadHeaderTimeout": human(ReadHeaderTimeout),
+		"ReadTimeout":       human(ReadTimeout),
+		"WriteTimeout":      human(WriteTimeout),
+		"IdleTimeout":       human(IdleTimeout),
+		"MaxConns":          fmt.Sprintf("| %d |", MaxConns),
+	} {
+		row := ""
+		for _, l := range strings.Split(string(doc), "\n") {
+			if strings.Contains(l, "`playground."+name+"`") {
+				row = l
+			}
+		}
+		if !strings.Contains(row, want) {
+			t.Errorf("%s: row %q lacks %q", name, row, want)
+		}
 	}
 }
