@@ -28,7 +28,11 @@ folder, which needs the go command and ressim's source (run it from the
 source folder).
 
 It listens on --addr (loopback by default; give 0.0.0.0:8080 to serve a
-room), prints the URL, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM.`,
+room), prints the URL, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
+It serves at most 256 connections at once, a newcomer taking the slot of
+the one idle longest; closes keep-alive connections idle for 30 s; and
+answers a path no file can have (a NUL byte, a control character) with
+400 (docs/security.md).`,
 		Example: `  ressim serve
   ressim serve --addr 0.0.0.0:8080 --dir dist/playground`,
 		Args: cobra.NoArgs,

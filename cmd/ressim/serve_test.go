@@ -13,7 +13,8 @@ import (
 )
 
 // TestServe: ressim serve --dir prints its URL, serves the site (main.wasm
-// as application/wasm), refuses writes, and returns cleanly when its
+// as application/wasm), refuses writes and a NUL byte in the path (400, not
+// the 500 os.DirFS's error gave), and returns cleanly when its
 // context (what SIGINT and SIGTERM cancel) is cancelled.
 func TestServe(t *testing.T) {
 	dir := t.TempDir()
@@ -54,6 +55,14 @@ func TestServe(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("POST: status %d, want 405", res.StatusCode)
+	}
+	res, err = http.Get(url + "main.wasm%00")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusBadRequest {
+		t.Errorf("GET main.wasm%%00: status %d, want 400", res.StatusCode)
 	}
 	cancel()
 	select {
