@@ -30,7 +30,7 @@ func clean(s string, keepNewline bool) string {
 			b.WriteByte(hex[s[i]&15])
 		case r == '\n' && keepNewline:
 			b.WriteByte('\n')
-		case unsafe(r):
+		case Escapes(r):
 			escape(&b, r)
 		default:
 			b.WriteString(s[i : i+n])
@@ -54,10 +54,11 @@ func plain(s string, keepNewline bool) bool {
 	return true
 }
 
-// unsafe reports whether r may control a terminal or hide text: C0, DEL,
-// C1, format characters (bidirectional overrides, zero-width), and the
-// line and paragraph separators.
-func unsafe(r rune) bool {
+// Escapes reports whether Line escapes r: whether r may control a
+// terminal or hide text. True of C0, DEL, C1, format characters
+// (bidirectional overrides, zero-width) and the line and paragraph
+// separators; false of every printable character and of space.
+func Escapes(r rune) bool {
 	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029'
 }
 

@@ -63,7 +63,7 @@ func FuzzLine(f *testing.F) {
 				t.Fatalf("clean(%q, %v) = %q: not UTF-8", s, keep, got)
 			}
 			for _, r := range got {
-				if unsafe(r) && !(r == '\n' && keep) {
+				if Escapes(r) && !(r == '\n' && keep) {
 					t.Fatalf("clean(%q, %v) = %q keeps %U", s, keep, got, r)
 				}
 			}
