@@ -3,22 +3,9 @@ package importer
 import (
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
-	"strings"
-	"sync"
 
 	"github.com/ressim/ressim/sim/experiment"
 )
-
-// sourceComment matches the comment after every generated setting:
-// "# FILE:LINE:COL KEY" (as package lint reads it).
-//
-// It is compiled on first use, so that commands that never import pay
-// nothing for it at start-up.
-var sourceComment = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`#\s+(\S+):(\d+):(\d+)\s+(\S+)\s*$`)
-})
 
 // errImportBug marks a generated experiment that is invalid on a line
 // that names no source: a mistake of the importer, not of the input.
@@ -26,9 +13,9 @@ var errImportBug = errors.New("the generated experiment is invalid (a bug in imp
 
 // checkGenerated validates the generated experiment. A value ressim
 // rejects (out of range, or inconsistent with another) is reported as an
-// error at the source position its line names, with ressim's reason; an
-// error on a line naming no source is errImportBug.
-func checkGenerated(text string) error {
+// error at the source position of its line (from, by 1-based line), with
+// ressim's reason; an error on a line naming no source is errImportBug.
+func checkGenerated(text string, from map[int]src) error {
 	_, err := experiment.Parse("generated.toml", []byte(text))
 	if err == nil {
 		return nil
@@ -37,19 +24,13 @@ func checkGenerated(text string) error {
 	if !errors.As(err, &list) {
 		return fmt.Errorf("import: %w: %v", errImportBug, err)
 	}
-	lines := strings.Split(text, "\n")
 	var out Errors
 	for _, e := range list {
-		var m []string
-		if e.Line >= 1 && e.Line <= len(lines) {
-			m = sourceComment().FindStringSubmatch(lines[e.Line-1])
-		}
-		if m == nil {
+		s, ok := from[e.Line]
+		if !ok {
 			return fmt.Errorf("import: %w: %v", errImportBug, e)
 		}
-		l, _ := strconv.Atoi(m[2])
-		c, _ := strconv.Atoi(m[3])
-		out = append(out, Diag{m[1], l, c, m[4], "not accepted by ressim: " + e.Msg})
+		out = append(out, s.diag("not accepted by ressim: %s", e.Msg))
 	}
 	return out
 }

@@ -43,8 +43,12 @@ func at(file string, n *yaml.Node, key string) src {
 	return src{file, n.Line, n.Column, key}
 }
 
-// comment is the TOML comment naming where a setting came from.
-func (s src) comment() string { return fmt.Sprintf("# %s:%d:%d %s", s.file, s.line, s.col, s.key) }
+// comment is the TOML comment naming where a setting came from. The file
+// name and the key path hold source text (a resilience4j config name, a
+// YAML key), escaped onto one line by commentText.
+func (s src) comment() string {
+	return fmt.Sprintf("# %s:%d:%d %s", commentText(s.file), s.line, s.col, commentText(s.key))
+}
 
 func (s src) diag(format string, a ...any) Diag {
 	return Diag{s.file, s.line, s.col, s.key, fmt.Sprintf(format, a...)}
