@@ -37,7 +37,9 @@ a service that call another, with --map SOURCE=CALLER:CALLEE (repeatable) or a
 kept as a comment; the merged experiment is validated.
 
 Exit status: 0 imported (possibly with warnings), 2 an unsupported value, an
-unmapped name, an unreadable file or a bad command line.`,
+unmapped name, an unreadable file, an input too large for one experiment
+(more than 1000 calls, or over 1 MiB generated: split it) or a bad command
+line.`,
 		Example: "  ressim import grpc service_config.json -o exp.toml && ressim lint exp.toml\n" +
 			"  ressim import istio mesh.yaml --into shop.toml --map reviews=productpage:reviews -o merged.toml",
 		Args: cobra.MinimumNArgs(2),

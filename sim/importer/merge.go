@@ -69,6 +69,9 @@ func Merge(r *Result, intoName string, into []byte, maps []Mapping) (string, err
 	}
 	out := fmt.Sprintf("# Merged by `ressim import %s --into %s` from %s: each imported setting\n# names its source file:line:col; the settings it replaced are kept as comments.\n",
 		r.sk.kind, commentText(intoName), commentFiles(r.sk.files)) + ed.String()
+	if err := tooLarge("the merged experiment", out); err != nil {
+		return "", fmt.Errorf("merge: %w", err)
+	}
 	if _, err := experiment.Parse(intoName, []byte(out)); err != nil {
 		return "", fmt.Errorf("merge: the merged experiment is invalid: %w", err)
 	}
