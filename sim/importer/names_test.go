@@ -233,3 +233,21 @@ func TestMergeEscapesNames(t *testing.T) {
 		t.Errorf("the merge added tables:\n%s", out)
 	}
 }
+
+// TestDiagnosticsAreOneLine: a key name with terminal escape codes (an
+// unknown top-level key, warned about) is escaped in the warning.
+func TestDiagnosticsAreOneLine(t *testing.T) {
+	src := "\"\\e[2J\\e]0;title\\a\\rok\\b\\x9b\\nwarning: forged\": 1\n" + r4jWithConfig("c")
+	r, err := Import("resilience4j", []Source{{"x.yml", []byte(src)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Warnings) == 0 {
+		t.Fatal("no warning for the unknown key")
+	}
+	got := r.Warnings[0].String()
+	want := `x.yml:1:1: \x1b[2J\x1b]0;title\a\rok\b\u009b\nwarning: forged: not a resilience4j section; ignored`
+	if got != want {
+		t.Errorf("warning %q, want %q", got, want)
+	}
+}
