@@ -49,8 +49,8 @@ func at(file string, n *yaml.Node, key string) src {
 }
 
 // comment is the TOML comment naming where a setting came from. The file
-// name and the key path hold source text (a resilience4j config name, a
-// YAML key), escaped onto one line by commentText.
+// name and the key path hold what the input wrote (a resilience4j config
+// name, a YAML key), escaped onto one line by commentText.
 func (s src) comment() string {
 	return fmt.Sprintf("# %s:%d:%d %s", commentText(s.file), s.line, s.col, commentText(s.key))
 }
