@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ressim/ressim/internal/termsafe"
 	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/runner"
 )
@@ -95,7 +96,7 @@ func stopped(err error, kept int, what string) error {
 // warn prints the figures that could not be drawn.
 func warn(w io.Writer, warnings []string) {
 	for _, s := range warnings {
-		fmt.Fprintln(w, "ressim: warning:", s)
+		fmt.Fprintln(w, "ressim: warning:", termsafe.Line(s))
 	}
 }
 

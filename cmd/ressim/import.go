@@ -2,12 +2,13 @@ package main
 
 import (
 	"fmt"
-	"github.com/ressim/ressim/internal/input"
 	"io"
 	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ressim/ressim/internal/input"
+	"github.com/ressim/ressim/internal/termsafe"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/importer"
 )
@@ -37,7 +38,9 @@ a service that call another, with --map SOURCE=CALLER:CALLEE (repeatable) or a
 kept as a comment; the merged experiment is validated.
 
 Exit status: 0 imported (possibly with warnings), 2 an unsupported value, an
-unmapped name, an unreadable file or a bad command line.`,
+unmapped name, an unreadable file, an input too large for one experiment
+(more than 1000 calls, or over 1 MiB generated: split it) or a bad command
+line.`,
 		Example: "  ressim import grpc service_config.json -o exp.toml && ressim lint exp.toml\n" +
 			"  ressim import istio mesh.yaml --into shop.toml --map reviews=productpage:reviews -o merged.toml",
 		Args: cobra.MinimumNArgs(2),
@@ -72,9 +75,7 @@ func runImport(stdout, stderr io.Writer, kind string, files []string, o importOp
 	if err != nil {
 		return usageError{err}
 	}
-	for _, w := range res.Warnings {
-		fmt.Fprintln(stderr, "warning:", w)
-	}
+	importWarnings(stderr, res.Warnings)
 	text := res.TOML
 	if o.into != "" {
 		if text, err = mergeInto(res, o); err != nil {
@@ -91,6 +92,15 @@ func runImport(stdout, stderr io.Writer, kind string, files []string, o importOp
 		return fmt.Errorf("import: %w", err)
 	}
 	return nil
+}
+
+// importWarnings prints an import's warnings, one line each: they quote
+// the source's keys, so control characters are escaped (Diag.String does
+// it too; this keeps the guarantee here, where the terminal is).
+func importWarnings(w io.Writer, ds []importer.Diag) {
+	for _, d := range ds {
+		fmt.Fprintln(w, "warning:", termsafe.Line(d.String()))
+	}
 }
 
 // readBounded reads at most experiment.MaxFileSize bytes of a file

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ressim/ressim/internal/termsafe"
 )
 
 // debugEnv, set to 1, prints the stack of an internal error.
@@ -15,7 +17,7 @@ const debugEnv = "RESSIM_DEBUG"
 // internalError reports a recovered panic as one line and a request to
 // file a bug, never a stack trace unless RESSIM_DEBUG=1.
 func internalError(stderr io.Writer, r any) int {
-	fmt.Fprintf(stderr, "ressim: internal error: %v\n", oneLine(fmt.Sprint(r)))
+	fmt.Fprintf(stderr, "ressim: internal error: %v\n", termsafe.Line(oneLine(fmt.Sprint(r))))
 	fmt.Fprintf(stderr, "ressim: this is a bug; please report it with the command line and the experiment file (set %s=1 for details)\n", debugEnv)
 	if os.Getenv(debugEnv) == "1" {
 		stderr.Write(debug.Stack())

@@ -158,9 +158,7 @@ func lintInput(stderr io.Writer, path, kind string) (*experiment.Experiment, []b
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
-	for _, w := range res.Warnings {
-		fmt.Fprintln(stderr, "warning:", w)
-	}
+	importWarnings(stderr, res.Warnings)
 	exp, err := experiment.Parse(path+" (imported)", []byte(res.TOML))
 	if err != nil {
 		return nil, nil, fmt.Errorf("lint: the imported experiment is invalid (a bug in import): %w", err)

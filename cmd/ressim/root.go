@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ressim/ressim/internal/termsafe"
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
@@ -82,7 +83,9 @@ func execute(args []string, stdout, stderr io.Writer) (code int) {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(stderr, "ressim:", err)
+	// Messages quote file names, keys and values from the user's files:
+	// printed with their control characters escaped, lines kept.
+	fmt.Fprintln(stderr, "ressim:", termsafe.Text(err.Error()))
 	return exitCode(err)
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ressim/ressim/internal/termsafe"
 )
 
 // Diag is a warning or an error about a source file, with its position.
@@ -16,8 +18,11 @@ type Diag struct {
 	Msg string
 }
 
+// String is "FILE:LINE:COL: KEY: MSG" on one line: the file name, key
+// and message may quote the source, so control characters in them are
+// escaped (termsafe.Line) and cannot forge a line or drive a terminal.
 func (d Diag) String() string {
-	return fmt.Sprintf("%s:%d:%d: %s: %s", d.File, d.Line, d.Col, d.Key, d.Msg)
+	return termsafe.Line(fmt.Sprintf("%s:%d:%d: %s: %s", d.File, d.Line, d.Col, d.Key, d.Msg))
 }
 
 // Errors is the error Import returns for unsupported or invalid values:
@@ -43,8 +48,12 @@ func at(file string, n *yaml.Node, key string) src {
 	return src{file, n.Line, n.Column, key}
 }
 
-// comment is the TOML comment naming where a setting came from.
-func (s src) comment() string { return fmt.Sprintf("# %s:%d:%d %s", s.file, s.line, s.col, s.key) }
+// comment is the TOML comment naming where a setting came from. The file
+// name and the key path hold what the input wrote (a resilience4j config
+// name, a YAML key), escaped onto one line by commentText.
+func (s src) comment() string {
+	return fmt.Sprintf("# %s:%d:%d %s", commentText(s.file), s.line, s.col, commentText(s.key))
+}
 
 func (s src) diag(format string, a ...any) Diag {
 	return Diag{s.file, s.line, s.col, s.key, fmt.Sprintf(format, a...)}

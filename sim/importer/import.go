@@ -72,8 +72,11 @@ func Import(kind string, sources []Source) (*Result, error) {
 		return nil, fmt.Errorf("import: no call to import (no named methodConfig, resilience4j instance, Envoy cluster or Istio host) in %v", sk.files)
 	}
 	sortDiags(warns)
-	text := sk.toml()
-	if err := checkGenerated(text); err != nil {
+	if err := checkCalls(sk); err != nil {
+		return nil, err
+	}
+	text, from := sk.toml()
+	if err := checkGenerated(sk, text, from); err != nil {
 		return nil, err
 	}
 	return &Result{TOML: text, Warnings: dedupe(warns), sk: sk}, nil

@@ -68,7 +68,10 @@ func Merge(r *Result, intoName string, into []byte, maps []Mapping) (string, err
 		return "", fmt.Errorf("merge: %s", strings.Join(problems, "\n"))
 	}
 	out := fmt.Sprintf("# Merged by `ressim import %s --into %s` from %s: each imported setting\n# names its source file:line:col; the settings it replaced are kept as comments.\n",
-		r.sk.kind, intoName, strings.Join(r.sk.files, ", ")) + ed.String()
+		r.sk.kind, commentText(intoName), commentFiles(r.sk.files)) + ed.String()
+	if err := tooLarge("the merged experiment", out); err != nil {
+		return "", fmt.Errorf("merge: %w", err)
+	}
 	if _, err := experiment.Parse(intoName, []byte(out)); err != nil {
 		return "", fmt.Errorf("merge: the merged experiment is invalid: %w", err)
 	}

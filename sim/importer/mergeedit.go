@@ -64,7 +64,7 @@ func (ed *editor) apply(line int, sts []setting) {
 	}
 	ind := indentOf(ed.lines[at])
 	for _, st := range sts {
-		ed.after[last] = append(ed.after[last], ind+st.key+" = "+st.value+" "+st.from.comment())
+		ed.after[last] = append(ed.after[last], ind+tomlKey(st.key)+" = "+st.value+" "+st.from.comment())
 	}
 }
 
