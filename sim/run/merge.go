@@ -160,7 +160,7 @@ func readHeaders(paths []string) ([]PartialHeader, error) {
 	for _, p := range paths {
 		h, _, err := scanPartial(p, nil)
 		if err != nil {
-			return nil, fmt.Errorf("%w: corrupt: %w", ErrPartial, err)
+			return nil, refusedRead(err)
 		}
 		if err := checkHeader(p, h, paths[0], heads); err != nil {
 			return nil, err
@@ -168,6 +168,15 @@ func readHeaders(paths []string) ([]PartialHeader, error) {
 		heads = append(heads, h)
 	}
 	return heads, nil
+}
+
+// refusedRead is the merge's refusal of a partial file it could not
+// read (err from scanPartial): unreadable, or corrupt.
+func refusedRead(err error) error {
+	if errors.Is(err, errUnreadable) {
+		return fmt.Errorf("%w: %w", ErrPartial, err)
+	}
+	return fmt.Errorf("%w: corrupt: %w", ErrPartial, err)
 }
 
 // readPartials reads every file and checks that they are whole and of
@@ -181,7 +190,7 @@ func readPartials(paths []string) ([]*partialFile, error) {
 	for _, p := range paths {
 		pf, err := readPartial(p)
 		if err != nil {
-			return nil, fmt.Errorf("%w: corrupt: %w", ErrPartial, err)
+			return nil, refusedRead(err)
 		}
 		if pf.Torn {
 			return nil, fmt.Errorf("%w: %s ends in a torn line: its shard was killed while writing; re-run the shard to resume it", ErrPartial, p)

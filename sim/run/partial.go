@@ -12,9 +12,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 
+	"github.com/ressim/ressim/internal/input"
 	"github.com/ressim/ressim/sim/metrics"
 )
 
@@ -24,6 +24,11 @@ const PartialFormat = "ressim-partial/1"
 // ErrPartial marks partial results that cannot be merged: corrupt,
 // of another experiment, seed or version, or missing or duplicated units.
 var ErrPartial = errors.New("partial results refused")
+
+// errUnreadable marks a partial file that could not be opened: missing,
+// a directory, or not a regular file (a FIFO, a device, a socket), which
+// is not the same as corrupt.
+var errUnreadable = errors.New("cannot read")
 
 // maxPartialLine bounds one line of a partial file, so that a corrupt or
 // hostile file cannot make a reader hold more: the header carries the
@@ -288,9 +293,12 @@ func readPartial(path string) (*partialFile, error) {
 // returned with the file and line.
 func scanPartial(path string, unit func(u int, d unitData) error) (PartialHeader, bool, error) {
 	var h PartialHeader
-	f, err := os.Open(path)
+	// A FIFO opened with os.Open waits in the kernel for a writer, for
+	// ever if none comes; a device may never end. OpenRegular opens
+	// without waiting and refuses both, and directories.
+	f, err := input.OpenRegular(path)
 	if err != nil {
-		return h, false, err
+		return h, false, fmt.Errorf("%w: %w", errUnreadable, err)
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
