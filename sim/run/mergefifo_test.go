@@ -3,6 +3,7 @@
 package run
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -31,7 +32,7 @@ func TestMergeRefusesFIFO(t *testing.T) {
 	} {
 		done := make(chan error, 1)
 		go func() {
-			_, err := Merge([]string{tc.path}, CompareOptions{OutDir: filepath.Join(dir, "out")})
+			_, err := Merge(context.Background(), []string{tc.path}, MergeOptions{OutDir: filepath.Join(dir, "out")})
 			done <- err
 		}()
 		select {
