@@ -11,7 +11,7 @@
 //	ressim sweep FILE    [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [budget flags]
 //	ressim alerts FILE   --rules RULES.yml [--eval-interval D] [--promtool-test OUT.yml] [--figure F.png] [--expect TEXT]... [--variant V --replication K]
 //	ressim compare|sweep FILE --shard I/N|auto/N [-o PARTS] [-j N] [--replications N] [--seed N]
-//	ressim merge -o DIR [--no-plots] [--svg] PARTIAL...
+//	ressim merge -o DIR [--no-plots] [--svg] [-j N] [--verify K [--verify-seed S]] [budget flags] PARTIAL...
 //	ressim validate FILE
 //	ressim lint FILE     [--format text|json|sarif] [--fail-on error|warning|note|never] [--variant V] [--simulate] [--import KIND]
 //	ressim import KIND FILE... [-o experiment.toml] [--into EXP.toml --map SRC=CALLER:CALLEE | --map-file F]
@@ -76,8 +76,10 @@
 // file in the output directory (default out/<experiment name>/shards).
 // merge turns every shard's partial file (files, folders or globs) into
 // exactly the outputs of the unsharded command, byte for byte, and refuses
-// (exit status 2) missing, duplicated, corrupt or mismatched partials. See
-// docs/scale-out.md.
+// (exit status 2) missing, duplicated, corrupt or mismatched partials. Their
+// checksums catch corruption, not forgery: --verify K re-runs K units chosen
+// at random and refuses the merge unless each reproduces its partial line
+// byte for byte. See docs/scale-out.md.
 //
 // validate reads the file as a run would and reports every problem with its
 // file, line, column and key, without running anything; for a valid file it

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/ressim/ressim/sim/experiment"
-	"github.com/ressim/ressim/sim/run/runner"
+	"github.com/ressim/ressim/sim/topology"
 )
 
 // RunCompareShard runs shard s's share of the comparison of exp (read
@@ -35,38 +35,50 @@ func RunCompareShard(ctx context.Context, exp *experiment.Experiment, file strin
 
 // mergeCompare merges a comparison's partial files into its outputs, as
 // Compare writes them. Every unit's data goes through keepUnit in
-// replication order; replication 0 of each variant, whose whole result
+// replication order. Replication 0 of each variant, whose whole result
 // the figures and timeseries.csv need, is run again here (a run is
-// deterministic, and its summary digest must match the shard's record).
-func mergeCompare(exp *experiment.Experiment, parts []*partialFile, paths []string, opt CompareOptions) (*CompareOutput, error) {
-	h := parts[0].Header
+// deterministic, and the re-run must give its shard's line byte for
+// byte), with the units opt.Verify chooses with seed, all under
+// opt.Budget: a partial file's embedded experiment is not to be trusted
+// with an unbounded run.
+func mergeCompare(ctx context.Context, exp *experiment.Experiment, h PartialHeader, paths []string, mopt MergeOptions, seed uint64) (*CompareOutput, *Verification, error) {
+	opt := mopt.compareOptions()
 	opt.Seed, opt.Replications, opt.Series = &h.Seed, h.Replications, h.Series
 	c := newComparison(exp, opt)
 	n := len(c.Arms)
+	rep0 := make([]int, n) // unit u < n is replication 0 of variant u
+	for u := range rep0 {
+		rep0[u] = u
+	}
+	j := &shardJob{header: h, models: c.models(), keep: unitOfRun}
+	v, err := newVerifier(j, mopt, seed, rep0, paths)
+	if err != nil {
+		return nil, nil, mergeError(exp.Name, err)
+	}
+	parts, err := readPartials(paths, v)
+	if err != nil {
+		return nil, nil, err
+	}
 	from, err := collectUnits(parts, paths, assignModels(c.models(), c.Replications, h.Shards))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for u, f := range from {
 		d := parts[f].Records[u]
 		arm, rep := u%n, u/n
 		if d.Rec.Replication != rep || d.Latency == nil {
-			return nil, fmt.Errorf("%w: corrupt: %s: unit %d is not replication %d of a comparison", ErrPartial, paths[f], u, rep)
+			return nil, nil, fmt.Errorf("%w: corrupt: %s: unit %d is not replication %d of a comparison", ErrPartial, paths[f], u, rep)
 		}
 		c.keepUnit(arm, rep, d)
 	}
-	g := runner.NewMeter(context.Background(), opt.Budget, c.models()...)
-	for arm, a := range c.Arms {
-		cfg := a.Model
-		cfg.Seed = ReplicationSeed(c.Seed, 0)
-		res, rec, err := runRecorded(cfg, 0, g, "", 0, "")
-		if err != nil {
-			return nil, fmt.Errorf("merge %s: re-running replication 0 of %q: %w", exp.Name, a.Name, err)
+	label := func(u int) string { return fmt.Sprintf("replication %d of variant %q", u/n, c.Arms[u%n].Name) }
+	err = j.rerun(ctx, v, opt, label, func(u int, res *topology.Result) {
+		if u < n {
+			c.Runs[u][0] = res
 		}
-		if rec.SummarySHA256 != c.Records[arm][0].SummarySHA256 {
-			return nil, fmt.Errorf("%w: replication 0 of %q re-run here differs from its shard's record", ErrPartial, a.Name)
-		}
-		c.Runs[arm][0] = res
+	})
+	if err != nil {
+		return nil, nil, mergeError(exp.Name, err)
 	}
 	out := &CompareOutput{Comparison: c, Dir: opt.OutDir}
 	if out.Dir == "" {
@@ -74,15 +86,15 @@ func mergeCompare(exp *experiment.Experiment, parts []*partialFile, paths []stri
 	}
 	stage, err := stageOutput(out.Dir)
 	if err != nil {
-		return nil, fmt.Errorf("merge %s: %w", exp.Name, err)
+		return nil, nil, fmt.Errorf("merge %s: %w", exp.Name, err)
 	}
 	defer stage.Abort()
 	if err := out.write(stage.Path(), exp, opt, h.Series); err != nil {
-		return nil, fmt.Errorf("merge %s: %w", exp.Name, err)
+		return nil, nil, fmt.Errorf("merge %s: %w", exp.Name, err)
 	}
 	if err := stage.Commit(); err != nil {
-		return nil, fmt.Errorf("merge %s: %w", exp.Name, err)
+		return nil, nil, fmt.Errorf("merge %s: %w", exp.Name, err)
 	}
 	out.Files = underDir(out.Files, stage.Path(), out.Dir)
-	return out, nil
+	return out, v.v, nil
 }

@@ -33,7 +33,7 @@ func TestCompareShardMergeMatchesUnsharded(t *testing.T) {
 			t.Fatal(err)
 		}
 		merged := filepath.Join(t.TempDir(), "merged")
-		out, err := Merge(files, CompareOptions{OutDir: merged, Plots: true})
+		out, err := Merge(context.Background(), files, MergeOptions{OutDir: merged, Plots: true})
 		if err != nil {
 			t.Fatalf("N=%d: %v", n, err)
 		}
@@ -63,7 +63,7 @@ func TestCompareShardRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Merge([]string{cmp.Path, swp.Path}, CompareOptions{OutDir: filepath.Join(dir, "out")})
+	_, err = Merge(context.Background(), []string{cmp.Path, swp.Path}, MergeOptions{OutDir: filepath.Join(dir, "out")})
 	if !errors.Is(err, ErrPartial) || !strings.Contains(err.Error(), "kind or series") {
 		t.Fatalf("mixed kinds: %v", err)
 	}

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -42,11 +43,13 @@ func PartialPaths(args []string) ([]string, error) {
 }
 
 // MergeOutput is what Merge produced: the outputs of a sweep or of a
-// comparison (the other is nil), and the experiment the partials carry.
+// comparison (the other is nil), the experiment the partials carry, and
+// what MergeOptions.Verify checked (nil without it).
 type MergeOutput struct {
 	Experiment *experiment.Experiment
 	Sweep      *SweepOutput
 	Compare    *CompareOutput
+	Verified   *Verification
 }
 
 // Merge merges the partial files at paths (every shard of one sweep or
@@ -55,8 +58,13 @@ type MergeOutput struct {
 // same bytes, since it fills the same records in the same order and
 // writes them with the same code. It refuses (ErrPartial) corrupt or torn
 // files, partials of another experiment file, seed, replications, series,
-// shard count or ressim version, and units missing or held twice.
-func Merge(paths []string, opt CompareOptions) (*MergeOutput, error) {
+// shard count or ressim version, units missing or held twice, and with
+// opt.Verify a unit whose re-run differs from its line. Every run it makes
+// is under opt.Budget (runner.ErrBudget). A refused merge writes nothing.
+func Merge(ctx context.Context, paths []string, opt MergeOptions) (*MergeOutput, error) {
+	if opt.Verify < 0 {
+		return nil, fmt.Errorf("merge: verify must be >= 0, got %d", opt.Verify)
+	}
 	heads, err := readHeaders(paths)
 	if err != nil {
 		return nil, err
@@ -66,14 +74,15 @@ func Merge(paths []string, opt CompareOptions) (*MergeOutput, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: the experiment file inside %s: %w", ErrPartial, paths[0], err)
 	}
+	seed, err := verifySeed(opt)
+	if err != nil {
+		return nil, err
+	}
 	out := &MergeOutput{Experiment: exp}
 	if h.Kind == "compare" {
-		var parts []*partialFile
-		if parts, err = readPartials(paths); err == nil {
-			out.Compare, err = mergeCompare(exp, parts, paths, opt)
-		}
+		out.Compare, out.Verified, err = mergeCompare(ctx, exp, h, paths, opt, seed)
 	} else {
-		out.Sweep, err = mergeSweep(exp, heads, paths, opt)
+		out.Sweep, out.Verified, err = mergeSweep(ctx, exp, heads, paths, opt, seed)
 	}
 	if err != nil {
 		return nil, err
@@ -82,57 +91,87 @@ func Merge(paths []string, opt CompareOptions) (*MergeOutput, error) {
 }
 
 // mergeSweep streams the units of every partial file into the sweep's
-// cell spool, one line at a time, and writes the outputs as RunSweep
-// does: its memory grows with the cells and the unit ids, not with the
-// records.
-func mergeSweep(exp *experiment.Experiment, heads []PartialHeader, paths []string, opt CompareOptions) (*SweepOutput, error) {
+// cell spool, one line at a time, re-runs the units opt.Verify chooses
+// with seed, and writes the outputs as RunSweep does: its memory grows
+// with the cells and the unit ids, not with the records.
+func mergeSweep(ctx context.Context, exp *experiment.Experiment, heads []PartialHeader, paths []string, opt MergeOptions, seed uint64) (*SweepOutput, *Verification, error) {
 	h := heads[0]
-	opt.Seed, opt.Replications = &h.Seed, h.Replications
-	res, cells, err := newSweep(exp, opt)
+	copt := opt.compareOptions()
+	copt.Seed, copt.Replications = &h.Seed, h.Replications
+	res, cells, err := newSweep(exp, copt)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrPartial, err)
+		return nil, nil, fmt.Errorf("%w: %w", ErrPartial, err)
 	}
 	models := cellModels(cells)
 	assign := assignModels(models, res.Replications, h.Shards)
 	if err := checkUnitLists(heads, paths, assign); err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	j := &shardJob{header: h, models: models, keep: keepRecord}
+	v, err := newVerifier(j, opt, seed, nil, paths)
+	if err != nil {
+		return nil, nil, mergeError(exp.Name, err)
 	}
 	out := &SweepOutput{Result: res, Dir: sweepDir(exp.Name, opt.OutDir)}
 	stage, err := stageOutput(out.Dir)
 	if err != nil {
-		return nil, fmt.Errorf("merge %s: %w", exp.Name, err)
+		return nil, nil, fmt.Errorf("merge %s: %w", exp.Name, err)
 	}
 	defer stage.Abort()
 	if res.spool, err = newCellSpool(stage.Path()); err != nil {
-		return nil, fmt.Errorf("merge %s: %w", exp.Name, err)
+		return nil, nil, fmt.Errorf("merge %s: %w", exp.Name, err)
 	}
 	from := make([]int, len(models)*res.Replications)
 	for i := range paths {
-		if err := spoolPartial(res, from, heads[i], paths, i); err != nil {
-			return nil, err
+		if err := spoolPartial(res, from, heads[i], paths, i, v); err != nil {
+			return nil, nil, err
 		}
 	}
 	if err := missingUnits(from, assign); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := out.commit(stage, opt); err != nil {
-		return nil, fmt.Errorf("merge %s: %w", exp.Name, err)
+	if err := j.rerun(ctx, v, copt, func(u int) string { return res.unitLabel(cells, u) }, nil); err != nil {
+		return nil, nil, mergeError(exp.Name, err)
 	}
-	return out, nil
+	if err := out.commit(stage, copt); err != nil {
+		return nil, nil, fmt.Errorf("merge %s: %w", exp.Name, err)
+	}
+	return out, v.v, nil
+}
+
+// mergeError names the experiment in an error of a merge's re-runs, but
+// for a refusal, which names its file.
+func mergeError(name string, err error) error {
+	if errors.Is(err, ErrPartial) {
+		return err
+	}
+	return fmt.Errorf("merge %s: %w", name, err)
+}
+
+// unitLabel names sweep unit u for people: its replication, variant and
+// cell (indices into the axes' values, as sweep.json's x_index, y_index).
+func (r *SweepResult) unitLabel(cells []sweepCell, u int) string {
+	c := cells[u%len(cells)]
+	cell := fmt.Sprint(c.x)
+	if r.Sweep.Y != nil {
+		cell = fmt.Sprintf("%d,%d", c.x, c.y)
+	}
+	return fmt.Sprintf("replication %d of variant %q, cell %s", u/len(cells), r.Variants[c.v], cell)
 }
 
 // errRefused stops a scan whose refusal the caller already holds.
 var errRefused = errors.New("refused")
 
 // spoolPartial adds the units of paths[i] (whose header is h) to res's
-// spool, claiming each in from.
-func spoolPartial(res *SweepResult, from []int, h PartialHeader, paths []string, i int) error {
+// spool, claiming each in from and noting each in v.
+func spoolPartial(res *SweepResult, from []int, h PartialHeader, paths []string, i int, v *verifier) error {
 	k := len(from) / max(res.Replications, 1)
 	var refusal error
-	_, torn, err := scanPartial(paths[i], func(u int, d unitData) error {
+	_, torn, err := scanPartialAt(paths[i], func(n int, line []byte, u int, d unitData) error {
 		if refusal = claimUnit(from, h, u, paths, i); refusal != nil {
 			return errRefused
 		}
+		v.note(i, n, line, u)
 		if rep := u / k; d.Rec.Replication != rep {
 			refusal = fmt.Errorf("%w: corrupt: %s: unit %d records replication %d, want %d", ErrPartial, paths[i], u, d.Rec.Replication, rep)
 			return errRefused
@@ -160,7 +199,7 @@ func readHeaders(paths []string) ([]PartialHeader, error) {
 	for _, p := range paths {
 		h, _, err := scanPartial(p, nil)
 		if err != nil {
-			return nil, fmt.Errorf("%w: corrupt: %w", ErrPartial, err)
+			return nil, refusedRead(err)
 		}
 		if err := checkHeader(p, h, paths[0], heads); err != nil {
 			return nil, err
@@ -170,18 +209,27 @@ func readHeaders(paths []string) ([]PartialHeader, error) {
 	return heads, nil
 }
 
+// refusedRead is the merge's refusal of a partial file it could not
+// read (err from scanPartial): unreadable, or corrupt.
+func refusedRead(err error) error {
+	if errors.Is(err, errUnreadable) {
+		return fmt.Errorf("%w: %w", ErrPartial, err)
+	}
+	return fmt.Errorf("%w: corrupt: %w", ErrPartial, err)
+}
+
 // readPartials reads every file and checks that they are whole and of
-// one run, made by this version of ressim.
-func readPartials(paths []string) ([]*partialFile, error) {
+// one run, made by this version of ressim; it notes each unit line in v.
+func readPartials(paths []string, v *verifier) ([]*partialFile, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%w: no partial file given", ErrPartial)
 	}
 	var parts []*partialFile
 	var heads []PartialHeader
-	for _, p := range paths {
-		pf, err := readPartial(p)
+	for i, p := range paths {
+		pf, err := readPartialAt(p, func(n int, line []byte, u int) { v.note(i, n, line, u) })
 		if err != nil {
-			return nil, fmt.Errorf("%w: corrupt: %w", ErrPartial, err)
+			return nil, refusedRead(err)
 		}
 		if pf.Torn {
 			return nil, fmt.Errorf("%w: %s ends in a torn line: its shard was killed while writing; re-run the shard to resume it", ErrPartial, p)

@@ -31,7 +31,7 @@ func TestShardResume(t *testing.T) {
 	if err := os.WriteFile(paths[1], cut, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Merge(paths, CompareOptions{OutDir: filepath.Join(t.TempDir(), "m")}); !errors.Is(err, ErrPartial) || !strings.Contains(err.Error(), "torn") {
+	if _, err := Merge(context.Background(), paths, MergeOptions{OutDir: filepath.Join(t.TempDir(), "m")}); !errors.Is(err, ErrPartial) || !strings.Contains(err.Error(), "torn") {
 		t.Fatalf("merge of a torn shard: %v, want a refusal naming the torn line", err)
 	}
 	sr, err := RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{1, 2}, CompareOptions{OutDir: parts, Jobs: 2})
@@ -42,7 +42,7 @@ func TestShardResume(t *testing.T) {
 		t.Fatalf("resumed %d and ran %d of %d, want 4 and the rest", sr.Resumed, sr.Ran, sr.Units)
 	}
 	merged := filepath.Join(t.TempDir(), "merged")
-	if _, err := Merge(paths, CompareOptions{OutDir: merged, Plots: true}); err != nil {
+	if _, err := Merge(context.Background(), paths, MergeOptions{OutDir: merged, Plots: true}); err != nil {
 		t.Fatal(err)
 	}
 	sameTree(t, full, merged)
@@ -114,7 +114,7 @@ func TestMergeRefusals(t *testing.T) {
 		{"not a partial", []string{notPartial}, "corrupt"},
 		{"none", nil, "no partial file"},
 	} {
-		_, err := Merge(tc.paths, CompareOptions{OutDir: filepath.Join(dir, "out")})
+		_, err := Merge(context.Background(), tc.paths, MergeOptions{OutDir: filepath.Join(dir, "out")})
 		if !errors.Is(err, ErrPartial) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want ErrPartial containing %q", tc.name, err, tc.want)
 		}

@@ -12,9 +12,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 
+	"github.com/ressim/ressim/internal/input"
 	"github.com/ressim/ressim/sim/metrics"
 )
 
@@ -24,6 +24,11 @@ const PartialFormat = "ressim-partial/1"
 // ErrPartial marks partial results that cannot be merged: corrupt,
 // of another experiment, seed or version, or missing or duplicated units.
 var ErrPartial = errors.New("partial results refused")
+
+// errUnreadable marks a partial file that could not be opened: missing,
+// a directory, or not a regular file (a FIFO, a device, a socket), which
+// is not the same as corrupt.
+var errUnreadable = errors.New("cannot read")
 
 // maxPartialLine bounds one line of a partial file, so that a corrupt or
 // hostile file cannot make a reader hold more: the header carries the
@@ -265,13 +270,22 @@ type partialFile struct {
 // newline is a write the shard did not finish: tolerated (Torn) so that a
 // resume can redo it; any other bad line is corruption.
 func readPartial(path string) (*partialFile, error) {
+	return readPartialAt(path, nil)
+}
+
+// readPartialAt is readPartial that also passes each unit line, with its
+// number and text, to note (if not nil), as scanPartialAt does.
+func readPartialAt(path string, note func(n int, line []byte, u int)) (*partialFile, error) {
 	p := &partialFile{Records: map[int]unitData{}}
-	h, torn, err := scanPartial(path, func(u int, d unitData) error {
+	h, torn, err := scanPartialAt(path, func(n int, line []byte, u int, d unitData) error {
 		if _, dup := p.Records[u]; dup {
 			return fmt.Errorf("unit %d appears twice", u)
 		}
 		p.Records[u] = d
 		p.Order = append(p.Order, u)
+		if note != nil {
+			note(n, line, u)
+		}
 		return nil
 	})
 	if err != nil {
@@ -287,10 +301,23 @@ func readPartial(path string) (*partialFile, error) {
 // (without its newline, and then not passed on). An error of unit is
 // returned with the file and line.
 func scanPartial(path string, unit func(u int, d unitData) error) (PartialHeader, bool, error) {
+	if unit == nil {
+		return scanPartialAt(path, nil)
+	}
+	return scanPartialAt(path, func(_ int, _ []byte, u int, d unitData) error { return unit(u, d) })
+}
+
+// scanPartialAt is scanPartial whose unit is also given each unit line's
+// number (the header is line 1) and text without its newline, valid only
+// during the call: what merge --verify compares a re-run with.
+func scanPartialAt(path string, unit func(n int, line []byte, u int, d unitData) error) (PartialHeader, bool, error) {
 	var h PartialHeader
-	f, err := os.Open(path)
+	// A FIFO opened with os.Open waits in the kernel for a writer, for
+	// ever if none comes; a device may never end. OpenRegular opens
+	// without waiting and refuses both, and directories.
+	f, err := input.OpenRegular(path)
 	if err != nil {
-		return h, false, err
+		return h, false, fmt.Errorf("%w: %w", errUnreadable, err)
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
@@ -308,7 +335,7 @@ func scanPartial(path string, unit func(u int, d unitData) error) (PartialHeader
 		if err == nil && n == 1 {
 			err = readHeaderLine(line, &h)
 		} else if err == nil {
-			err = scanUnitLine(line, unit)
+			err = scanUnitLine(n, line, unit)
 		}
 		if err != nil {
 			return h, false, fmt.Errorf("%s:%d: %w", path, n, err)
@@ -330,12 +357,12 @@ func readHeaderLine(line []byte, h *PartialHeader) error {
 	return nil
 }
 
-func scanUnitLine(line []byte, unit func(u int, d unitData) error) error {
+func scanUnitLine(n int, line []byte, unit func(n int, line []byte, u int, d unitData) error) error {
 	u, d, err := parseUnitLine(line)
 	if err != nil {
 		return err
 	}
-	return unit(u, d)
+	return unit(n, line, u, d)
 }
 
 // readLine reads one '\n'-terminated line, without it; io.EOF at the end,

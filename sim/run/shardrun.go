@@ -6,8 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -91,7 +93,7 @@ func resumePartial(path string, h PartialHeader, mine []int) (map[int]bool, erro
 	old, _, err := scanPartial(path, nil)
 	exists := err == nil
 	switch {
-	case os.IsNotExist(err):
+	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return nil, fmt.Errorf("resume: %w (remove it to start the shard afresh)", err)
 	default:

@@ -20,8 +20,7 @@ func RunSweepShard(ctx context.Context, exp *experiment.Experiment, file string,
 	if err != nil {
 		return nil, err
 	}
-	j := &shardJob{header: newHeader("sweep", exp, file, data, res.Seed, res.Replications),
-		keep: func(_ *topology.Result, rec RunRecord) unitData { return unitData{Rec: rec} }}
+	j := &shardJob{header: newHeader("sweep", exp, file, data, res.Seed, res.Replications), keep: keepRecord}
 	for _, c := range cells {
 		j.models = append(j.models, c.cfg)
 	}
@@ -31,3 +30,6 @@ func RunSweepShard(ctx context.Context, exp *experiment.Experiment, file string,
 	}
 	return sr, nil
 }
+
+// keepRecord is what a sweep's unit keeps of its run: its record.
+func keepRecord(_ *topology.Result, rec RunRecord) unitData { return unitData{Rec: rec} }

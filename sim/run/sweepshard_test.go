@@ -80,7 +80,7 @@ func TestShardMergeMatchesUnsharded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Merge(files, CompareOptions{OutDir: merged, Plots: true}); err != nil {
+		if _, err := Merge(context.Background(), files, MergeOptions{OutDir: merged, Plots: true}); err != nil {
 			t.Fatalf("N=%d: %v", n, err)
 		}
 		sameTree(t, full, merged)
@@ -108,14 +108,14 @@ func TestShardMergeEmptyShards(t *testing.T) {
 		t.Fatalf("%d empty shards, want 2 (3 units in 5 shards)", empty)
 	}
 	merged := filepath.Join(t.TempDir(), "merged")
-	if _, err := Merge([]string{filepath.Join(parts, "*.partial.jsonl")}, CompareOptions{OutDir: merged, Plots: true}); err == nil {
+	if _, err := Merge(context.Background(), []string{filepath.Join(parts, "*.partial.jsonl")}, MergeOptions{OutDir: merged, Plots: true}); err == nil {
 		t.Fatal("Merge took a glob: PartialPaths expands them, MergeSweep takes files")
 	}
 	files, err := PartialPaths([]string{filepath.Join(parts, "*.partial.jsonl")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Merge(files, CompareOptions{OutDir: merged, Plots: true}); err != nil {
+	if _, err := Merge(context.Background(), files, MergeOptions{OutDir: merged, Plots: true}); err != nil {
 		t.Fatal(err)
 	}
 	sameTree(t, full, merged)
