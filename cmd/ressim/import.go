@@ -48,7 +48,10 @@ line.`,
 			return runImport(c.OutOrStdout(), c.ErrOrStderr(), args[0], args[1:], o)
 		},
 	}
-	c.Flags().StringVarP(&o.out, "output", "o", "", "write the experiment to this file instead of standard output")
+	c.Flags().StringVarP(&o.out, "out", "o", "", "write the experiment to this file instead of standard output")
+	// --output was import's spelling before every command's became -o/--out.
+	c.Flags().StringVar(&o.out, "output", "", "the old spelling of --out")
+	_ = c.Flags().MarkDeprecated("output", "use -o/--out, the output flag of every command")
 	c.Flags().StringVar(&o.into, "into", "", "merge the settings into this experiment's calls instead of generating a skeleton")
 	c.Flags().StringArrayVar(&o.maps, "map", nil, "with --into: SOURCE=CALLER:CALLEE, the imported name SOURCE goes onto CALLER's calls to CALLEE (repeatable)")
 	c.Flags().StringVar(&o.mapFile, "map-file", "", "with --into: a file of SOURCE=CALLER:CALLEE lines (# comments)")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -95,5 +96,22 @@ func TestInternalErrorEscaped(t *testing.T) {
 	noControls(t, "the internal error", b.String())
 	if !strings.Contains(b.String(), `internal error: \x1b[2J\x1b]0;title\a\rok\b\x9b\u009b boom`+"\n") {
 		t.Errorf("stderr %q", b.String())
+	}
+}
+
+// TestOutputFlagSpelling: every command that writes outputs names the
+// flag -o/--out; import's old --output still works, hidden and
+// deprecated.
+func TestOutputFlagSpelling(t *testing.T) {
+	root := newRoot(io.Discard, io.Discard)
+	for _, c := range root.Commands() {
+		for _, name := range []string{"output", "out-dir", "outdir"} {
+			if f := c.Flags().Lookup(name); f != nil && f.Deprecated == "" {
+				t.Errorf("%s: --%s: the output flag is -o/--out", c.Name(), name)
+			}
+		}
+		if f := c.Flags().ShorthandLookup("o"); f != nil && f.Name != "out" {
+			t.Errorf("%s: -o is --%s, want --out", c.Name(), f.Name)
+		}
 	}
 }
