@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 
@@ -15,6 +16,24 @@ import (
 type cpuProfile struct {
 	path string
 	f    *os.File
+	w    *errWriter
+}
+
+// errWriter keeps the first error of its writes: pprof drops the errors
+// of the profile's writes, so a full disk (or --cpuprofile /dev/full)
+// would lose the profile and exit 0.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(b []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(b)
+	e.err = err
+	return n, err
 }
 
 // addFlag registers --cpuprofile on root, for every command.
@@ -32,11 +51,12 @@ func (p *cpuProfile) start() error {
 	if err != nil {
 		return usageError{fmt.Errorf("--cpuprofile: %w", err)}
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
+	w := &errWriter{w: f}
+	if err := pprof.StartCPUProfile(w); err != nil {
 		f.Close()
 		return fmt.Errorf("--cpuprofile: %w", err)
 	}
-	p.f = f
+	p.f, p.w = f, w
 	return nil
 }
 
@@ -48,9 +68,12 @@ func (p *cpuProfile) stop() error {
 	}
 	pprof.StopCPUProfile()
 	err := p.f.Close()
-	p.f = nil
+	if p.w.err != nil {
+		err = p.w.err
+	}
+	p.f, p.w = nil, nil
 	if err != nil {
-		return fmt.Errorf("--cpuprofile: %w", err)
+		return fmt.Errorf("--cpuprofile %s: the profile is lost: %w", p.path, err)
 	}
 	return nil
 }

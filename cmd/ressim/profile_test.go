@@ -46,3 +46,17 @@ func TestCPUProfileFlag(t *testing.T) {
 		t.Errorf("unwritable --cpuprofile: exit %d, want %d (%s)", code, exitInvalid, stderr.Bytes())
 	}
 }
+
+// TestCPUProfileWriteFails: a profile that cannot be written (a full
+// disk: /dev/full) is an error, not a silent exit 0 with the profile
+// lost (issue 23).
+func TestCPUProfileWriteFails(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	var stderr bytes.Buffer
+	code := execute([]string{"version", "--cpuprofile", "/dev/full"}, io.Discard, &stderr)
+	if code == exitOK || !bytes.Contains(stderr.Bytes(), []byte("the profile is lost")) {
+		t.Fatalf("exit %d, stderr %q: want a failure saying the profile is lost", code, stderr.Bytes())
+	}
+}
