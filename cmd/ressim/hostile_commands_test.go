@@ -41,7 +41,18 @@ func commandCases(t *testing.T, dir string) []hostileCase {
 	busy := filepath.Join(dir, "hundred-variants.toml")
 	write(t, busy, "schema = 1\n"+header("60s", "")+
 		"[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 100000\ntimeout = \"100ms\"\nretry = { attempts = 3 }\n"+leaf+variants.String())
+	partFIFO := filepath.Join(dir, "partial-fifo.jsonl")
+	if err := syscall.Mkfifo(partFIFO, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	grpc := filepath.Join(dir, "service_config.json")
+	write(t, grpc, `{"methodConfig":[{"name":[{"service":"shop.Cart"}],"timeout":"1s"}]}`)
 	cases := []hostileCase{
+		{name: "merge of a FIFO partial", args: []string{"merge", "-o", filepath.Join(dir, "merged"), partFIFO}, code: exitInvalid, want: partFIFO},
+		{name: "merge of a folder without partials", args: []string{"merge", "-o", filepath.Join(dir, "merged"), dir}, code: exitInvalid, want: "holds no"},
+		{name: "import of a FIFO", args: []string{"import", "grpc", fifo}, code: exitInvalid, want: fifo},
+		{name: "import of /dev/zero", args: []string{"import", "envoy", "/dev/zero"}, code: exitInvalid, want: "1 MiB limit"},
+		{name: "import --into a FIFO", args: []string{"import", "grpc", grpc, "--into", partFIFO, "--map", "a=b:c"}, code: exitInvalid, want: partFIFO},
 		{name: "lint --simulate on 100 variants", args: []string{"lint", busy, "--simulate"}, code: exitBudget, want: "--max-events"},
 		{name: "run --openmetrics of a million intervals", args: []string{"run", intervals, "--openmetrics", "--no-plots", "-o", filepath.Join(dir, "out")},
 			code: exitBudget, want: "output budget refused"},
