@@ -24,8 +24,9 @@ func CostReport(exp *experiment.Experiment) string {
 			fmt.Fprintf(&b, "\nsweep: %d run(s), %s events in all", runner.Runs(plan), runner.FormatCount(totalEvents(plan)))
 		}
 	}
-	fmt.Fprintf(&b, "\ndefault budget: %s events, %s of memory, %v of wall time (--max-events, --max-memory, --timeout)",
-		runner.FormatCount(runner.DefaultBudget.MaxEvents), runner.FormatBytes(float64(runner.DefaultBudget.MaxMemory)), runner.DefaultBudget.Timeout)
+	d := runner.DefaultBudget
+	fmt.Fprintf(&b, "\ndefault budget: %s events, %s of memory, %v of wall time, %s of data files (--max-events, --max-memory, --timeout, --max-output)",
+		runner.FormatCount(d.MaxEvents), runner.FormatBytes(float64(d.MaxMemory)), d.Timeout, runner.FormatBytes(d.MaxOutput))
 	return b.String()
 }
 

@@ -203,8 +203,9 @@ func topDrivers(m map[string]float64, total float64) []string {
 
 // String is the estimate in one line, as ressim validate prints it.
 func (c Cost) String() string {
-	s := fmt.Sprintf("estimated cost per run: %s events, %s series points, about %s",
-		FormatCount(c.Events), FormatCount(c.SeriesPoints), FormatBytes(c.Memory))
+	s := fmt.Sprintf("estimated cost per run: %s events, %s series points, about %s of memory, %s of data files (%s with --openmetrics)",
+		FormatCount(c.Events), FormatCount(c.SeriesPoints), FormatBytes(c.Memory),
+		FormatBytes(c.SeriesBytes+c.EventsBytes), FormatBytes(c.SeriesBytes+c.EventsBytes+c.OpenMetrics))
 	if len(c.Drivers) > 0 {
 		s += "; driven by " + strings.Join(c.Drivers, ", ")
 	}
