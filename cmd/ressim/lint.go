@@ -159,7 +159,7 @@ func lintInput(stderr io.Writer, path, kind string) (*experiment.Experiment, []b
 		return nil, nil, usageError{err}
 	}
 	importWarnings(stderr, res.Warnings)
-	exp, err := experiment.Parse(path+" (imported)", []byte(res.TOML))
+	exp, err := experiment.Parse(path+lint.ImportedSuffix, []byte(res.TOML))
 	if err != nil {
 		return nil, nil, fmt.Errorf("lint: the imported experiment is invalid (a bug in import): %w", err)
 	}

@@ -3,6 +3,7 @@ package lint
 import (
 	"encoding/json"
 	"io"
+	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -61,7 +62,7 @@ type (
 	}
 	sarifPhysical struct {
 		ArtifactLocation sarifArtifact `json:"artifactLocation"`
-		Region           sarifRegion   `json:"region"`
+		Region           *sarifRegion  `json:"region,omitempty"`
 	}
 	sarifArtifact struct {
 		URI string `json:"uri"`
@@ -116,12 +117,45 @@ func sarifOf(f Finding, index map[string]int, sup []sarifSuppression) sarifResul
 		props["measured_amplification"] = strconv.FormatFloat(m.Amplification, 'f', 2, 64)
 		props["measured_scenario"], props["measured_service"], props["measured_verdict"] = m.Scenario, m.Service, m.Verdict
 	}
+	uri, generated := sarifURI(f.File)
+	loc := sarifPhysical{ArtifactLocation: sarifArtifact{uri}, Region: &sarifRegion{f.Line, f.Col}}
+	if generated {
+		// The finding is on a line of the experiment generated from the
+		// file (lint --import could not map it back): that line is not
+		// in the file, so the location names the file alone.
+		loc.Region = nil
+		props["generated_line"] = strconv.Itoa(f.Line)
+	}
 	return sarifResult{RuleID: f.Rule, RuleIndex: index[f.Rule], Level: string(f.Severity),
-		Message: sarifMessage{f.Message},
-		Locations: []sarifLocation{{sarifPhysical{sarifArtifact{filepath.ToSlash(f.File)},
-			sarifRegion{f.Line, f.Col}}}},
+		Message:      sarifMessage{f.Message},
+		Locations:    []sarifLocation{{loc}},
 		Suppressions: sup,
 		Properties:   props}
+}
+
+// ImportedSuffix marks the name of an experiment that lint --import
+// generated from a configuration file: "FILE (imported)".
+const ImportedSuffix = " (imported)"
+
+// sarifURI turns a finding's file into a relative URI reference, as
+// SARIF's artifactLocation.uri must be: slash-separated, each segment
+// percent-encoded (a space, "#" or "%" in a file name would otherwise
+// make an invalid URI, and "(imported)" did). generated reports a file
+// named with ImportedSuffix, whose lines are the generated experiment's.
+func sarifURI(file string) (uri string, generated bool) {
+	file, generated = strings.CutSuffix(file, ImportedSuffix)
+	segs := strings.Split(filepath.ToSlash(file), "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	uri = strings.Join(segs, "/")
+	if filepath.IsAbs(file) {
+		uri = "file://" + uri
+		if !strings.HasPrefix(uri, "file:///") { // a Windows drive: file:///C:/...
+			uri = "file:///" + strings.TrimPrefix(uri, "file://")
+		}
+	}
+	return uri, generated
 }
 
 // ruleName turns a title into SARIF's PascalCase rule name.

@@ -3,6 +3,8 @@ package lint
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -101,13 +103,52 @@ func checkLocation(t *testing.T, name string, locs []any) {
 	}
 	pl := field(t, locs[0].(obj), "physicalLocation", "location").(obj)
 	art := field(t, pl, "artifactLocation", "physicalLocation").(obj)
-	if u, _ := art["uri"].(string); u == "" {
+	u, _ := art["uri"].(string)
+	if u == "" {
 		t.Errorf("%s: artifactLocation without uri", name)
 	}
-	reg := field(t, pl, "region", "physicalLocation").(obj)
+	// SARIF 2.1.0 §3.4.3: a URI reference (RFC 3986): nothing to escape left.
+	if _, err := url.Parse(u); err != nil || strings.ContainsAny(u, " ()\\") {
+		t.Errorf("%s: artifactLocation.uri %q is not a valid URI reference (%v)", name, u, err)
+	}
+	// The region is optional (§3.29.2): a finding on a generated line has
+	// the file alone.
+	r, ok := pl["region"]
+	if !ok {
+		return
+	}
+	reg := r.(obj)
 	for _, k := range []string{"startLine", "startColumn"} {
 		if v, _ := reg[k].(float64); v < 1 {
 			t.Errorf("%s: region.%s = %v, want >= 1", name, k, reg[k])
+		}
+	}
+}
+
+// TestSARIFURI: every file name becomes a valid URI reference that
+// unescapes back to the name (issue 24: "(imported)" and spaces made
+// invalid URIs), and a generated experiment's name points at its source.
+func TestSARIFURI(t *testing.T) {
+	for _, tc := range []struct {
+		file, uri string
+		generated bool
+	}{
+		{"exp.toml", "exp.toml", false},
+		{"dir/my exp#1 100%.toml", "dir/my%20exp%231%20100%25.toml", false},
+		{"mesh.yaml (imported)", "mesh.yaml", true},
+		{"/abs/a b.toml", "file:///abs/a%20b.toml", false},
+	} {
+		uri, gen := sarifURI(tc.file)
+		if uri != tc.uri || gen != tc.generated {
+			t.Errorf("sarifURI(%q) = %q, %v; want %q, %v", tc.file, uri, gen, tc.uri, tc.generated)
+		}
+		u, err := url.Parse(uri)
+		if err != nil {
+			t.Errorf("%q: %v", uri, err)
+			continue
+		}
+		if want := strings.TrimSuffix(tc.file, ImportedSuffix); u.Path != want {
+			t.Errorf("%q unescapes to %q, want %q", uri, u.Path, want)
 		}
 	}
 }
