@@ -134,6 +134,7 @@ func runLint(ctx context.Context, w, stderr io.Writer, path string, o lintOption
 	if o.kind != "" {
 		lint.MapToSources(rep, src)
 	}
+	lint.Group(rep)
 	if err := write(w, rep); err != nil {
 		return fmt.Errorf("lint: write report: %w", err)
 	}

@@ -21,7 +21,7 @@ type checker struct {
 func (c *checker) add(id, key, format string, a ...any) {
 	r, _ := ruleByID(id)
 	c.out = append(c.out, Finding{Rule: id, Severity: r.Severity, Key: key,
-		Variant: c.variant, Message: fmt.Sprintf(format, a...)})
+		Variant: c.variant, Variants: []string{c.variant}, Message: fmt.Sprintf(format, a...)})
 }
 
 // checkModel runs every rule on one model.

@@ -46,8 +46,10 @@ type Finding struct {
 	// Key is the dotted key path at fault, as in validate's messages.
 	Key string `json:"key"`
 	// Variant is the variant whose model shows the finding ("base" for the
-	// base experiment).
-	Variant string `json:"variant"`
+	// base experiment); Variants, filled by Group, every variant that
+	// shows it alike, in the file's order.
+	Variant  string   `json:"-"`
+	Variants []string `json:"variants"`
 	// Message says what is wrong here, with the numbers.
 	Message string `json:"message"`
 	// Measured, with --simulate and for RS007 only, is the largest
@@ -55,13 +57,17 @@ type Finding struct {
 	Measured *Measured `json:"measured,omitempty"`
 
 	bottom string // RS007: the bottom service of the worst path
+	reason string // Group's: a suppressed finding's reason, while grouping
 }
 
 // Path is one call path from a client down to a service that calls no
 // one, with the worst-case number of calls its bottom receives per user
 // request: the product of the attempts at each call along the way.
 type Path struct {
-	Variant       string   `json:"variant"`
+	// Variant is the variant whose model has the path; Variants, filled
+	// by Group, every variant that has it alike.
+	Variant       string   `json:"-"`
+	Variants      []string `json:"variants"`
 	Hops          []string `json:"hops"`
 	Attempts      []int    `json:"attempts"`
 	Amplification int      `json:"amplification"`
@@ -81,6 +87,8 @@ type Report struct {
 	Paths      []Path       `json:"paths"`
 	// Scenarios are the stress scenarios' results, with --simulate.
 	Scenarios []ScenarioResult `json:"scenarios,omitempty"`
+
+	variants []string // the variants checked, in the file's order, for Group
 }
 
 // Suppressed is a finding silenced by a reasoned comment.

@@ -63,10 +63,11 @@ func goldenReports(t *testing.T) map[string]*Report {
 	return out
 }
 
-// TestGolden pins the text, JSON and SARIF outputs; go test -update
-// rewrites them.
+// TestGolden pins the text, JSON and SARIF outputs, grouped across
+// variants as the command writes them; go test -update rewrites them.
 func TestGolden(t *testing.T) {
 	for name, r := range goldenReports(t) {
+		Group(r)
 		for _, w := range writers {
 			var b bytes.Buffer
 			if err := w.write(&b, r); err != nil {

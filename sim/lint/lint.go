@@ -37,6 +37,9 @@ func Check(e *experiment.Experiment, src []byte, variant string) (*Report, error
 		models = append(models, model{variant, cfg})
 	}
 	rep := &Report{File: e.File, Findings: []Finding{}, Suppressed: []Suppressed{}, Paths: []Path{}}
+	for _, m := range models {
+		rep.variants = append(rep.variants, m.name)
+	}
 	igs := scanIgnores(src)
 	for _, m := range models {
 		fs, paths := checkModel(&m.cfg, m.name)
@@ -65,7 +68,7 @@ func unreasoned(file string, igs map[int]ignore) []Finding {
 			continue
 		}
 		out = append(out, Finding{Rule: "RS000", Severity: Warning, File: file, Line: ig.line, Col: ig.col,
-			Variant: "base", Message: "lint-ignore without a reason (write `because ...`): it silences nothing"})
+			Variant: "base", Variants: []string{"base"}, Message: "lint-ignore without a reason (write `because ...`): it silences nothing"})
 	}
 	return out
 }

@@ -83,6 +83,7 @@ func (w *walker) noteSite(key string, q Path) {
 
 // finish computes a path's amplification and retrying layers.
 func finish(p Path) Path {
+	p.Variants = []string{p.Variant}
 	p.Amplification, p.RetryLayers = 1, 0
 	for _, a := range p.Attempts {
 		if p.Amplification <= maxAmplification/a {

@@ -112,7 +112,7 @@ func WriteSARIF(w io.Writer, r *Report) error {
 }
 
 func sarifOf(f Finding, index map[string]int, sup []sarifSuppression) sarifResult {
-	props := map[string]string{"variant": f.Variant, "key": f.Key}
+	props := map[string]string{"variants": variantLabel(f.Variant, f.Variants), "key": f.Key}
 	if m := f.Measured; m != nil {
 		props["measured_amplification"] = strconv.FormatFloat(m.Amplification, 'f', 2, 64)
 		props["measured_scenario"], props["measured_service"], props["measured_verdict"] = m.Scenario, m.Service, m.Verdict

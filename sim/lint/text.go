@@ -11,16 +11,16 @@ import (
 func WriteText(w io.Writer, r *Report) error {
 	ew := &errWriter{w: w}
 	for _, f := range r.Findings {
-		ew.printf("%s:%d:%d: %s %s [%s] %s%s\n", f.File, f.Line, f.Col, f.Severity, f.Rule, f.Variant, f.Message, measuredText(f.Measured))
+		ew.printf("%s:%d:%d: %s %s [%s] %s%s\n", f.File, f.Line, f.Col, f.Severity, f.Rule, variantLabel(f.Variant, f.Variants), f.Message, measuredText(f.Measured))
 	}
 	for _, s := range r.Suppressed {
-		ew.printf("%s:%d:%d: suppressed %s [%s] %s (because %s)\n", s.File, s.Line, s.Col, s.Rule, s.Variant, s.Message, s.Reason)
+		ew.printf("%s:%d:%d: suppressed %s [%s] %s (because %s)\n", s.File, s.Line, s.Col, s.Rule, variantLabel(s.Variant, s.Variants), s.Message, s.Reason)
 	}
 	if len(r.Paths) > 0 {
 		ew.printf("worst-case retry amplification per call path:\n")
 	}
 	for _, p := range r.Paths {
-		ew.printf("  [%s] %s = %dx%s\n", p.Variant, pathString(p), p.Amplification, measuredText(p.Measured))
+		ew.printf("  [%s] %s = %dx%s\n", variantLabel(p.Variant, p.Variants), pathString(p), p.Amplification, measuredText(p.Measured))
 	}
 	writeScenarios(ew, r.Scenarios)
 	counts := map[Severity]int{}

@@ -1,0 +1,101 @@
+package lint
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Group merges the findings, suppressed findings and call paths that
+// every variant shows alike (the same rule, place and message, or the
+// same path with the same amplification, and the same measurement) into
+// one, listing the variants in Variants, in the file's order (base
+// first). Without it a finding of the base that no variant changes is
+// reported once per variant. Call it last, after Simulate and
+// MapToSources, which work per variant.
+func Group(r *Report) {
+	rank := func(v string) int {
+		if i := slices.Index(r.variants, v); i >= 0 {
+			return i
+		}
+		return len(r.variants)
+	}
+	r.Findings = groupFindings(r.Findings, rank)
+	sup := make([]Finding, len(r.Suppressed))
+	for i, s := range r.Suppressed {
+		sup[i] = s.Finding
+		sup[i].reason = s.Reason
+	}
+	sup = groupFindings(sup, rank)
+	r.Suppressed = r.Suppressed[:0]
+	for _, f := range sup {
+		reason := f.reason
+		f.reason = ""
+		r.Suppressed = append(r.Suppressed, Suppressed{f, reason})
+	}
+	r.Paths = groupPaths(r.Paths, rank)
+}
+
+// groupFindings merges findings equal but for their variant, keeping the
+// first one's place in the list.
+func groupFindings(fs []Finding, rank func(string) int) []Finding {
+	out := fs[:0:0]
+	at := map[string]int{}
+	for _, f := range fs {
+		k := findingKey(f)
+		if i, ok := at[k]; ok {
+			out[i].Variants = append(out[i].Variants, f.Variant)
+			continue
+		}
+		at[k] = len(out)
+		f.Variants = []string{f.Variant}
+		out = append(out, f)
+	}
+	for i := range out {
+		slices.SortStableFunc(out[i].Variants, func(a, b string) int { return rank(a) - rank(b) })
+	}
+	return out
+}
+
+// findingKey is everything of a finding but its variant.
+func findingKey(f Finding) string {
+	return strings.Join([]string{f.Rule, string(f.Severity), f.File, strconv.Itoa(f.Line), strconv.Itoa(f.Col), f.Key, f.Message,
+		measuredText(f.Measured), f.reason}, "\x00")
+}
+
+// groupPaths merges the paths equal but for their variant.
+func groupPaths(ps []Path, rank func(string) int) []Path {
+	out := ps[:0:0]
+	at := map[string]int{}
+	for _, p := range ps {
+		k := strings.Join(p.Hops, "\x00") + "\x01" + intsKey(p.Attempts) + "\x01" + strconv.Itoa(p.Amplification) + measuredText(p.Measured)
+		if i, ok := at[k]; ok {
+			out[i].Variants = append(out[i].Variants, p.Variant)
+			continue
+		}
+		at[k] = len(out)
+		p.Variants = []string{p.Variant}
+		out = append(out, p)
+	}
+	for i := range out {
+		slices.SortStableFunc(out[i].Variants, func(a, b string) int { return rank(a) - rank(b) })
+	}
+	return out
+}
+
+func intsKey(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}
+
+// variantLabel is a finding's or path's variants as the text report
+// writes them: "base, no-breaker".
+func variantLabel(variant string, variants []string) string {
+	if len(variants) == 0 {
+		return variant
+	}
+	return strings.Join(variants, ", ")
+}
