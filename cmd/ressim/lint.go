@@ -38,6 +38,7 @@ func newLintCmd() *cobra.Command {
 	var format, failOn, variant, kind string
 	var simulate bool
 	var bf budgetFlags
+	var target string
 	c := &cobra.Command{
 		Use:   "lint FILE",
 		Short: "Check an experiment against the resilience review checklist",
@@ -73,7 +74,7 @@ FILE is invalid.`,
 			}
 			ctx, stop := signalContext(c.Context(), c.ErrOrStderr())
 			defer stop()
-			return runLint(ctx, c.OutOrStdout(), c.ErrOrStderr(), args[0], lintOptions{format, failOn, variant, kind, simulate, b})
+			return runLint(ctx, c.OutOrStdout(), c.ErrOrStderr(), args[0], lintOptions{format, failOn, variant, kind, simulate, target, b})
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif")
@@ -81,6 +82,7 @@ FILE is invalid.`,
 	c.Flags().StringVar(&variant, "variant", lint.AllVariants, "variant to check: base, a [[variant]] name, or * for all")
 	c.Flags().BoolVar(&simulate, "simulate", false, "also run the standard stress scenarios and report their verdicts and measured amplification")
 	c.Flags().StringVar(&kind, "import", "", "FILE is a configuration of this kind (envoy, grpc, istio, resilience4j): import it, lint the result, report at the source's lines")
+	c.Flags().StringVar(&target, "target", "", "with --simulate: the service the scenarios hit (default: each variant's most amplified dependency)")
 	bf.registerWith(c, lintBudget())
 	return c
 }
@@ -99,6 +101,9 @@ func lintBudget() runner.Budget {
 type lintOptions struct {
 	format, failOn, variant, kind string
 	simulate                      bool
+	// target, with simulate, is the service the scenarios hit ("": each
+	// variant's most amplified dependency).
+	target string
 	// budget bounds --simulate's runs, all together.
 	budget runner.Budget
 }
@@ -118,6 +123,9 @@ func runLint(ctx context.Context, w, stderr io.Writer, path string, o lintOption
 	default:
 		return usageError{fmt.Errorf("--fail-on %q: want error, warning, note or never", failOn)}
 	}
+	if o.target != "" && !o.simulate {
+		return usageError{errors.New("--target goes with --simulate")}
+	}
 	exp, src, err := lintInput(stderr, path, o.kind)
 	if err != nil {
 		return err
@@ -127,7 +135,10 @@ func runLint(ctx context.Context, w, stderr io.Writer, path string, o lintOption
 		return usageError{err}
 	}
 	if o.simulate {
-		if err := lint.Simulate(ctx, exp, rep, variant, o.budget); err != nil {
+		if err := lint.SimulateTarget(ctx, exp, rep, variant, o.target, o.budget); err != nil {
+			if errors.Is(err, lint.ErrUnknownTarget) {
+				return usageError{fmt.Errorf("lint: %w", err)}
+			}
 			return fmt.Errorf("lint: %w", err)
 		}
 	}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -124,5 +126,40 @@ func TestLintSimulate(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(o.String()), &v); err != nil || len(v.Runs) != 1 || len(v.Runs[0].Properties.Scenarios) != 4 {
 		t.Fatalf("SARIF scenarios: %v, %+v", err, v)
+	}
+}
+
+// TestLintSimulateTarget: --target aims every scenario of every variant
+// at the service asked about (issue 24); an unknown service, or --target
+// without --simulate, is a usage error.
+func TestLintSimulateTarget(t *testing.T) {
+	file := "../../experiments/retry-amplification.toml"
+	var out, errOut bytes.Buffer
+	code := execute([]string{"lint", file, "--simulate", "--target", "orders", "--format", "json", "--fail-on", "never"}, &out, &errOut)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var rep struct {
+		Scenarios []struct{ Variant, Target string } `json:"scenarios"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Scenarios) != 8 {
+		t.Fatalf("%d scenarios, want 4 per variant, 2 variants", len(rep.Scenarios))
+	}
+	for _, s := range rep.Scenarios {
+		if s.Target != "orders" {
+			t.Errorf("[%s] scenario on %q, want orders", s.Variant, s.Target)
+		}
+	}
+	for _, args := range [][]string{
+		{"lint", file, "--simulate", "--target", "nope"},
+		{"lint", file, "--target", "orders"},
+	} {
+		errOut.Reset()
+		if code := execute(args, io.Discard, &errOut); code != exitInvalid || !strings.Contains(errOut.String(), "--target") {
+			t.Errorf("%v: exit %d, stderr %q; want %d naming --target", args, code, errOut.String(), exitInvalid)
+		}
 	}
 }

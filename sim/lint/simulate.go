@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -96,6 +97,17 @@ type Measured struct {
 // (every variant's scenarios, each counted at most SimMaxEvents) is
 // checked before any runs, ctx and b's run-time limits stop them.
 func Simulate(ctx context.Context, e *experiment.Experiment, rep *Report, variant string, b runner.Budget) error {
+	return SimulateTarget(ctx, e, rep, variant, "", b)
+}
+
+// ErrUnknownTarget marks a SimulateTarget target that names no service.
+var ErrUnknownTarget = errors.New("no such service")
+
+// SimulateTarget is Simulate with the scenarios aimed at the service
+// target instead of each variant's most amplified dependency ("" keeps
+// that choice): the dependency a user asks about. A target that no
+// service of a variant has is an error.
+func SimulateTarget(ctx context.Context, e *experiment.Experiment, rep *Report, variant, target string, b runner.Budget) error {
 	names := []string{variant}
 	if variant == AllVariants {
 		names = e.VariantNames()
@@ -108,9 +120,14 @@ func Simulate(ctx context.Context, e *experiment.Experiment, rep *Report, varian
 			return fmt.Errorf("simulate %s: %w", e.File, err)
 		}
 		models[i] = cfg
-		target := stressTarget(cfg)
+		if target != "" && !hasService(&cfg, target) {
+			return fmt.Errorf("simulate %s: --target %q: %w in %s", e.File, target, ErrUnknownTarget, labelOf(v))
+		}
+		target := target
 		if target == "" {
-			continue // no call path: no scenario runs
+			if target = stressTarget(cfg); target == "" {
+				continue // no call path: no scenario runs
+			}
 		}
 		base := stressBase(cfg)
 		for _, sc := range scenarios {
@@ -124,13 +141,9 @@ func Simulate(ctx context.Context, e *experiment.Experiment, rep *Report, varian
 	}
 	g := runner.NewMeter(ctx, b, models...)
 	for i, v := range names {
-		label := v
-		if label == "" {
-			label = "base"
-		}
-		results, err := simulateModel(g, models[i], label)
+		results, err := simulateModel(g, models[i], labelOf(v), target)
 		if err != nil {
-			return fmt.Errorf("simulate %s [%s]: %w", e.File, label, err)
+			return fmt.Errorf("simulate %s [%s]: %w", e.File, labelOf(v), err)
 		}
 		rep.Scenarios = append(rep.Scenarios, results...)
 	}
@@ -154,11 +167,31 @@ func stressTarget(cfg topology.Config) string {
 	return best.Hops[len(best.Hops)-1]
 }
 
-// simulateModel runs every scenario on a copy of cfg under g.
-func simulateModel(g *runner.Meter, cfg topology.Config, variant string) ([]ScenarioResult, error) {
-	target := stressTarget(cfg)
+// labelOf is a variant's name in reports: "base" for the base.
+func labelOf(v string) string {
+	if v == "" {
+		return "base"
+	}
+	return v
+}
+
+// hasService reports whether cfg has a service named name.
+func hasService(cfg *topology.Config, name string) bool {
+	for i := range cfg.Services {
+		if cfg.Services[i].Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// simulateModel runs every scenario on a copy of cfg under g, aimed at
+// target, or at its most amplified dependency when target is "".
+func simulateModel(g *runner.Meter, cfg topology.Config, variant, target string) ([]ScenarioResult, error) {
 	if target == "" {
-		return nil, nil
+		if target = stressTarget(cfg); target == "" {
+			return nil, nil
+		}
 	}
 	var out []ScenarioResult
 	for _, sc := range scenarios {
