@@ -83,9 +83,11 @@ func (c *checker) site(s site) {
 		c.nonCritical(s, what)
 	}
 	c.retry(s.key, what, p)
-	if path, ok := c.w.worst[s.key]; ok && p.Retry.MaxAttempts > 1 && path.RetryLayers > 1 {
-		c.add("RS007", s.key+".retry", "%s retries under %d other retrying layer(s): %s = %dx worst case",
-			what, path.RetryLayers-1, pathString(path), path.Amplification)
+	// A layer whose retries draw on a budget does not multiply the load
+	// in steady state (1 + ratio per layer): RS007 counts the others.
+	if path, ok := c.w.worst[s.key]; ok && p.Retry.MaxAttempts > 1 && !budgeted(p) && path.RetryLayers > 1 {
+		c.add("RS007", s.key+".retry", "%s retries under %d other retrying layer(s) without a retry budget: %s = %s",
+			what, path.RetryLayers-1, pathString(path), amplificationText(path))
 		c.out[len(c.out)-1].bottom = path.Hops[len(path.Hops)-1]
 	}
 	if b := p.Guards.Breaker; b != nil {
@@ -147,6 +149,15 @@ func (c *checker) shared(svc int) bool {
 		}
 	}
 	return len(deps) > 1 || (len(deps) == 1 && len(c.m.Services[svc].Operations) > 0)
+}
+
+// amplificationText is a path's worst-case amplification, with the
+// steady state its retry budgets allow when it has any.
+func amplificationText(p Path) string {
+	if p.BudgetedLayers == 0 {
+		return fmt.Sprintf("%dx worst case", p.Amplification)
+	}
+	return fmt.Sprintf("%dx worst case while the retry budgets' tokens last, %.2fx in steady state", p.Amplification, p.SteadyAmplification)
 }
 
 func pathString(p Path) string {

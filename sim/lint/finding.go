@@ -70,8 +70,22 @@ type Path struct {
 	Variants      []string `json:"variants"`
 	Hops          []string `json:"hops"`
 	Attempts      []int    `json:"attempts"`
-	Amplification int      `json:"amplification"`
-	RetryLayers   int      `json:"retry_layers"`
+	// Amplification is the product of Attempts: the worst case, which a
+	// retry budget allows only while its bucket's tokens last.
+	Amplification int `json:"amplification"`
+	// Steady is, per layer, the attempts per call its retry budget allows
+	// in steady state: 1 + ratio, plus the reserve's retries per second
+	// over the layer's call rate (a layer without a token budget: its
+	// Attempts); SteadyAmplification their product.
+	Steady              []float64 `json:"steady_attempts"`
+	SteadyAmplification float64   `json:"steady_amplification"`
+	// RetryLayers counts the layers that retry without a retry budget
+	// (token or concurrency), BudgetedLayers those that retry with one.
+	RetryLayers    int `json:"retry_layers"`
+	BudgetedLayers int `json:"budgeted_layers"`
+
+	rate     float64 // the client's peak rate, requests/s (0: closed loop)
+	budgeted []bool  // per layer: its retries draw on a budget
 	// Measured, with --simulate, is the largest amplification measured
 	// at the path's bottom service.
 	Measured *Measured `json:"measured,omitempty"`

@@ -38,7 +38,8 @@ func walk(m *topology.Config, variant string) *walker {
 			continue
 		}
 		dl := c.Deadline.Mean()
-		p := Path{Variant: variant, Hops: []string{c.Name, c.Target}, Attempts: []int{attempts(c.Call)}}
+		p := Path{Variant: variant, Hops: []string{c.Name, c.Target}, rate: peakRate(c)}
+		p = p.extend(c.Call)
 		w.visit(t, c.Operation, dl, p, map[int]bool{t: true})
 	}
 	return w
@@ -60,8 +61,9 @@ func (w *walker) visit(svc int, op string, dl time.Duration, p Path, on map[int]
 			continue
 		}
 		leaf = false
-		q := Path{Variant: p.Variant, Hops: append(append([]string(nil), p.Hops...), s.call.Service),
-			Attempts: append(append([]int(nil), p.Attempts...), attempts(s.call.Policy))}
+		q := p
+		q.Hops = append(append([]string(nil), p.Hops...), s.call.Service)
+		q = q.extend(s.call.Policy)
 		w.noteSite(s.key, q)
 		on[t] = true
 		w.visit(t, s.call.Operation, dl, q, on)
@@ -81,17 +83,50 @@ func (w *walker) noteSite(key string, q Path) {
 	}
 }
 
-// finish computes a path's amplification and retrying layers.
+// extend adds a layer called with policy pol to p (whose Hops already
+// name the callee): its attempts, its steady-state attempts at the rate
+// that reaches it, whether a budget holds its retries. The slices are
+// copied: paths share prefixes.
+func (p Path) extend(pol topology.CallPolicy) Path {
+	rate := p.rate
+	for _, s := range p.Steady {
+		rate *= s
+	}
+	p.Attempts = append(append([]int(nil), p.Attempts...), attempts(pol))
+	p.Steady = append(append([]float64(nil), p.Steady...), steadyAttempts(pol, rate))
+	p.budgeted = append(append([]bool(nil), p.budgeted...), budgeted(pol))
+	return p
+}
+
+// peakRate is an open-loop client's highest rate, requests/s; 0 for a
+// closed-loop one, whose rate the lint does not know.
+func peakRate(c topology.ClientConfig) float64 {
+	if c.Users > 0 {
+		return 0
+	}
+	r := c.Rate
+	for _, pt := range c.Schedule {
+		r = max(r, pt.Rate)
+	}
+	return r
+}
+
+// finish computes a path's amplification, worst and steady, and its
+// retrying layers with and without a budget.
 func finish(p Path) Path {
 	p.Variants = []string{p.Variant}
-	p.Amplification, p.RetryLayers = 1, 0
-	for _, a := range p.Attempts {
+	p.Amplification, p.SteadyAmplification, p.RetryLayers, p.BudgetedLayers = 1, 1, 0, 0
+	for i, a := range p.Attempts {
 		if p.Amplification <= maxAmplification/a {
 			p.Amplification *= a
 		} else {
 			p.Amplification = maxAmplification
 		}
-		if a > 1 {
+		p.SteadyAmplification = min(p.SteadyAmplification*p.Steady[i], maxAmplification)
+		switch {
+		case a > 1 && p.budgeted[i]:
+			p.BudgetedLayers++
+		case a > 1:
 			p.RetryLayers++
 		}
 	}

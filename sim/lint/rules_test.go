@@ -75,6 +75,8 @@ func TestRules(t *testing.T) {
 	const budgeted = `timeout = "100ms"
   retry = { attempts = 3 }
   retry_budget = { ratio = 0.1 }`
+	const unbudgeted = `timeout = "100ms"
+  retry = { attempts = 3 }`
 	cases := []struct {
 		name string
 		set  map[int]string
@@ -91,9 +93,15 @@ func TestRules(t *testing.T) {
 		{"non-idempotent retry", map[int]string{3: `timeout = "100ms"
   retry = { attempts = 2, idempotent = false }
   retry_budget = { ratio = 0.1 }`}, "RS008"},
-		{"two layers", map[int]string{1: `deadline = "1s"
+		// issue 24: retry budgets hold each layer to 1 + ratio in steady
+		// state, so two budgeted layers do not multiply the load
+		{"two budgeted layers", map[int]string{1: `deadline = "1s"
 retry = { attempts = 2 }
-retry_budget = { ratio = 0.1 }`, 3: budgeted}, "RS007"},
+retry_budget = { ratio = 0.1 }`, 3: budgeted}, ""},
+		{"two layers", map[int]string{1: `deadline = "1s"
+retry = { attempts = 2 }`, 3: unbudgeted}, "RS006 RS006 RS007"},
+		{"two layers, one budgeted", map[int]string{1: `deadline = "1s"
+retry = { attempts = 2 }`, 3: budgeted}, "RS006"},
 		{"non-critical long", map[int]string{3: `timeout = "900ms"
   critical = false
   fallback = { level = "generic" }`}, "RS004"},

@@ -76,6 +76,31 @@ func serviceIndex(m *topology.Config) map[string]int {
 }
 
 // attempts is the most attempts a call policy makes (1 without retries).
+// steadyAttempts is the attempts per call p's retry budget allows in
+// steady state, the call rate at the layer being rate requests/s (0:
+// unknown, as for a closed-loop client): 1 + ratio, plus the reserve's
+// MinRetriesPerSec over the rate, at most the attempts (package budget:
+// a success deposits ratio tokens, a retry takes one). Without a token
+// budget it is the attempts.
+func steadyAttempts(p topology.CallPolicy, rate float64) float64 {
+	a := float64(attempts(p))
+	b := p.Guards.Budget
+	if a <= 1 || b == nil {
+		return a
+	}
+	s := 1 + b.Ratio
+	if rate > 0 {
+		s += b.MinRetriesPerSec / rate
+	}
+	return min(s, a)
+}
+
+// budgeted reports whether p's retries draw on a budget (tokens or
+// concurrency).
+func budgeted(p topology.CallPolicy) bool {
+	return p.Guards.Budget != nil || p.Guards.RetryConcurrency != nil
+}
+
 func attempts(p topology.CallPolicy) int {
 	if p.Retry.MaxAttempts > 1 {
 		return p.Retry.MaxAttempts

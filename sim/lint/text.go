@@ -20,7 +20,7 @@ func WriteText(w io.Writer, r *Report) error {
 		ew.printf("worst-case retry amplification per call path:\n")
 	}
 	for _, p := range r.Paths {
-		ew.printf("  [%s] %s = %dx%s\n", variantLabel(p.Variant, p.Variants), pathString(p), p.Amplification, measuredText(p.Measured))
+		ew.printf("  [%s] %s = %s%s\n", variantLabel(p.Variant, p.Variants), pathString(p), pathAmplification(p), measuredText(p.Measured))
 	}
 	writeScenarios(ew, r.Scenarios)
 	counts := map[Severity]int{}
@@ -42,6 +42,15 @@ func (e *errWriter) printf(format string, a ...any) {
 	if e.err == nil {
 		_, e.err = fmt.Fprintf(e.w, format, a...)
 	}
+}
+
+// pathAmplification is the path line's amplification: "27x", or with
+// retry budgets "27x (1.37x steady)".
+func pathAmplification(p Path) string {
+	if p.BudgetedLayers == 0 {
+		return fmt.Sprintf("%dx", p.Amplification)
+	}
+	return fmt.Sprintf("%dx (%.2fx steady)", p.Amplification, p.SteadyAmplification)
 }
 
 // measuredText is the note after a finding or path measured by --simulate.
