@@ -66,10 +66,10 @@ type Finding struct {
 type Path struct {
 	// Variant is the variant whose model has the path; Variants, filled
 	// by Group, every variant that has it alike.
-	Variant       string   `json:"-"`
-	Variants      []string `json:"variants"`
-	Hops          []string `json:"hops"`
-	Attempts      []int    `json:"attempts"`
+	Variant  string   `json:"-"`
+	Variants []string `json:"variants"`
+	Hops     []string `json:"hops"`
+	Attempts []int    `json:"attempts"`
 	// Amplification is the product of Attempts: the worst case, which a
 	// retry budget allows only while its bucket's tokens last.
 	Amplification int `json:"amplification"`
