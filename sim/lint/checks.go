@@ -91,6 +91,9 @@ func (c *checker) site(s site) {
 		c.out[len(c.out)-1].bottom = path.Hops[len(path.Hops)-1]
 	}
 	if b := p.Guards.Breaker; b != nil {
+		if p.Guards.Fallback == nil && s.call.Critical {
+			c.add("RS017", s.key+".breaker", "%s: the breaker has no fallback: when it opens, users get the error sooner, not an answer", what)
+		}
 		if b.PermittedNumberOfCallsInHalfOpenState > 10 {
 			c.add("RS009", s.key+".breaker", "%s: half-open admits %d probe calls (more than 10)", what, b.PermittedNumberOfCallsInHalfOpenState)
 		}

@@ -55,6 +55,8 @@ func Rules() []Rule {
 			"A liveness probe answered through the same queue as the traffic fails when the queue is long, and restarting an overloaded instance loses its work and moves its load onto the others (section 11's health-check mistakes; section 6 on overload). Without a bounded queue that sheds by age, a surge can restart every instance in turn."},
 		{"RS016", "non-critical call without a fallback", Note, "7, 9, 12",
 			"The checklist (section 12) asks that every non-critical dependency have a described and tested fallback, and that degraded answers be visible in metrics with an alert on long fallback use (sections 7 and 9). Without a declared fallback the degraded answer is whatever the failure leaves behind."},
+		{"RS017", "circuit breaker without a fallback", Note, "4, 7",
+			"Section 4 says what a circuit breaker does not do: it does not make the system more available by itself, it only turns «wait long and fail» into «fail at once»; it becomes useful together with a fallback (a cache, a default value, a cut-down answer), and a breaker without a thought-out fallback just shows the user the error sooner. A call guarded by a breaker that declares no fallback gets this note; a non-critical one gets RS016 instead."},
 	}
 }
 

@@ -107,8 +107,14 @@ retry = { attempts = 2 }`, 3: budgeted}, "RS006"},
   fallback = { level = "generic" }`}, "RS004"},
 		{"non-critical no fallback", map[int]string{3: `timeout = "100ms"
   critical = false`}, "RS016"},
+		// issue 24: a breaker without a fallback only fails faster (section 4)
+		{"critical breaker, no fallback", map[int]string{3: `timeout = "100ms"
+  breaker = {}`}, "RS017"},
+		{"critical breaker with a fallback", map[int]string{3: `timeout = "100ms"
+  breaker = {}
+  fallback = { level = "generic" }`}, ""},
 		{"wide half-open, small sample", map[int]string{3: `timeout = "100ms"
-  breaker = { minimum_calls = 2, half_open_calls = 50 }`}, "RS009 RS010"},
+  breaker = { minimum_calls = 2, half_open_calls = 50 }`}, "RS009 RS010 RS017"},
 		{"unbounded queue", map[int]string{4: ``}, "RS012"},
 		{"bounded queue, no shedding", map[int]string{4: `queue_capacity = 10`}, "RS013"},
 		{"bounded queue with codel", map[int]string{4: `queue_capacity = 10
