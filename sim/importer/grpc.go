@@ -44,7 +44,7 @@ func (g *grpcReader) serviceConfig(root *yaml.Node) {
 		return
 	}
 	g.first = len(g.sk.calls)
-	for _, f := range fields(root) {
+	for _, f := range g.grpcFields(root, "(root)", grpcServiceConfigKeys) {
 		s := at(g.file, f.kpos, f.key)
 		switch f.key {
 		case "methodConfig":
@@ -87,7 +87,7 @@ func hasRetry(c callOut) bool {
 func (g *grpcReader) methodConfig(n *yaml.Node, key string) {
 	var names []callOut
 	var settings []setting
-	for _, f := range fields(n) {
+	for _, f := range g.grpcFields(n, key, grpcMethodConfigKeys) {
 		s := at(g.file, f.kpos, key+"."+f.key)
 		switch f.key {
 		case "name":
@@ -150,7 +150,7 @@ func (g *grpcReader) names(n *yaml.Node, s src) []callOut {
 	for i, e := range n.Content {
 		es := at(g.file, e, fmt.Sprintf("%s[%d]", s.key, i))
 		c := callOut{from: es}
-		for _, f := range fields(e) {
+		for _, f := range g.grpcFields(e, es.key, grpcNameKeys) {
 			switch f.key {
 			case "service":
 				c.service = f.value.Value

@@ -31,8 +31,9 @@ func (g *grpcReader) retryPolicy(n *yaml.Node, s src) (string, bool) {
 	var attempts int
 	var base, cap time.Duration
 	var on []string
+	var multWarn func() // a multiplier other than 2 matters only below maxBackoff
 	ok := true
-	for _, f := range fields(n) {
+	for _, f := range g.grpcFields(n, s.key, grpcRetryPolicyKeys) {
 		fs := at(g.file, f.kpos, s.key+"."+f.key)
 		switch f.key {
 		case "maxAttempts":
@@ -49,7 +50,9 @@ func (g *grpcReader) retryPolicy(n *yaml.Node, s src) (string, bool) {
 				g.fail(fs, "must be a number > 0, got %q", f.value.Value)
 				ok = false
 			} else if m != 2 {
-				g.warn(fs, "multiplier %v imported as 2: ressim's full_jitter doubles its ceiling at each retry", m)
+				multWarn = func() {
+					g.warn(fs, "multiplier %v imported as 2: ressim's full_jitter doubles its ceiling at each retry", m)
+				}
 			}
 		case "retryableStatusCodes":
 			on = g.codes(f.value, fs)
@@ -65,6 +68,9 @@ func (g *grpcReader) retryPolicy(n *yaml.Node, s src) (string, bool) {
 	if cap < base {
 		g.warn(s, "maxBackoff %v below initialBackoff %v: imported as cap = base", cap, base)
 		cap = base
+	}
+	if multWarn != nil && cap > base {
+		multWarn()
 	}
 	return fmt.Sprintf("{ attempts = %d, backoff = \"full_jitter\", base = %q, cap = %q, on = [%s] }",
 		attempts, base, cap, strings.Join(on, ", ")), ok
@@ -130,7 +136,7 @@ func (g *grpcReader) codes(n *yaml.Node, s src) []string {
 // retries), hence the warning.
 func (g *grpcReader) throttling(n *yaml.Node, s src) {
 	var maxTokens, ratio float64
-	for _, f := range fields(n) {
+	for _, f := range g.grpcFields(n, s.key, grpcThrottlingKeys) {
 		fs := at(g.file, f.kpos, s.key+"."+f.key)
 		v, err := strconv.ParseFloat(f.value.Value, 64)
 		switch {
