@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -36,19 +37,45 @@ func (g *r4jReader) document(root *yaml.Node) {
 		g.fail(at(g.file, root, "(root)"), "an application.yml is a mapping")
 		return
 	}
+	// The thread-pool bulkheads are read last, wherever they stand, so
+	// that an instance with both kinds keeps its semaphore bulkhead.
+	var pools []func()
 	for _, f := range fields(root) {
 		s := at(g.file, f.kpos, f.key)
 		switch {
 		case f.key == "resilience4j":
 			for _, sf := range fields(f.value) {
-				g.section(sf, at(g.file, sf.kpos, "resilience4j."+sf.key))
+				sf, ss := sf, at(g.file, sf.kpos, "resilience4j."+sf.key)
+				if sf.key == "thread-pool-bulkhead" {
+					pools = append(pools, func() { g.section(sf, ss) })
+					continue
+				}
+				g.section(sf, ss)
 			}
 		case len(f.key) > 13 && f.key[:13] == "resilience4j.":
-			g.section(field{f.key[13:], f.kpos, f.value}, s)
+			sf := field{f.key[13:], f.kpos, f.value}
+			if sf.key == "thread-pool-bulkhead" {
+				pools = append(pools, func() { g.section(sf, s) })
+				continue
+			}
+			g.section(sf, s)
 		default:
 			g.warn(s, "not a resilience4j section; ignored")
 		}
 	}
+	for _, read := range pools {
+		read()
+	}
+}
+
+// hasBulkhead reports whether a call already has bulkhead settings.
+func hasBulkhead(c callOut) bool {
+	for _, st := range c.settings {
+		if strings.HasPrefix(st.key, "bulkhead.") {
+			return true
+		}
+	}
+	return false
 }
 
 // section reads one resilience4j section: its configs, then its
@@ -91,6 +118,13 @@ type resolved struct {
 // config named "default") and maps every property.
 func (g *r4jReader) instance(kind string, in field, configs map[string]field, section string) {
 	key := section + ".instances." + in.key
+	if i, ok := g.calls[in.key]; ok && kind == "thread-pool-bulkhead" && hasBulkhead(g.sk.calls[i]) {
+		// resilience4j keeps both; each method's @Bulkhead(type = ...)
+		// picks one, SEMAPHORE by default (resilience4j-annotations,
+		// Bulkhead.type). A call of the model has one bulkhead.
+		g.warn(at(g.file, in.kpos, key), "%s also has a semaphore bulkhead, which @Bulkhead uses by default (type = SEMAPHORE): that one is imported; this thread-pool bulkhead applies to methods annotated type = THREADPOOL, which one call of the model cannot also have", in.key)
+		return
+	}
 	props := map[string]resolved{}
 	base := "default"
 	for _, f := range fields(in.value) {
