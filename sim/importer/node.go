@@ -16,16 +16,64 @@ type field struct {
 	value *yaml.Node
 }
 
-// fields returns a mapping's keys in order, or nil if n is not a mapping.
+// fields returns a mapping's keys in order, or nil if n is not a
+// mapping, with YAML's anchors resolved as every YAML loader resolves
+// them (so that no setting written through one is dropped): a value that
+// is an alias (*name) is the anchored node, and a merge key (<<: *name,
+// or a list of them) adds the merged mappings' keys that the mapping does
+// not set itself, in place of the merge key, the first listed winning.
+// Merges nest at most maxMergeDepth deep; deeper ones are left out.
 func fields(n *yaml.Node) []field {
-	if n == nil || n.Kind != yaml.MappingNode {
+	return mergedFields(deref(n), 0, map[*yaml.Node]bool{})
+}
+
+// maxMergeDepth bounds merges of merges: a mapping merged into one merged
+// into another, and so on. Configurations use one or two.
+const maxMergeDepth = 8
+
+// mergedFields is fields of n, merges expanded; seen holds the mappings
+// already merged in this call, each merged once (a second merge of one
+// mapping adds nothing, since the first wins), so that a merge bomb (the
+// same anchor merged many times at many levels) costs its size, not the
+// product of its widths.
+func mergedFields(n *yaml.Node, depth int, seen map[*yaml.Node]bool) []field {
+	if n == nil || n.Kind != yaml.MappingNode || seen[n] {
 		return nil
 	}
+	seen[n] = true
 	out := make([]field, 0, len(n.Content)/2)
+	own := make(map[string]bool, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		out = append(out, field{n.Content[i].Value, n.Content[i], n.Content[i+1]})
+		own[n.Content[i].Value] = true
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], deref(n.Content[i+1])
+		if k.Tag != "!!merge" || depth >= maxMergeDepth {
+			out = append(out, field{k.Value, k, v})
+			continue
+		}
+		merged := []*yaml.Node{v}
+		if v.Kind == yaml.SequenceNode {
+			merged = v.Content
+		}
+		for _, m := range merged {
+			for _, f := range mergedFields(deref(m), depth+1, seen) {
+				if !own[f.key] {
+					own[f.key] = true // the first merged mapping that sets a key wins
+					out = append(out, f)
+				}
+			}
+		}
 	}
 	return out
+}
+
+// deref returns the node an alias names, or n itself.
+func deref(n *yaml.Node) *yaml.Node {
+	if n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
+		return n.Alias
+	}
+	return n
 }
 
 // parseDoc parses data (YAML or JSON) into its document's root node.
