@@ -1,8 +1,12 @@
 package headline
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -89,5 +93,33 @@ func TestSelect(t *testing.T) {
 	}
 	if perRun := Select(func(d Def) bool { return d.PerRun }); len(perRun) != len(Keys())-1 || slices.Contains(perRun, LockedInProbability) {
 		t.Errorf("per run: %v", perRun)
+	}
+}
+
+// TestDocsTable: docs/compare.md's table of the headline metrics has one
+// row per key, in the contract's order, with its label, name and unit.
+func TestDocsTable(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "compare.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(doc), "| metric (table label) | name | unit | meaning |\n| --- | --- | --- | --- |\n")
+	if !ok {
+		t.Fatal("docs/compare.md has no table of the headline metrics")
+	}
+	var got []string
+	for _, line := range strings.Split(table, "\n") {
+		if !strings.HasPrefix(line, "| ") {
+			break
+		}
+		cells := strings.Split(line, " | ")
+		got = append(got, strings.Join(cells[:3], " | "))
+	}
+	var want []string
+	for _, k := range append(Select(func(d Def) bool { return d.PerRun }), LockedInProbability) {
+		want = append(want, fmt.Sprintf("| %s | `%s` | %s", k.Label(), k.Name(), k.Unit()))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("docs/compare.md rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
