@@ -53,9 +53,9 @@ type CellStat struct {
 	v       int // index into SweepResult.Variants
 	X, Y    int
 	N       int
-	// Value is the metric's mean over the replications (the locked-in
-	// probability for "locked_in_probability"); CI95 its 95 % interval
-	// (Student t, or Wilson for a probability).
+	// Value is the metric's mean over the replications (for
+	// headline.LockedInProbability, the share locked in); CI95 its 95 %
+	// interval (Student t, or Wilson for a probability).
 	Value float64
 	CI95  analysis.Interval
 
