@@ -137,7 +137,7 @@ func info(exp *experiment.Experiment) *Info {
 		if sw.Y != nil {
 			cells *= len(sw.Y.Values)
 		}
-		in.Sweep = &SweepInfo{Metric: sw.Metric, Cells: cells}
+		in.Sweep = &SweepInfo{Metric: sw.Metric.Name(), Cells: cells}
 	}
 	return in
 }

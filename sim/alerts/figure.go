@@ -23,14 +23,16 @@ func (r *Report) Figure() report.Figure {
 		x[i] = float64(ts.End(i)) / 1e9
 	}
 	zero := 0.0
+	// line draws a recorded series. As in sim/run's figures, a series the
+	// run did not record is a bug in this function, not in the run: it
+	// must not draw a flat zero line that reads as data (zero goodput is
+	// an outage), so it panics and the figure tests fail.
 	line := func(entity string, k topology.SeriesKey, label string) report.Line {
-		var y []float64
-		if c := ts.Find(entity, k.Name); c != nil {
-			y = c.Values()
-		} else {
-			y = make([]float64, len(x))
+		c := ts.Find(entity, k.Name)
+		if c == nil {
+			panic(fmt.Sprintf("alerts: the figure draws %s %q of %q, which the run did not record", k.Owner, k.Name, entity))
 		}
-		return report.Line{Label: label, X: x, Y: y}
+		return report.Line{Label: label, X: x, Y: c.Values()}
 	}
 	users := report.Panel{Title: "What the users got", YLabel: "requests/s", YMin: &zero}
 	var good []report.Line

@@ -2,7 +2,8 @@ package experiment
 
 import (
 	"fmt"
-	"slices"
+
+	"github.com/ressim/ressim/sim/headline"
 )
 
 // Expect is an [[expect]] block: a bound on a headline metric of one
@@ -12,16 +13,18 @@ import (
 type Expect struct {
 	// Variant is "base" (the default) or a variant's name.
 	Variant string
-	// Metric is a headline metric (goodput, p99_latency, success_ratio,
-	// amplification, wasted_work, recovery_time) or locked_in_probability.
-	Metric string
+	// Metric is a headline metric (sim/headline: goodput, p99_latency,
+	// success_ratio, ..., locked_in_probability); the zero Key when the
+	// block names none (an error).
+	Metric headline.Key
 	// Min and Max bound the value; nil means unbounded.
 	Min, Max *float64
 	// Where is "file:line" of the block, for messages.
 	Where string
 }
 
-// ExpectMetrics are the metrics an expectation may bound.
+// ExpectMetrics are the names of the metrics an expectation may bound:
+// every headline metric, as for a sweep.
 var ExpectMetrics = SweepMetrics
 
 func (r *reader) expects(root *table, e *Experiment) []Expect {
@@ -42,7 +45,7 @@ func (r *reader) expects(root *table, e *Experiment) []Expect {
 			x.Variant = v
 		}
 		if i, ok := t.oneOf("metric", ExpectMetrics); ok {
-			x.Metric = ExpectMetrics[i]
+			x.Metric, _ = headline.Lookup(ExpectMetrics[i])
 		} else if !t.has("metric") {
 			r.errorf(t.path, "missing required key \"metric\"")
 		}
@@ -66,25 +69,20 @@ func (r *reader) expects(root *table, e *Experiment) []Expect {
 	return out
 }
 
-// ratioMetrics are the metrics that lie in [0, 1]; every metric is >= 0.
-var ratioMetrics = []string{"goodput_share", "success_ratio", "locked_in_probability"}
-
-// faultMetrics are the metrics judged after a fault: without one they
-// have no value, and an expectation on them can never pass.
-var faultMetrics = []string{"recovery_time", "locked_in_probability"}
-
 // satisfiable reports an expectation that no run could meet, at the key
-// that makes it so.
+// that makes it so: every headline metric is >= 0, a ratio (Def.Ratio) is
+// at most 1, and a metric judged after a fault (Def.AfterFault) has no
+// value without one, so that the expectation could never pass.
 func (r *reader) satisfiable(t *table, x Expect, e *Experiment) {
 	switch {
 	case x.Min != nil && x.Max != nil && *x.Min > *x.Max:
 		r.errorf(t.key("max"), "max %g is below min %g: no value can pass", *x.Max, *x.Min)
 	case x.Max != nil && *x.Max < 0:
 		r.errorf(t.key("max"), "max %g is negative, and %s is never negative", *x.Max, x.Metric)
-	case x.Min != nil && *x.Min > 1 && slices.Contains(ratioMetrics, x.Metric):
+	case x.Min != nil && *x.Min > 1 && x.Metric.Def().Ratio:
 		r.errorf(t.key("min"), "min %g is above 1, and %s is at most 1", *x.Min, x.Metric)
 	}
-	if slices.Contains(faultMetrics, x.Metric) && !variantHasFault(e, x.Variant) {
+	if x.Metric.Def().AfterFault && !variantHasFault(e, x.Variant) {
 		r.errorf(t.key("metric"), "%s is judged after a [[fault]], and %s has none: the expectation could never pass", x.Metric, variantLabel(x.Variant))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ressim/ressim/sim/headline"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -15,9 +16,9 @@ import (
 type Sweep struct {
 	// X and Y are the axes; Y is nil for a one-axis sweep.
 	X, Y *Axis
-	// Metric is what the phase diagram shows: "locked_in_probability"
-	// (default) or a headline metric name.
-	Metric string
+	// Metric is what the phase diagram shows: the locked-in probability
+	// (default) or another headline metric.
+	Metric headline.Key
 	// Variants names the variants swept (each cell is run for each); empty
 	// means the base only.
 	Variants []string
@@ -35,8 +36,10 @@ type Axis struct {
 	Numbers []float64
 }
 
-// SweepMetrics are the metrics a sweep can map.
-var SweepMetrics = []string{"locked_in_probability", "goodput", "goodput_share", "p99_latency", "p99_outcome_latency", "success_ratio", "in_flight_at_end", "amplification", "wasted_work", "recovery_time"}
+// SweepMetrics are the names of the metrics a sweep can map: every
+// headline metric, in the contract's order (sim/headline), which is the
+// order the loader's messages list them in.
+var SweepMetrics = headline.Names(headline.Keys())
 
 // MaxSweepChecks bounds the combinations a sweep may have, cells times
 // swept variants (10,000, e.g. a 100 x 100 grid of the base alone): the
@@ -51,9 +54,9 @@ func (r *reader) sweep(root *table, e *Experiment, check bool) *Sweep {
 	if !ok {
 		return nil
 	}
-	s := &Sweep{Metric: "locked_in_probability"}
+	s := &Sweep{Metric: headline.LockedInProbability}
 	if i, mok := t.oneOf("metric", SweepMetrics); mok {
-		s.Metric = SweepMetrics[i]
+		s.Metric, _ = headline.Lookup(SweepMetrics[i])
 	}
 	s.X = r.axis(t, "x", true)
 	s.Y = r.axis(t, "y", false)
@@ -77,10 +80,10 @@ func (r *reader) sweep(root *table, e *Experiment, check bool) *Sweep {
 		}
 	}
 	t.done("x", "y", "metric", "variants")
-	if check && slices.Contains(faultMetrics, s.Metric) {
+	if check && s.Metric.Def().AfterFault {
 		for _, v := range append([]string{"base"}, s.Variants...) {
 			if !variantHasFault(e, v) {
-				r.errorf(t.key("metric"), "%s is judged after a [[fault]], and %s has none (the default metric is locked_in_probability)", s.Metric, variantLabel(v))
+				r.errorf(t.key("metric"), "%s is judged after a [[fault]], and %s has none (the default metric is %s)", s.Metric, variantLabel(v), headline.LockedInProbability)
 				break
 			}
 		}

@@ -299,7 +299,11 @@ func runRecorded(cfg topology.Config, rep int, g *runner.Meter, spool string, ar
 	return res, rec, nil
 }
 
-// Headline holds the metrics a comparison reports for one run.
+// Headline holds the metrics a comparison reports for one run. Every
+// float field is one per-run key of the headline metric contract
+// (sim/headline), read through headlineField; the bools are flags the
+// getters and the locked-in probability read. A field added here needs
+// its key there (TestEveryHeadlineFieldHasAKey).
 type Headline struct {
 	// Goodput is full answers within the deadline per second, all clients.
 	Goodput float64

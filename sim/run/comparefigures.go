@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/ressim/ressim/sim/headline"
 	"github.com/ressim/ressim/sim/report"
 )
 
@@ -181,7 +182,7 @@ func lockedBars(c *Comparison, locked []LockedIn) report.BarChart {
 	bc := report.BarChart{
 		Title:    c.Name + ": probability of staying locked in",
 		Subtitle: fmt.Sprintf("%d replication(s) per variant, whiskers: 95 %% Wilson interval", c.Replications),
-		YLabel:   "P(locked in)",
+		YLabel:   headline.LockedInProbability.Label(),
 		XLabel:   "variant",
 	}
 	bs := report.BarSeries{Label: "locked in after the first fault"}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/headline"
 	"github.com/ressim/ressim/sim/metrics"
 	"github.com/ressim/ressim/sim/topology"
 )
@@ -134,7 +135,7 @@ func WriteCompareTable(w io.Writer, c *Comparison, stats []MetricStats, locked [
 		header = append(header, fmt.Sprintf("%s (%s)", ms.Metric.Label, ms.Metric.Unit))
 	}
 	if len(locked) > 0 {
-		header = append(header, "P(locked in)")
+		header = append(header, headline.LockedInProbability.Label())
 	}
 	var rows [][]string
 	for a, arm := range c.Arms {
@@ -207,7 +208,8 @@ func writeCompareCSV(w io.Writer, stats []MetricStats, locked []LockedIn) error 
 		}
 	}
 	for _, l := range locked {
-		cw.Write([]string{"locked_in_probability", "ratio", l.Arm, strconv.Itoa(l.Total), f(l.P), f(l.CI95.Lo), f(l.CI95.Hi), "", "", "", ""})
+		li := headline.LockedInProbability
+		cw.Write([]string{li.Name(), li.Unit(), l.Arm, strconv.Itoa(l.Total), f(l.P), f(l.CI95.Lo), f(l.CI95.Hi), "", "", "", ""})
 	}
 	cw.Flush()
 	return cw.Error()

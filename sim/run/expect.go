@@ -6,6 +6,7 @@ import (
 
 	"github.com/ressim/ressim/sim/analysis"
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/headline"
 )
 
 // ExpectResult is one checked expectation.
@@ -54,9 +55,9 @@ func CheckExpectations(exp *experiment.Experiment, byVariant map[string][]Headli
 			out = append(out, r)
 			continue
 		}
-		if e.Metric == "locked_in_probability" {
+		if e.Metric == headline.LockedInProbability {
 			r.Value = float64(lockedInCount(hs)) / float64(len(hs))
-		} else if m := metricByName(e.Metric); m != nil {
+		} else if m := metricOf(e.Metric); m != nil {
 			if s := analysis.Summarize(finite(m.values(hs))); s.N > 0 {
 				r.Value = s.Mean
 			}

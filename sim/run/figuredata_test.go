@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/headline"
 	"github.com/ressim/ressim/sim/report"
 )
 
@@ -218,7 +219,7 @@ func TestSweepCurveDrawsTheCells(t *testing.T) {
 // TestCurveFinding: the sweep curve's title names the variants that end
 // below half their peak, and where they peaked.
 func TestCurveFinding(t *testing.T) {
-	good, lat := metricByName("goodput"), metricByName("p99_latency")
+	good, lat := metricOf(headline.Goodput), metricOf(headline.P99Latency)
 	x := []float64{500, 1000, 1100, 2000}
 	fifo := report.Line{Label: "base", X: x, Y: []float64{500, 997, 0.2, 0}}
 	bounded := report.Line{Label: "bounded-queue", X: x, Y: []float64{500, 997, 1001, 1001}}

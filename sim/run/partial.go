@@ -105,11 +105,15 @@ type wireFault struct {
 	RecoveryS *string `json:"recovery_s,omitempty"`
 }
 
-// headlineFloats are the Headline's float fields by wire name.
+// headlineFloats are the Headline's float fields (every per-run metric)
+// by wire name: the contract's Def.Wire, the partial format's names
+// (some older than the metrics' names, and kept: the format is stable).
 func headlineFloats(h *Headline) map[string]*float64 {
-	return map[string]*float64{"goodput": &h.Goodput, "p99": &h.P99, "success_ratio": &h.SuccessRatio,
-		"amplification": &h.Amplification, "wasted_work": &h.WastedWork, "recovery": &h.Recovery,
-		"p99_outcome": &h.P99Outcome, "goodput_share": &h.GoodputShare, "in_flight_at_end": &h.InFlightAtEnd}
+	m := make(map[string]*float64, len(Metrics))
+	for _, md := range Metrics {
+		m[md.Key.Def().Wire] = headlineField(h, md.Key)
+	}
+	return m
 }
 
 func fmtExact(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

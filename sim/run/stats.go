@@ -9,11 +9,15 @@ import (
 
 	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/sim/analysis"
+	"github.com/ressim/ressim/sim/headline"
 	"github.com/ressim/ressim/sim/report"
 )
 
-// MetricDef is a headline metric of a comparison.
+// MetricDef is a per-run headline metric of a comparison: its row of the
+// contract (sim/headline, which names it) and its getter on Headline.
 type MetricDef struct {
+	// Key is the metric in the contract.
+	Key headline.Key
 	// Name is the metric's snake_case name; Unit its unit.
 	Name, Unit string
 	// Label is a short human label for tables and plots.
@@ -23,22 +27,64 @@ type MetricDef struct {
 	get            func(Headline) float64
 }
 
-// Metrics are the headline metrics, in report order.
-var Metrics = []MetricDef{
-	{"goodput", "req/s", "goodput", true, func(h Headline) float64 { return h.Goodput }},
-	{"goodput_share", "ratio", "goodput share", true, func(h Headline) float64 { return h.GoodputShare }},
-	{"p99_latency", "s", "p99 latency (answered)", false, func(h Headline) float64 { return h.P99 }},
-	{"p99_outcome_latency", "s", "p99 latency (all outcomes)", false, func(h Headline) float64 { return h.P99Outcome }},
-	{"success_ratio", "ratio", "success ratio", true, func(h Headline) float64 { return h.SuccessRatio }},
-	{"in_flight_at_end", "requests", "in flight at end", false, func(h Headline) float64 { return h.InFlightAtEnd }},
-	{"amplification", "attempts/request", "amplification", false, func(h Headline) float64 { return h.Amplification }},
-	{"wasted_work", "worker-s", "wasted work", false, func(h Headline) float64 { return h.WastedWork }},
-	{"recovery_time", "s", "recovery time", false, func(h Headline) float64 {
-		if !h.HasRecovery {
-			return math.NaN()
+// Metrics are the headline metrics each run has a value of (every key of
+// the contract but the locked-in probability, which is over
+// replications), in report order: the contract's.
+var Metrics = perRunMetrics()
+
+func perRunMetrics() []MetricDef {
+	var out []MetricDef
+	for _, k := range headline.Select(func(d headline.Def) bool { return d.PerRun }) {
+		d := k.Def()
+		out = append(out, MetricDef{Key: k, Name: d.Name, Unit: d.Unit, Label: d.Label, HigherIsBetter: d.HigherIsBetter, get: getter(k)})
+	}
+	return out
+}
+
+// headlineField is the field of h that holds per-run metric k, nil for a
+// key with none. It is the one map from the contract to Headline's
+// fields: the getters and the partial file's headline both read it.
+func headlineField(h *Headline, k headline.Key) *float64 {
+	switch k {
+	case headline.Goodput:
+		return &h.Goodput
+	case headline.GoodputShare:
+		return &h.GoodputShare
+	case headline.P99Latency:
+		return &h.P99
+	case headline.P99OutcomeLatency:
+		return &h.P99Outcome
+	case headline.SuccessRatio:
+		return &h.SuccessRatio
+	case headline.InFlightAtEnd:
+		return &h.InFlightAtEnd
+	case headline.Amplification:
+		return &h.Amplification
+	case headline.WastedWork:
+		return &h.WastedWork
+	case headline.RecoveryTime:
+		return &h.Recovery
+	}
+	return nil
+}
+
+// getter reads per-run metric k of a headline: its field, except that the
+// recovery time is NaN (undefined) for a run that did not recover. A key
+// the contract says is per run but Headline has no field for is a bug:
+// the package fails to initialise, and with it every test.
+func getter(k headline.Key) func(Headline) float64 {
+	if headlineField(&Headline{}, k) == nil {
+		panic(fmt.Sprintf("run: headline metric %s is per run but Headline has no field for it (headlineField)", k))
+	}
+	if k == headline.RecoveryTime {
+		return func(h Headline) float64 {
+			if !h.HasRecovery {
+				return math.NaN()
+			}
+			return h.Recovery
 		}
-		return h.Recovery
-	}},
+	}
+	return func(h Headline) float64 { return *headlineField(&h, k) }
 }
 
 // ArmStat is one variant's statistics for one metric.
@@ -132,11 +178,11 @@ func lockedInCount(hs []Headline) int {
 	return k
 }
 
-// metricByName returns the headline metric with the given name, or nil
-// (for "locked_in_probability", which is not a per-run number).
-func metricByName(name string) *MetricDef {
+// metricOf returns per-run metric k, or nil (for the locked-in
+// probability, which is not a per-run number).
+func metricOf(k headline.Key) *MetricDef {
 	for i := range Metrics {
-		if Metrics[i].Name == name {
+		if Metrics[i].Key == k {
 			return &Metrics[i]
 		}
 	}

@@ -38,7 +38,10 @@ type Summary struct {
 }
 
 // HeadlineSummary leads summary.json: the numbers that tell at a glance
-// whether the system is healthy.
+// whether the system is healthy. The JSON names of its fields that are
+// headline metrics are the contract's Def.Summary (sim/headline); struct
+// tags cannot be computed, so TestSummaryHeadlineNamesFromTheContract
+// holds them to it.
 type HeadlineSummary struct {
 	// Verdict is the first fault's verdict ("" without faults).
 	Verdict string `json:"verdict"`

@@ -14,6 +14,7 @@ import (
 	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/sim/analysis"
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/headline"
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
@@ -52,9 +53,9 @@ type CellStat struct {
 	v       int // index into SweepResult.Variants
 	X, Y    int
 	N       int
-	// Value is the metric's mean over the replications (the locked-in
-	// probability for "locked_in_probability"); CI95 its 95 % interval
-	// (Student t, or Wilson for a probability).
+	// Value is the metric's mean over the replications (for
+	// headline.LockedInProbability, the share locked in); CI95 its 95 %
+	// interval (Student t, or Wilson for a probability).
 	Value float64
 	CI95  analysis.Interval
 
@@ -278,7 +279,7 @@ func (out *SweepOutput) write(dir string, opt CompareOptions) error {
 // summarises the swept metric over its replications.
 func (r *SweepResult) stats() ([]CellStat, error) {
 	var out []CellStat
-	m := metricByName(r.Sweep.Metric)
+	m := metricOf(r.Sweep.Metric)
 	for v, name := range r.Variants {
 		for y := 0; y < r.ny; y++ {
 			for x := 0; x < r.nx; x++ {
@@ -319,11 +320,18 @@ func cellStat(m *MetricDef, variant string, v, y, x int, hs []Headline) CellStat
 	return cs
 }
 
+// lockedInSweepUnit is the locked-in probability's unit in a sweep's
+// outputs (sweep.md, sweep.csv, sweep.json, the figures), where the
+// comparison's say the contract's unit, "ratio": the sweep's formats said
+// "probability" first, and keep it.
+const lockedInSweepUnit = "probability"
+
+// unit is the swept metric's unit, as the sweep's outputs write it.
 func (r *SweepResult) unit() string {
-	if m := metricByName(r.Sweep.Metric); m != nil {
-		return m.Unit
+	if r.Sweep.Metric == headline.LockedInProbability {
+		return lockedInSweepUnit
 	}
-	return "probability"
+	return r.Sweep.Metric.Unit()
 }
 
 // WriteSweepTable writes the grid as Markdown: per variant, a table with
@@ -385,7 +393,7 @@ func writeSweepCSV(w io.Writer, r *SweepResult, stats []CellStat) error {
 		if sw.Y != nil {
 			yp, yv = sw.Y.Path, fmt.Sprint(sw.Y.Values[s.Y])
 		}
-		cw.Write([]string{s.Variant, sw.X.Path, fmt.Sprint(sw.X.Values[s.X]), yp, yv, sw.Metric, r.unit(),
+		cw.Write([]string{s.Variant, sw.X.Path, fmt.Sprint(sw.X.Values[s.X]), yp, yv, sw.Metric.Name(), r.unit(),
 			strconv.Itoa(s.N), f(s.Value), f(s.CI95.Lo), f(s.CI95.Hi)})
 	}
 	cw.Flush()

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/headline"
 	"github.com/ressim/ressim/sim/report"
 )
 
@@ -15,7 +16,7 @@ import (
 func (r *SweepResult) figures(stats []CellStat) []compareFigure {
 	if r.Sweep.Y == nil {
 		f := r.lineFigure(stats)
-		return []compareFigure{growingFigure("sweep-"+r.Sweep.Metric+".png", f)}
+		return []compareFigure{growingFigure("sweep-"+r.Sweep.Metric.Name()+".png", f)}
 	}
 	var figs []compareFigure
 	for v := range r.Variants {
@@ -32,7 +33,7 @@ func (r *SweepResult) lineFigure(stats []CellStat) report.Figure {
 		Title:    fmt.Sprintf("%s: %s against %s", r.Name, sw.Metric, sw.X.Label),
 		Subtitle: fmt.Sprintf("mean of %d replication(s) per point, seed %d", r.Replications, r.Seed),
 		XLabel:   sw.X.Label,
-		Panels:   []report.Panel{{Title: sw.Metric, YLabel: fmt.Sprintf("%s (%s)", sw.Metric, r.unit())}},
+		Panels:   []report.Panel{{Title: sw.Metric.Name(), YLabel: fmt.Sprintf("%s (%s)", sw.Metric, r.unit())}},
 	}
 	zero := 0.0
 	f.Panels[0].YMin = &zero
@@ -54,7 +55,7 @@ func (r *SweepResult) lineFigure(stats []CellStat) report.Figure {
 		}
 		f.Panels[0].Lines = append(f.Panels[0].Lines, l)
 	}
-	if t := curveFinding(metricByName(sw.Metric), f.Panels[0].Lines); t != "" {
+	if t := curveFinding(metricOf(sw.Metric), f.Panels[0].Lines); t != "" {
 		f.Title = r.Name + ": " + t
 	}
 	return f
@@ -122,7 +123,7 @@ func (r *SweepResult) phaseFigure(stats []CellStat, v int) report.Heatmap {
 			h.Z[s.Y][s.X] = s.Value
 		}
 	}
-	if sw.Metric == "locked_in_probability" {
+	if sw.Metric == headline.LockedInProbability {
 		lo, hi := 0.0, 1.0
 		h.ZMin, h.ZMax = &lo, &hi
 	}

@@ -45,7 +45,7 @@ type sweepJSON struct {
 // each record, marshalled at their depths between the brackets.
 func writeSweepJSON(w io.Writer, r *SweepResult, stats []CellStat) error {
 	doc := sweepJSON{Version: version.Version, Experiment: r.Name, Seed: r.Seed, Replications: r.Replications,
-		Metric: r.Sweep.Metric, Unit: r.unit(), XPath: r.Sweep.X.Path}
+		Metric: r.Sweep.Metric.Name(), Unit: r.unit(), XPath: r.Sweep.X.Path}
 	if r.Sweep.Y != nil {
 		doc.YPath = r.Sweep.Y.Path
 	}

@@ -117,7 +117,7 @@ func TestSweepJSONStreamed(t *testing.T) {
 			t.Fatal(err)
 		}
 		doc := sweepJSON{Version: version.Version, Experiment: res.Name, Seed: res.Seed, Replications: res.Replications,
-			Metric: res.Sweep.Metric, Unit: res.unit(), XPath: res.Sweep.X.Path, YPath: res.Sweep.Y.Path}
+			Metric: res.Sweep.Metric.Name(), Unit: res.unit(), XPath: res.Sweep.X.Path, YPath: res.Sweep.Y.Path}
 		for _, s := range stats[:n] {
 			doc.Cells = append(doc.Cells, wholeCell(t, res, s))
 		}
