@@ -172,6 +172,9 @@ func readLatencyFault(r *reader, t *table, f *topology.FaultConfig, _ *faultCtx)
 		r.errorf(t.path, "a latency fault needs multiply = N or add = \"duration\" (or both)")
 		ok = false
 	}
+	// A fault that only adds latency multiplies by 1: the model refuses
+	// 0, as the file does (topology.FaultConfig.Multiply).
+	f.Multiply = 1
 	rangedNum(t, "multiply", rangeAt("`[[fault]]`", "| `latency` |", "multiply"), &f.Multiply, &ok)
 	if a, aok := t.duration("add", false, 0); aok {
 		f.Add = a

@@ -150,6 +150,9 @@ type ServiceGuards struct {
 }
 
 func (s *ServiceConfig) validatePolicies(svcs map[string]int) error {
+	if err := s.checkPolicyRanges(); err != nil {
+		return err
+	}
 	a := &s.Admission
 	if a.Shed != nil {
 		if err := a.Shed.Validate(); err != nil {
@@ -204,6 +207,9 @@ func (s *ServiceConfig) validatePolicies(svcs map[string]int) error {
 // validate checks a call's guards: each policy's own configuration, and
 // the combinations the model does not support.
 func (g *CallGuards) validate() error {
+	if err := g.checkRanges(); err != nil {
+		return err
+	}
 	if g.Bulkhead != nil {
 		if err := g.Bulkhead.Validate(); err != nil {
 			return err
