@@ -63,7 +63,7 @@ func (r *reader) clientLoad(t *table, cc *topology.ClientConfig) bool {
 		r.errorf(t.path, "a client needs exactly one of rate = N (open loop), schedule = [ ... ] (open loop, varying) or users = N (closed loop)")
 		ok = false
 	}
-	if rate, rok := t.ranged("rate", false, rangeOf("`[[client]]`", "rate")); rok {
+	if rate, rok := t.ranged("rate", false, topology.SettingClientRate.Range()); rok {
 		cc.Rate = rate
 	} else if t.has("rate") {
 		ok = false
@@ -78,7 +78,7 @@ func (r *reader) clientLoad(t *table, cc *topology.ClientConfig) bool {
 	} else if t.has("interpolate") {
 		ok = false
 	}
-	if u, uok := t.intIn("users", false, rangeOf("`[[client]]`", "users")); uok {
+	if u, uok := t.intIn("users", false, topology.SettingClientUsers.Range()); uok {
 		cc.Users = int(u)
 		if tt, tok := t.sub("think_time", true); tok {
 			d, dok := r.dist(tt)
@@ -103,7 +103,7 @@ func (r *reader) schedule(t *table) ([]topology.RatePoint, bool) {
 	ok := true
 	for i, pt := range t.tables("schedule") {
 		at, aok := pt.duration("at", true, 0)
-		rate, rok := pt.ranged("rate", true, rangeAt("`[[client]]`", "**Schedules.**", "rate"))
+		rate, rok := pt.ranged("rate", true, topology.SettingScheduleRate.Range())
 		pt.done("at", "rate")
 		if !aok || !rok {
 			ok = false

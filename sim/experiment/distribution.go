@@ -64,16 +64,16 @@ func distShape(t *table, p *dist.Params) (keys []string, good bool) {
 	switch p.Kind {
 	case dist.Erlang:
 		keys = append(keys, "k")
-		k, kok := t.intIn("k", true, rangeAt("Distributions", "| `erlang` |", "k"))
+		k, kok := t.intIn("k", true, erlangKRange)
 		p.K = int(k)
 		good = kok
 	case dist.Hyperexponential:
 		keys = append(keys, "scv")
-		p.SCV, ok = t.ranged("scv", true, rangeAt("Distributions", "| `hyperexponential` |", "scv"))
+		p.SCV, ok = t.ranged("scv", true, hyperSCVRange)
 		good = ok
 	case dist.Lognormal:
 		keys = append(keys, "sigma")
-		p.Sigma, ok = t.ranged("sigma", true, rangeAt("Distributions", "| `lognormal` |", "sigma"))
+		p.Sigma, ok = t.ranged("sigma", true, lognormalSigma)
 		good = ok
 	case dist.Normal:
 		keys = append(keys, "sd")

@@ -142,7 +142,7 @@ func (r *reader) faultInstance(t *table, f *topology.FaultConfig, c *faultCtx) b
 		r.errorf(t.key("instance"), "a load fault targets a client, which has no instances")
 		return false
 	}
-	n, iok := t.intIn("instance", false, rangeOf("`[[fault]]`", "instance"))
+	n, iok := t.intIn("instance", false, topology.SettingFaultInstance.Range())
 	if !iok {
 		return false
 	}
@@ -172,7 +172,10 @@ func readLatencyFault(r *reader, t *table, f *topology.FaultConfig, _ *faultCtx)
 		r.errorf(t.path, "a latency fault needs multiply = N or add = \"duration\" (or both)")
 		ok = false
 	}
-	rangedNum(t, "multiply", rangeAt("`[[fault]]`", "| `latency` |", "multiply"), &f.Multiply, &ok)
+	// A fault that only adds latency multiplies by 1: the model refuses
+	// 0, as the file does (topology.FaultConfig.Multiply).
+	f.Multiply = 1
+	rangedNum(t, "multiply", topology.SettingLatencyMultiply.Range(), &f.Multiply, &ok)
 	if a, aok := t.duration("add", false, 0); aok {
 		f.Add = a
 	} else if t.has("add") {
@@ -183,25 +186,25 @@ func readLatencyFault(r *reader, t *table, f *topology.FaultConfig, _ *faultCtx)
 
 func readLoadFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool {
 	ok := r.needFaultKey(t, c, "multiply")
-	rangedNum(t, "multiply", rangeAt("`[[fault]]`", "| `load` |", "multiply"), &f.Multiply, &ok)
+	rangedNum(t, "multiply", topology.SettingLoadMultiply.Range(), &f.Multiply, &ok)
 	return ok
 }
 
 func readErrorFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool {
 	ok := r.needFaultKey(t, c, "rate")
-	rangedNum(t, "rate", rangeAt("`[[fault]]`", "| `error` |", "rate"), &f.Rate, &ok)
+	rangedNum(t, "rate", topology.SettingErrorRate.Range(), &f.Rate, &ok)
 	return ok
 }
 
 func readCrashFault(_ *reader, t *table, f *topology.FaultConfig, _ *faultCtx) (ok bool) {
 	f.Count, ok = 1, true
-	rangedInt(t, "instances", rangeAt("`[[fault]]`", "| `crash` |", "instances"), &f.Count, &ok)
+	rangedInt(t, "instances", topology.SettingCrashInstances.Range(), &f.Count, &ok)
 	return ok
 }
 
 func readWorkersFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool {
 	ok := r.needFaultKey(t, c, "workers")
-	rangedInt(t, "workers", rangeAt("`[[fault]]`", "| `workers` |", "workers"), &f.Count, &ok)
+	rangedInt(t, "workers", topology.SettingWorkersLost.Range(), &f.Count, &ok)
 	return ok
 }
 

@@ -23,8 +23,9 @@ import (
 // docs/policies.md), applies the keys present, and lets the
 // package's Validate have the last word, reported at the table.
 
-// durKey and boolKey apply one optional key to *dst (rangedInt and
-// rangedNum do the same for numbers, with their ranges from numericKeys).
+// durKey applies one optional duration key to *dst (rangedInt and
+// rangedNum do the same for numbers, with their ranges from topology's
+// range table).
 func durKey(t *table, k string, dst *time.Duration, ok *bool) {
 	if v, good := t.duration(k, false, 0); good {
 		*dst = v
@@ -68,14 +69,14 @@ func (r *reader) guardBulkhead(t *table, g *topology.CallGuards) bool {
 	}
 	if kind == 1 {
 		c := bulkhead.DefaultPoolConfig()
-		rangedInt(bt, "max_threads", rangeAt("Second flavours", rowPool, "max_threads"), &c.MaxThreadPoolSize, &good)
-		rangedInt(bt, "queue", rangeAt("Second flavours", rowPool, "queue"), &c.QueueCapacity, &good)
+		rangedInt(bt, "max_threads", topology.SettingBulkheadMaxThreads.Range(), &c.MaxThreadPoolSize, &good)
+		rangedInt(bt, "queue", topology.SettingBulkheadQueue.Range(), &c.QueueCapacity, &good)
 		bt.done("kind", "max_threads", "queue")
 		g.BulkheadPool = &c
 		ok = r.validated(bt, c.Validate(), good) && ok
 	} else {
 		c := bulkhead.DefaultSemaphoreConfig()
-		rangedInt(bt, "max_concurrent", rangeOf("Call guards", "max_concurrent"), &c.MaxConcurrentCalls, &good)
+		rangedInt(bt, "max_concurrent", topology.SettingBulkheadMaxConcurrent.Range(), &c.MaxConcurrentCalls, &good)
 		durKey(bt, "max_wait", &c.MaxWaitDuration, &good)
 		bt.done("kind", "max_concurrent", "max_wait")
 		g.Bulkhead = &c
@@ -98,12 +99,12 @@ func (r *reader) guardBreaker(t *table, g *topology.CallGuards) bool {
 	} else if bt.has("window") {
 		good = false
 	}
-	rangedInt(bt, "window_size", rangeOf("Call guards", "window_size"), &c.SlidingWindowSize, &good)
-	rangedInt(bt, "minimum_calls", rangeOf("Call guards", "minimum_calls"), &c.MinimumNumberOfCalls, &good)
-	rangedNum(bt, "failure_rate", rangeOf("Call guards", "failure_rate"), &c.FailureRateThreshold, &good)
-	rangedNum(bt, "slow_call_rate", rangeOf("Call guards", "slow_call_rate"), &c.SlowCallRateThreshold, &good)
+	rangedInt(bt, "window_size", topology.SettingBreakerWindowSize.Range(), &c.SlidingWindowSize, &good)
+	rangedInt(bt, "minimum_calls", topology.SettingBreakerMinimumCalls.Range(), &c.MinimumNumberOfCalls, &good)
+	rangedNum(bt, "failure_rate", topology.SettingBreakerFailureRate.Range(), &c.FailureRateThreshold, &good)
+	rangedNum(bt, "slow_call_rate", topology.SettingBreakerSlowCallRate.Range(), &c.SlowCallRateThreshold, &good)
 	durKey(bt, "slow_call_duration", &c.SlowCallDurationThreshold, &good)
-	rangedInt(bt, "half_open_calls", rangeOf("Call guards", "half_open_calls"), &c.PermittedNumberOfCallsInHalfOpenState, &good)
+	rangedInt(bt, "half_open_calls", topology.SettingBreakerHalfOpenCalls.Range(), &c.PermittedNumberOfCallsInHalfOpenState, &good)
 	durKey(bt, "open_pause", &c.WaitDurationInOpenState, &good)
 	durKey(bt, "max_open_pause", &c.MaxWaitDurationInOpenState, &good)
 	if !bt.has("max_open_pause") && c.MaxWaitDurationInOpenState < c.WaitDurationInOpenState {
@@ -137,16 +138,16 @@ func (r *reader) guardRetryBudget(t *table, g *topology.CallGuards) bool {
 	}
 	if kind == 1 {
 		c := budget.DefaultConcurrencyConfig()
-		rangedNum(bt, "budget_percent", rangeAt("Second flavours", rowConcurrency, "budget_percent"), &c.BudgetPercent, &good)
-		rangedInt(bt, "min_retry_concurrency", rangeAt("Second flavours", rowConcurrency, "min_retry_concurrency"), &c.MinRetryConcurrency, &good)
+		rangedNum(bt, "budget_percent", topology.SettingBudgetPercent.Range(), &c.BudgetPercent, &good)
+		rangedInt(bt, "min_retry_concurrency", topology.SettingBudgetMinRetryConcurrency.Range(), &c.MinRetryConcurrency, &good)
 		bt.done("kind", "budget_percent", "min_retry_concurrency")
 		g.RetryConcurrency = &c
 		ok = r.validated(bt, c.Validate(), good) && ok
 	} else {
 		c := budget.DefaultConfig()
-		rangedNum(bt, "ratio", rangeOf("Call guards", "ratio"), &c.Ratio, &good)
-		rangedNum(bt, "capacity", rangeOf("Call guards", "capacity"), &c.Capacity, &good)
-		rangedNum(bt, "min_retries_per_second", rangeOf("Call guards", "min_retries_per_second"), &c.MinRetriesPerSec, &good)
+		rangedNum(bt, "ratio", topology.SettingBudgetRatio.Range(), &c.Ratio, &good)
+		rangedNum(bt, "capacity", topology.SettingBudgetCapacity.Range(), &c.Capacity, &good)
+		rangedNum(bt, "min_retries_per_second", topology.SettingBudgetMinRetriesPerSec.Range(), &c.MinRetriesPerSec, &good)
 		bt.done("kind", "ratio", "capacity", "min_retries_per_second")
 		g.Budget = &c
 		ok = r.validated(bt, c.Validate(), good) && ok
@@ -175,7 +176,7 @@ func (r *reader) guardFallback(t *table, g *topology.CallGuards) bool {
 	} else if ft.has("latency") {
 		good = false
 	}
-	rangedNum(ft, "fail_rate", rangeOf("Call guards", "fail_rate"), &c.FailRate, &good)
+	rangedNum(ft, "fail_rate", topology.SettingFallbackFailRate.Range(), &c.FailRate, &good)
 	ft.done("level", "latency", "fail_rate")
 	g.Fallback = c
 	ok = ok && good
@@ -202,8 +203,9 @@ func (r *reader) admitShed(t *table, a *topology.Admission, queueCap int) bool {
 	ok := true
 	c := shed.DefaultConfig()
 	good := true
-	for p := policies.Priority(0); p < policies.NumPriorities; p++ {
-		rangedNum(st, p.String(), rangeOf("`shed`", p.String()), &c.Threshold[p], &good)
+	classes := [policies.NumPriorities]topology.Setting{topology.SettingShedCritical, topology.SettingShedNormal, topology.SettingShedBackground}
+	for p, k := range classes {
+		rangedNum(st, k.Key(), k.Range(), &c.Threshold[p], &good)
 	}
 	durKey(st, "retry_after", &c.RetryAfter, &good)
 	st.done("critical", "normal", "background", "retry_after")
@@ -279,14 +281,14 @@ func (r *reader) admitLimit(t *table, a *topology.Admission, queueCap int) bool 
 	}
 	var initial, lo, hi int
 	initial, lo, hi = c.AIMD.InitialLimit, c.AIMD.MinLimit, c.AIMD.MaxLimit
-	rangedInt(lt, "initial", rangeOf("`limit`", "initial"), &initial, &good)
-	rangedInt(lt, "min", rangeOf("`limit`", "min"), &lo, &good)
-	rangedInt(lt, "max", rangeOf("`limit`", "max"), &hi, &good)
+	rangedInt(lt, "initial", topology.SettingLimitInitial.Range(), &initial, &good)
+	rangedInt(lt, "min", topology.SettingLimitMin.Range(), &lo, &good)
+	rangedInt(lt, "max", topology.SettingLimitMax.Range(), &hi, &good)
 	c.AIMD.InitialLimit, c.AIMD.MinLimit, c.AIMD.MaxLimit = initial, lo, hi
 	c.Gradient2.InitialLimit, c.Gradient2.MinLimit, c.Gradient2.MaxLimit = initial, lo, hi
 	c.Vegas.InitialLimit, c.Vegas.MinLimit, c.Vegas.MaxLimit = initial, lo, hi
 	durKey(lt, "timeout", &c.AIMD.Timeout, &good)
-	rangedNum(lt, "backoff_ratio", rangeOf("`limit`", "backoff_ratio"), &c.AIMD.BackoffRatio, &good)
+	rangedNum(lt, "backoff_ratio", topology.SettingLimitBackoffRatio.Range(), &c.AIMD.BackoffRatio, &good)
 	lt.done("algorithm", "initial", "min", "max", "timeout", "backoff_ratio")
 	a.Limit = c
 	ok = r.validated(lt, c.Validate(), good) && ok
@@ -300,11 +302,11 @@ func (r *reader) serviceGuards(t *table) (topology.ServiceGuards, bool) {
 	if ot, has := t.sub("outlier", false); has {
 		c := outlier.DefaultConfig()
 		good := true
-		rangedInt(ot, "consecutive_5xx", rangeOf("`outlier`", "consecutive_5xx"), &c.Consecutive5xx, &good)
+		rangedInt(ot, "consecutive_5xx", topology.SettingOutlierConsecutive5xx.Range(), &c.Consecutive5xx, &good)
 		durKey(ot, "interval", &c.Interval, &good)
 		durKey(ot, "base_ejection_time", &c.BaseEjectionTime, &good)
 		durKey(ot, "max_ejection_time", &c.MaxEjectionTime, &good)
-		rangedInt(ot, "max_ejection_percent", rangeOf("`outlier`", "max_ejection_percent"), &c.MaxEjectionPercent, &good)
+		rangedInt(ot, "max_ejection_percent", topology.SettingOutlierMaxEjection.Range(), &c.MaxEjectionPercent, &good)
 		ot.done("consecutive_5xx", "interval", "base_ejection_time", "max_ejection_time", "max_ejection_percent")
 		g.Outlier = &c
 		ok = r.validated(ot, c.Validate(), good) && ok
@@ -316,7 +318,7 @@ func (r *reader) serviceGuards(t *table) (topology.ServiceGuards, bool) {
 		good := true
 		durKey(lt, "period", &c.Probe.Period, &good)
 		durKey(lt, "timeout", &c.Probe.Timeout, &good)
-		rangedInt(lt, "failure_threshold", rangeOf("`readiness`", "failure_threshold"), &c.Probe.FailureThreshold, &good)
+		rangedInt(lt, "failure_threshold", topology.SettingLivenessFailures.Range(), &c.Probe.FailureThreshold, &good)
 		durKey(lt, "restart_time", &c.RestartTime, &good)
 		lt.done("period", "timeout", "failure_threshold", "restart_time")
 		g.Liveness = c
@@ -329,8 +331,8 @@ func (r *reader) serviceGuards(t *table) (topology.ServiceGuards, bool) {
 		good := true
 		durKey(rt, "period", &c.Probe.Period, &good)
 		durKey(rt, "timeout", &c.Probe.Timeout, &good)
-		rangedInt(rt, "failure_threshold", rangeOf("`readiness`", "failure_threshold"), &c.Probe.FailureThreshold, &good)
-		rangedInt(rt, "success_threshold", rangeOf("`readiness`", "success_threshold"), &c.Probe.SuccessThreshold, &good)
+		rangedInt(rt, "failure_threshold", topology.SettingReadinessFailures.Range(), &c.Probe.FailureThreshold, &good)
+		rangedInt(rt, "success_threshold", topology.SettingReadinessSuccesses.Range(), &c.Probe.SuccessThreshold, &good)
 		if deps, dok := rt.strings("depends_on"); dok {
 			c.DependsOn = deps
 			for _, d := range deps {

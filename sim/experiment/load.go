@@ -268,8 +268,7 @@ func (r *reader) header(t *table, e *Experiment) {
 	if m.Duration > 0 && m.Warmup >= m.Duration {
 		r.errorf(t.key("warmup"), "must be shorter than duration (%v), got %v", m.Duration, m.Warmup)
 	}
-	seed := rangeOf("`[experiment]`", "seed")
-	if v, ok := t.integer("seed", false, int64(seed.Lo), int64(seed.Hi)); ok {
+	if v, ok := t.intIn("seed", false, seedRange); ok {
 		m.Seed = uint64(v)
 	} else if !t.has("seed") {
 		m.Seed = 1
@@ -283,15 +282,15 @@ func (r *reader) header(t *table, e *Experiment) {
 		r.errorf(t.key("duration"), "gives more than %d one-second time-series intervals; set a longer interval", topology.MaxIntervals)
 	}
 	m.PropagateDeadlines, _ = t.boolean("propagate_deadlines", false)
-	if v, ok := t.ranged("recovery_threshold", false, rangeOf("`[experiment]`", "recovery_threshold")); ok {
+	if v, ok := t.ranged("recovery_threshold", false, topology.SettingRecoveryThreshold.Range()); ok {
 		m.Recovery.Threshold = v
 	}
 	m.Recovery.Window, _ = t.duration("recovery_window", false, time.Millisecond)
-	if v, ok := t.ranged("recovery_alpha", false, rangeOf("`[experiment]`", "recovery_alpha")); ok {
+	if v, ok := t.ranged("recovery_alpha", false, topology.SettingRecoveryAlpha.Range()); ok {
 		m.Recovery.Alpha = v
 	}
 	e.Replications = 1
-	if n, ok := t.ranged("replications", false, rangeOf("`[experiment]`", "replications")); ok {
+	if n, ok := t.ranged("replications", false, replicationsRange); ok {
 		e.Replications = int(n)
 	}
 	if i, ok := t.oneOf("compare_series", SeriesModes); ok {

@@ -55,7 +55,7 @@ func (r *reader) callPolicy(t *table) (topology.CallPolicy, bool) {
 func (r *reader) retry(t *table) (retry.Config, bool) {
 	c := retry.DefaultConfig()
 	ok := true
-	if n, nok := t.intIn("attempts", true, rangeOf("Call policy", "attempts")); nok {
+	if n, nok := t.intIn("attempts", true, topology.SettingRetryAttempts.Range()); nok {
 		c.MaxAttempts = int(n)
 	} else {
 		ok = false

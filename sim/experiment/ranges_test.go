@@ -2,12 +2,12 @@ package experiment
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ressim/ressim/sim/topology"
 )
 
 // TestRangesDocumented: the row of each key of numericKeys in
@@ -25,8 +25,8 @@ func TestRangesDocumented(t *testing.T) {
 			t.Errorf("no row for %s in a section %s", k.Key, k.Section)
 			continue
 		}
-		if !strings.Contains(row, k.Range.String()) {
-			t.Errorf("%s %s: the row does not say %q:\n%s", k.Section, k.Key, k.Range.String(), row)
+		if !strings.Contains(row, k.rng().String()) {
+			t.Errorf("%s %s: the row does not say %q:\n%s", k.Section, k.Key, k.rng().String(), row)
 		}
 	}
 }
@@ -56,32 +56,6 @@ func docRow(lines []string, section, key, row string) string {
 		}
 	}
 	return ""
-}
-
-func TestRangeContains(t *testing.T) {
-	for _, tt := range []struct {
-		g    Range
-		x    float64
-		want bool
-	}{
-		{Range{Lo: 0, Hi: 100, OpenLo: true}, 0, false},
-		{Range{Lo: 0, Hi: 100, OpenLo: true}, 100, true},
-		{Range{Lo: 0, Hi: 1, OpenLo: true, OpenHi: true}, 1, false},
-		{Range{Lo: 1e-6, Hi: 1000, Zero: true}, 0, true},
-		{Range{Lo: 1e-6, Hi: 1000, Zero: true}, 1e-7, false},
-		{Range{Lo: 1e-6, Hi: 1000, Zero: true}, 1000, true},
-		{Range{Lo: 0, Hi: 1}, math.Copysign(0, -1), true}, // negative zero
-	} {
-		if got := tt.g.contains(tt.x); got != tt.want {
-			t.Errorf("%v contains %g = %v", tt.g, tt.x, got)
-		}
-	}
-	if s := (Range{Lo: 1e-6, Hi: 1000, Zero: true}).String(); s != "`0` or in [10^-6, 1000]" {
-		t.Errorf("String = %q", s)
-	}
-	if s := (Range{Lo: 1, Hi: 1 << 20, Int: true}).String(); s != "1 to 2^20" {
-		t.Errorf("String = %q", s)
-	}
 }
 
 // TestSecurityLimitsDocumented: docs/security.md's table of input limits
@@ -127,29 +101,22 @@ func spaced(n int) string {
 	return s
 }
 
-// TestRangeOfCallsResolve: every literal rangeOf(section, key) in the
-// reader names an entry of numericKeys (a missing one would reject every
-// value).
-func TestRangeOfCallsResolve(t *testing.T) {
-	files, _ := filepath.Glob("*.go")
-	re := regexp.MustCompile("rangeOf\\(\"([^\"]+)\", \"([^\"]+)\"\\)")
-	n := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range re.FindAllStringSubmatch(string(src), -1) {
-			n++
-			if rangeOf(m[1], m[2]).Hi < rangeOf(m[1], m[2]).Lo {
-				t.Errorf("%s: rangeOf(%q, %q) is not in numericKeys", f, m[1], m[2])
+// TestEverySettingDocumented: numericKeys places every setting of
+// topology's range table in the documentation, once, so that
+// TestRangesDocumented checks every range the model and the reader share.
+func TestEverySettingDocumented(t *testing.T) {
+	seen := map[topology.Setting]int{}
+	for _, k := range numericKeys {
+		if k.Setting != "" {
+			seen[k.Setting]++
+			if k.Setting.Key() != k.Key {
+				t.Errorf("%s is documented as key %q", k.Setting, k.Key)
 			}
 		}
 	}
-	if n < 30 {
-		t.Errorf("found only %d rangeOf calls", n)
+	for _, r := range topology.SettingRanges() {
+		if seen[r.Setting] != 1 {
+			t.Errorf("%s: %d rows in numericKeys, want 1", r.Setting, seen[r.Setting])
+		}
 	}
 }

@@ -93,7 +93,7 @@ func (r *reader) serviceOperations(t *table, sc *topology.ServiceConfig) bool {
 // max_in_flight, queue and contention.
 func (r *reader) serviceCapacity(t *table, sc *topology.ServiceConfig) bool {
 	ok := true
-	if n, nok := t.intIn("instances", false, rangeOf("`[[service]]`", "instances")); nok {
+	if n, nok := t.intIn("instances", false, topology.SettingInstances.Range()); nok {
 		sc.Instances = int(n)
 	} else if t.has("instances") {
 		ok = false
@@ -109,7 +109,7 @@ func (r *reader) serviceCapacity(t *table, sc *topology.ServiceConfig) bool {
 		ok = false
 	}
 	if sc.Mode == topology.Threads {
-		if w, wok := t.intIn("workers", true, rangeOf("`[[service]]`", "workers")); wok {
+		if w, wok := t.intIn("workers", true, topology.SettingWorkers.Range()); wok {
 			sc.Workers = int(w)
 		} else {
 			ok = false
@@ -120,7 +120,7 @@ func (r *reader) serviceCapacity(t *table, sc *topology.ServiceConfig) bool {
 			ok = false
 		}
 	} else {
-		if w, wok := t.intIn("max_in_flight", true, rangeOf("`[[service]]`", "max_in_flight")); wok {
+		if w, wok := t.intIn("max_in_flight", true, topology.SettingMaxInFlight.Range()); wok {
 			sc.MaxInFlight = int(w)
 		} else {
 			ok = false
@@ -132,12 +132,12 @@ func (r *reader) serviceCapacity(t *table, sc *topology.ServiceConfig) bool {
 		}
 	}
 	sc.QueueCapacity = -1
-	if q, qok := t.intIn("queue_capacity", false, rangeOf("`[[service]]`", "queue_capacity")); qok {
+	if q, qok := t.intIn("queue_capacity", false, topology.SettingQueueCapacity.Range()); qok {
 		sc.QueueCapacity = int(q)
 	} else if t.has("queue_capacity") {
 		ok = false
 	}
-	if c, cok := t.ranged("contention", false, rangeOf("`[[service]]`", "contention")); cok {
+	if c, cok := t.ranged("contention", false, topology.SettingContention.Range()); cok {
 		sc.Contention = c
 	} else if t.has("contention") {
 		ok = false
@@ -265,7 +265,7 @@ func (r *reader) callConfig(t *table) (topology.CallConfig, bool) {
 	ok = ok && sok
 	cc.Operation, _ = t.str("operation", false)
 	cc.Critical, _ = t.boolean("critical", true)
-	if p, pok := t.ranged("probability", false, rangeOf("handlers", "probability")); pok {
+	if p, pok := t.ranged("probability", false, topology.SettingCallProbability.Range()); pok {
 		cc.Probability = p
 	} else if t.has("probability") {
 		ok = false
@@ -282,12 +282,12 @@ func (r *reader) callConfig(t *table) (topology.CallConfig, bool) {
 func (r *reader) cache(t *table) (*topology.CacheConfig, bool) {
 	c := &topology.CacheConfig{Keys: 10000}
 	ok := true
-	if h, hok := t.ranged("hit_ratio", true, rangeOf("`[service.cache]`", "hit_ratio")); hok {
+	if h, hok := t.ranged("hit_ratio", true, topology.SettingCacheHitRatio.Range()); hok {
 		c.HitRatio = h
 	} else {
 		ok = false
 	}
-	if k, kok := t.intIn("keys", false, rangeOf("`[service.cache]`", "keys")); kok {
+	if k, kok := t.intIn("keys", false, topology.SettingCacheKeys.Range()); kok {
 		c.Keys = int(k)
 	} else if t.has("keys") {
 		ok = false

@@ -3,7 +3,6 @@ package topology
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"time"
 )
@@ -53,26 +52,29 @@ const MaxIntervals = 1_000_000
 // RecoveryConfig sets how recovery after a fault is judged.
 type RecoveryConfig struct {
 	// Threshold is the share of the baseline goodput that counts as
-	// recovered; 0 means 0.9.
+	// recovered, in (0, 1]; 0 means 0.9 (an experiment file, which can
+	// leave the key out, refuses an explicit 0).
 	Threshold float64
 	// Window is the shortest test window; 0 means 5 s. A window is
 	// lengthened until the threshold predicts MinExpected full answers in
 	// it, and rounded up to whole intervals.
 	Window time.Duration
 	// Alpha is the false-alarm level of the end-state test: how likely a
-	// system whose goodput is at the threshold is judged locked in; 0
-	// means DefaultRecoveryAlpha.
+	// system whose goodput is at the threshold is judged locked in, in
+	// (0, 0.1]; 0 means DefaultRecoveryAlpha (a file refuses an explicit 0).
 	Alpha float64
 }
 
-// Limits on sizes, so that no configuration can exhaust memory at build time.
+// Limits on sizes, so that no configuration can exhaust memory at build
+// time. The range table (settings.go) uses them.
 const (
-	MaxWorkers   = 1_000_000
-	MaxInstances = 10_000
-	MaxRate      = 1e9
-	MaxUsers     = 10_000_000
-	MaxSteps     = 1000
-	MaxKeys      = 1 << 30
+	MaxWorkers   = 1_000_000  // workers or async slots per instance
+	MaxInstances = 10_000     // instances per service
+	MaxRate      = 1e9        // requests per second per client
+	MaxUsers     = 10_000_000 // closed-loop users per client
+	MaxSteps     = 1000       // steps per handler
+	MaxKeys      = 1 << 30    // keys of a cache's keyspace
+	MaxQueue     = 1 << 31    // requests waiting per instance, when bounded
 )
 
 // ErrConfig wraps every configuration error.
@@ -136,8 +138,14 @@ func (c *Config) validateRun() error {
 	if c.EventLogCap < 0 {
 		return bad("event log cap must be >= 0 (0: %d), got %d", DefaultEventLogCap, c.EventLogCap)
 	}
-	if r := c.Recovery; r.Threshold < 0 || r.Threshold > 1 || math.IsNaN(r.Threshold) || r.Window < 0 || !(r.Alpha >= 0 && r.Alpha < 0.5) {
-		return bad("recovery threshold must be in [0, 1], window >= 0 and alpha in [0, 0.5)")
+	if c.Recovery.Window < 0 {
+		return bad("recovery window must be >= 0, got %v", c.Recovery.Window)
+	}
+	if err := SettingRecoveryThreshold.check(c.Recovery.Threshold); err != nil {
+		return bad("%v", err)
+	}
+	if err := SettingRecoveryAlpha.check(c.Recovery.Alpha); err != nil {
+		return bad("%v", err)
 	}
 	if len(c.Services) == 0 {
 		return bad("no services")

@@ -13,7 +13,9 @@ type CallPolicy struct {
 	// Timeout bounds each attempt; 0 means none.
 	Timeout time.Duration
 	// Retry, if MaxAttempts > 1, retries failed attempts (package retry).
-	// The zero value means a single attempt.
+	// MaxAttempts is 1 to retry.MaxMaxAttempts; 0, as in the zero value,
+	// means a single attempt (a file refuses attempts = 0); negative is
+	// invalid.
 	Retry retry.Config
 	// Network is the one-way network latency, applied to the request and
 	// to the response. The zero Dist means none.
@@ -30,7 +32,8 @@ type CallConfig struct {
 	// non-critical call only degrades it.
 	Critical bool
 	// Probability is the share of requests that make this call, in (0, 1];
-	// 0 means 1.
+	// 0 means 1 (a file writes that by leaving probability out: it refuses
+	// probability = 0).
 	Probability float64
 	// Policy is the call's timeout, retries and network.
 	Policy CallPolicy
@@ -41,6 +44,9 @@ func (p *CallPolicy) validate() error {
 		return fmt.Errorf("negative timeout")
 	}
 	if err := p.Guards.validate(); err != nil {
+		return err
+	}
+	if err := SettingRetryAttempts.checkInt(p.Retry.MaxAttempts); err != nil {
 		return err
 	}
 	if p.Retry.MaxAttempts > 1 {

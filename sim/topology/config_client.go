@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/ressim/ressim/sim/dist"
@@ -15,7 +16,7 @@ type ClientConfig struct {
 	// Target names the service the client calls; Operation names the call.
 	Target, Operation string
 	// Rate is the arrival rate of an open-loop Poisson client, requests
-	// per second, when Schedule is empty.
+	// per second, in (0, MaxRate], when Schedule is empty and Users 0.
 	Rate float64
 	// Schedule, if not empty, makes the rate vary over time: see
 	// RatePoint. Rate is then ignored.
@@ -23,9 +24,11 @@ type ClientConfig struct {
 	// Linear interpolates the schedule linearly between points (a ramp);
 	// otherwise each point's rate holds until the next point (steps).
 	Linear bool
-	// Users, if > 0, makes the client closed-loop: that many users, each
-	// sending a request, waiting for its outcome, thinking for ThinkTime,
-	// and sending again.
+	// Users, if > 0, makes the client closed-loop: that many users (at
+	// most MaxUsers), each sending a request, waiting for its outcome,
+	// thinking for ThinkTime, and sending again. 0 means open loop (a file
+	// writes that by leaving users out: it refuses users = 0); negative is
+	// invalid.
 	Users int
 	// ThinkTime is a closed-loop user's pause between requests.
 	ThinkTime dist.Dist
@@ -40,7 +43,8 @@ type ClientConfig struct {
 }
 
 // RatePoint is a point of a rate schedule: from At on, the rate is Rate
-// (requests per second), up to the next point. Points are in increasing
+// (requests per second, in [0, MaxRate]; 0 pauses the client), up to the
+// next point. Points are in increasing
 // order of At; the first is at 0.
 type RatePoint struct {
 	At   time.Duration
@@ -51,27 +55,34 @@ func (c *ClientConfig) validate(svcs map[string]int) error {
 	if _, ok := svcs[c.Target]; !ok {
 		return bad("client %q targets unknown service %q", c.Name, c.Target)
 	}
-	switch {
-	case c.Users > 0:
-		if c.Users > MaxUsers {
-			return bad("client %q: users must be at most %d", c.Name, MaxUsers)
-		}
-	case len(c.Schedule) > 0:
-		for i, p := range c.Schedule {
-			if !(p.Rate >= 0) || p.Rate > MaxRate || (i == 0 && p.At != 0) || (i > 0 && p.At < c.Schedule[i-1].At) {
-				return bad("client %q: schedule points need rates in [0, %g] and non-decreasing times starting at 0", c.Name, MaxRate)
-			}
-		}
-	default:
-		if !(c.Rate > 0) || c.Rate > MaxRate {
-			return bad("client %q: rate must be in (0, %g] requests/s, got %v", c.Name, MaxRate, c.Rate)
-		}
+	if err := c.validateLoad(); err != nil {
+		return bad("client %q: %v", c.Name, err)
 	}
 	if err := c.Call.validate(); err != nil {
 		return bad("client %q: %v", c.Name, err)
 	}
 	if c.Priority >= policies.NumPriorities {
 		return bad("client %q: unknown priority", c.Name)
+	}
+	return nil
+}
+
+// validateLoad checks the one way the client sends: users, a schedule or
+// a rate, the first that is set.
+func (c *ClientConfig) validateLoad() error {
+	if err := SettingClientUsers.checkInt(c.Users); err != nil || c.Users > 0 {
+		return err
+	}
+	if len(c.Schedule) == 0 {
+		return SettingClientRate.check(c.Rate)
+	}
+	for i, p := range c.Schedule {
+		if err := SettingScheduleRate.check(p.Rate); err != nil {
+			return fmt.Errorf("schedule point %d: %v", i, err)
+		}
+		if (i == 0 && p.At != 0) || (i > 0 && p.At < c.Schedule[i-1].At) {
+			return fmt.Errorf("schedule points need non-decreasing times starting at 0")
+		}
 	}
 	return nil
 }

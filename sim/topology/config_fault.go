@@ -44,19 +44,24 @@ type FaultConfig struct {
 	Kind FaultKind
 	// Target is a service (or a client, for LoadFault).
 	Target string
-	// Instance, if >= 0, limits a service fault to one instance; -1 means
-	// every instance.
+	// Instance, if >= 0, limits a service fault to one instance (less
+	// than the service's instances); -1 means every instance (a file
+	// writes that by leaving instance out). Other negatives are invalid.
 	Instance int
 	// Start and End bound the fault; End is ignored by CacheFlushFault.
 	Start, End time.Duration
-	// Multiply: LatencyFault's factor on local work (>= 0; 0 means 1),
-	// LoadFault's factor on the rate.
+	// Multiply: LatencyFault's factor on local work, in (0, 10^6] and
+	// required: a fault that only adds latency says 1 (0 is refused, as
+	// in a file, rather than read as 1). LoadFault's factor on the rate,
+	// in [0, 10^6]: 0 silences the client.
 	Multiply float64
-	// Add: LatencyFault's extra duration per work step.
+	// Add: LatencyFault's extra duration per work step, >= 0.
 	Add time.Duration
 	// Rate: ErrorFault's failure probability, in [0, 1].
 	Rate float64
-	// Count: instances (CrashFault) or workers (WorkersFault) lost.
+	// Count: instances (CrashFault, 1 to MaxInstances) or workers
+	// (WorkersFault, 1 to MaxWorkers) lost; no default in Go (a file's
+	// crash fault defaults to 1).
 	Count int
 	// Label describes the fault in reports; empty means a generated one.
 	Label string
@@ -73,32 +78,31 @@ func (f *FaultConfig) validate(c *Config, svcs map[string]int, clients map[strin
 		if !clients[f.Target] {
 			return bad("unknown client %q", f.Target)
 		}
-		if !(f.Multiply >= 0) || f.Multiply > 1e6 {
-			return bad("multiply must be in [0, 1e6]")
-		}
-		return nil
+		return wrapBad(SettingLoadMultiply.check(f.Multiply))
 	}
 	i, ok := svcs[f.Target]
 	if !ok {
 		return bad("unknown service %q", f.Target)
 	}
 	s := &c.Services[i]
-	if f.Instance >= max(s.Instances, 1) || f.Instance < -1 {
-		return bad("instance %d out of range", f.Instance)
+	if err := SettingFaultInstance.checkInt(f.Instance); err != nil {
+		return bad("%v", err)
+	}
+	if f.Instance >= max(s.Instances, 1) {
+		return bad("instance %d out of range: service %q has %d instance(s)", f.Instance, f.Target, max(s.Instances, 1))
 	}
 	switch f.Kind {
 	case LatencyFault:
-		if !(f.Multiply >= 0) || f.Multiply > 1e6 || f.Add < 0 {
-			return bad("multiply must be in [0, 1e6] and add >= 0")
+		if f.Add < 0 {
+			return bad("add must be >= 0, got %v", f.Add)
 		}
+		return wrapBad(SettingLatencyMultiply.check(f.Multiply))
 	case ErrorFault:
-		if !(f.Rate >= 0 && f.Rate <= 1) {
-			return bad("rate must be in [0, 1]")
-		}
-	case CrashFault, WorkersFault:
-		if f.Count < 1 {
-			return bad("count must be >= 1")
-		}
+		return wrapBad(SettingErrorRate.check(f.Rate))
+	case CrashFault:
+		return wrapBad(SettingCrashInstances.checkInt(f.Count))
+	case WorkersFault:
+		return wrapBad(SettingWorkersLost.checkInt(f.Count))
 	case FreezeFault, KillSwitchFault:
 	case CacheFlushFault:
 		if s.Cache == nil {
@@ -108,4 +112,13 @@ func (f *FaultConfig) validate(c *Config, svcs map[string]int, clients map[strin
 		return bad("unknown kind")
 	}
 	return nil
+}
+
+// wrapBad marks a setting's refusal as a configuration error; nil stays
+// nil.
+func wrapBad(err error) error {
+	if err == nil {
+		return nil
+	}
+	return bad("%v", err)
 }

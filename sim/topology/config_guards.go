@@ -22,7 +22,9 @@ import (
 // backpressure, деградация», section 8, orders them: bulkhead, circuit
 // breaker, retry (with its budget), timeout, the call; a fallback answers
 // what fails.
-// Each is optional (nil).
+// Each is optional (nil). Their numeric fields must lie in the ranges of
+// SettingRanges (the bulkhead.*, breaker.*, retry_budget.* and fallback.*
+// settings), which may be narrower than the policy package's Validate.
 type CallGuards struct {
 	// Bulkhead bounds the calls in flight through the site, with a bounded
 	// wait for a slot (package bulkhead, semaphore flavour).
@@ -61,7 +63,8 @@ type FallbackConfig struct {
 }
 
 // Admission are the policies at a service's door and queue. Each is
-// optional (nil).
+// optional (nil); the shed.* and limit.* settings of SettingRanges range
+// their numeric fields.
 type Admission struct {
 	// Shed rejects requests by priority class, lowest first, as the
 	// instance fills (package shed).
@@ -134,7 +137,9 @@ type LivenessConfig struct {
 	RestartTime time.Duration
 }
 
-// Guards for services whose instances are watched by their callers.
+// ServiceGuards are how a service's instances are watched by their
+// callers; the outlier.*, readiness.* and liveness.* settings of
+// SettingRanges range their numeric fields.
 type ServiceGuards struct {
 	// Outlier ejects failing instances from every caller's balancer
 	// (Envoy outlier detection, package outlier).
@@ -150,6 +155,9 @@ type ServiceGuards struct {
 }
 
 func (s *ServiceConfig) validatePolicies(svcs map[string]int) error {
+	if err := s.checkPolicyRanges(); err != nil {
+		return err
+	}
 	a := &s.Admission
 	if a.Shed != nil {
 		if err := a.Shed.Validate(); err != nil {
@@ -204,6 +212,9 @@ func (s *ServiceConfig) validatePolicies(svcs map[string]int) error {
 // validate checks a call's guards: each policy's own configuration, and
 // the combinations the model does not support.
 func (g *CallGuards) validate() error {
+	if err := g.checkRanges(); err != nil {
+		return err
+	}
 	if g.Bulkhead != nil {
 		if err := g.Bulkhead.Validate(); err != nil {
 			return err

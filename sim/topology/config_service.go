@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/ressim/ressim/sim/dist"
@@ -24,18 +25,20 @@ const (
 type ServiceConfig struct {
 	// Name identifies the service; unique among services.
 	Name string
-	// Instances behind the balancer; 0 means 1.
+	// Instances behind the balancer, 1 to MaxInstances; 0 means 1 (a file
+	// writes that by leaving instances out: it refuses instances = 0).
 	Instances int
 	// Balancer spreads attempts over the instances.
 	Balancer Balancer
 	// Mode is Threads (default) or Async.
 	Mode Mode
-	// Workers per instance (Threads mode). >= 1.
+	// Workers per instance (Threads mode), 1 to MaxWorkers.
 	Workers int
-	// MaxInFlight per instance (Async mode). >= 1.
+	// MaxInFlight per instance (Async mode), 1 to MaxWorkers.
 	MaxInFlight int
-	// QueueCapacity is the number of requests that may wait per instance:
-	// < 0 unbounded, 0 none.
+	// QueueCapacity is the number of requests that may wait per instance,
+	// 0 to MaxQueue: 0 none, -1 unbounded (a file writes that by leaving
+	// queue_capacity out); other negatives are invalid.
 	QueueCapacity int
 	// Steps are the default handler: local work and calls, in order. It
 	// serves every operation not listed in Operations.
@@ -46,7 +49,7 @@ type ServiceConfig struct {
 	// Contention makes local work slow down with load: each work step's
 	// duration is multiplied by 1 + Contention * n, n the requests in
 	// service at the instance (itself included), as in Brooker's collapse
-	// simulations. 0 disables it.
+	// simulations. In [0, 10^6]; 0 disables it.
 	Contention float64
 	// Cache, if not nil, is a look-aside cache that callers of this
 	// service consult first.
@@ -146,33 +149,19 @@ type Step struct {
 // fills one key. A flush empties the cache: refilling it takes one
 // successful miss per key, which an overloaded service may never deliver.
 type CacheConfig struct {
+	// HitRatio is the share of lookups that hit when the cache is warm,
+	// in [0, 1].
 	HitRatio float64
-	Keys     int
+	// Keys is the size of the keyspace, 1 to MaxKeys; no default in Go (a
+	// file's default is 10000).
+	Keys int
 	// Latency of a lookup (hit or miss). The zero Dist means none.
 	Latency dist.Dist
 }
 
 func (s *ServiceConfig) validate(svcs map[string]int, propagate bool) error {
-	if s.Instances < 0 || s.Instances > MaxInstances {
-		return bad("service %q: instances must be in [1, %d], got %d", s.Name, MaxInstances, s.Instances)
-	}
-	if !s.Balancer.known() {
-		return bad("service %q: unknown balancer", s.Name)
-	}
-	switch s.Mode {
-	case Threads:
-		if s.Workers < 1 || s.Workers > MaxWorkers {
-			return bad("service %q: workers must be in [1, %d], got %d", s.Name, MaxWorkers, s.Workers)
-		}
-	case Async:
-		if s.MaxInFlight < 1 || s.MaxInFlight > MaxWorkers {
-			return bad("service %q: max_in_flight must be in [1, %d], got %d", s.Name, MaxWorkers, s.MaxInFlight)
-		}
-	default:
-		return bad("service %q: unknown mode", s.Name)
-	}
-	if !(s.Contention >= 0) || s.Contention > 1e6 {
-		return bad("service %q: contention must be in [0, 1e6]", s.Name)
+	if err := s.validateCapacity(); err != nil {
+		return bad("service %q: %v", s.Name, err)
 	}
 	if len(s.Steps) == 0 && len(s.Operations) == 0 {
 		return bad("service %q has no handler", s.Name)
@@ -193,14 +182,38 @@ func (s *ServiceConfig) validate(svcs map[string]int, propagate bool) error {
 		}
 	}
 	if c := s.Cache; c != nil {
-		if !(c.HitRatio >= 0 && c.HitRatio <= 1) || c.Keys < 1 || c.Keys > MaxKeys {
-			return bad("service %q: cache needs hit_ratio in [0, 1] and keys in [1, %d]", s.Name, MaxKeys)
+		if err := firstError(SettingCacheHitRatio.check(c.HitRatio), SettingCacheKeys.checkInt(c.Keys)); err != nil {
+			return bad("service %q: cache %v", s.Name, err)
 		}
 	}
 	if err := s.validatePolicies(svcs); err != nil {
 		return bad("service %q: %v", s.Name, err)
 	}
 	return s.validateAbandonment(propagate)
+}
+
+// validateCapacity checks the instances, balancer, mode, the workers or
+// slots the mode uses, the queue and the contention.
+func (s *ServiceConfig) validateCapacity() error {
+	if err := SettingInstances.checkInt(s.Instances); err != nil {
+		return err
+	}
+	if !s.Balancer.known() {
+		return fmt.Errorf("unknown balancer")
+	}
+	switch s.Mode {
+	case Threads:
+		if err := SettingWorkers.checkInt(s.Workers); err != nil {
+			return err
+		}
+	case Async:
+		if err := SettingMaxInFlight.checkInt(s.MaxInFlight); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("unknown mode")
+	}
+	return firstError(SettingQueueCapacity.checkInt(s.QueueCapacity), SettingContention.check(s.Contention))
 }
 
 // validateAbandonment checks that OnExpiry can apply: the service must
@@ -240,8 +253,8 @@ func (s *ServiceConfig) validateSteps(steps []Step, svcs map[string]int) error {
 				if _, ok := svcs[cc.Service]; !ok {
 					return bad("service %q calls unknown service %q", s.Name, cc.Service)
 				}
-				if !(cc.Probability >= 0 && cc.Probability <= 1) {
-					return bad("service %q: call probability must be in [0, 1]", s.Name)
+				if err := SettingCallProbability.check(cc.Probability); err != nil {
+					return bad("service %q call to %q: %v", s.Name, cc.Service, err)
 				}
 				if err := cc.Policy.validate(); err != nil {
 					return bad("service %q call to %q: %v", s.Name, cc.Service, err)

@@ -4,8 +4,24 @@
 //
 // A Model is built from a Config (normally produced by package experiment
 // from a TOML file), runs on one engine.Sim, and returns a Result. Building
-// validates the configuration again, so a Config assembled in Go gets the
-// same errors as a file; no configuration makes the model panic.
+// validates the configuration again (Config.Validate); no configuration
+// makes the model panic.
+//
+// # Who checks ranges
+//
+// The range of every numeric setting is in one table, SettingRanges,
+// keyed by Setting (the file's dotted key). Config.Validate checks the Go
+// fields against it, and package experiment checks a file's keys against
+// the same Range values, so a Config assembled in Go is refused what a
+// file is refused, in the same words ("multiply must be in (0, 10^6]
+// (factor on local work), got 0"). The one difference is where a Go
+// field's zero (or -1) must mean "unset", because a Go field cannot be
+// left out: Validate accepts that value and the field's doc says what it
+// means ("0 means 1"), while a file, which can leave the key out, refuses
+// it when written (instances = 0, probability = 0). The policy packages'
+// own Validate keeps the rules across fields (a limit's min at most its
+// max); where a policy package accepts more than the table, a Config
+// still gets the table's range.
 //
 // # Semantics
 //
@@ -37,6 +53,8 @@
 // The configuration, by concept: config.go (the run, Validate),
 // config_client.go, config_service.go, config_call.go, config_fault.go and
 // config_guards.go (the policies' settings and their validation);
+// settings.go is the range table and ranges.go its Range type, and
+// config_guard_ranges.go checks the policies' numeric fields against it;
 // balancer.go holds the one list of balancers. A request's life: client.go
 // sends it, call.go and site.go make a call's attempts, service.go,
 // admission.go, abandon.go and exec.go run an attempt at its callee,
