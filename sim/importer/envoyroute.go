@@ -14,8 +14,17 @@ func (g *envoyReader) outlier(n *yaml.Node, s src, svc string) {
 	keys := map[string]string{"consecutive_5xx": "", "interval": "dur", "base_ejection_time": "dur",
 		"max_ejection_time": "dur", "max_ejection_percent": ""}
 	g.sk.service(svc, setting{"outlier", "{}", s})
+	setsPercent := false
+	defer func() {
+		if !setsPercent {
+			// envoy/config/cluster/v3/outlier_detection.proto:
+			// max_ejection_percent "Defaults to 10%"; ressim's is 50.
+			g.sk.service(svc, setting{"outlier.max_ejection_percent", "10", src{s.file, s.line, s.col, s.key + ".max_ejection_percent(default)"}})
+		}
+	}()
 	for _, f := range fields(n) {
 		fs := at(g.file, f.kpos, s.key+"."+f.key)
+		setsPercent = setsPercent || f.key == "max_ejection_percent"
 		kind, ok := keys[f.key]
 		if !ok {
 			g.warn(fs, "not modelled: ressim ejects on consecutive 5xx only")
@@ -65,11 +74,13 @@ func (g *envoyReader) route(n *yaml.Node, s src) {
 		return
 	}
 	c := g.call(cluster, s)
+	routeTimeout := false
 	for _, f := range fields(n) {
 		fs := at(g.file, f.kpos, s.key+"."+f.key)
 		switch f.key {
 		case "cluster":
 		case "timeout":
+			routeTimeout = true
 			if d, ok := (&grpcReader{file: g.file}).durationInto(f.value, fs, &g.errs); ok && !hasKey(c, "timeout") {
 				c.set("timeout", strconv.Quote(d.String()), fs)
 				g.warn(fs, "the route timeout bounds all attempts; ressim's timeout bounds each: imported as the per-attempt timeout unless per_try_timeout is set")
@@ -81,6 +92,13 @@ func (g *envoyReader) route(n *yaml.Node, s src) {
 		default:
 			g.warn(fs, "not modelled; ignored")
 		}
+	}
+	if !routeTimeout && !hasKey(c, "timeout") {
+		// envoy/config/route/v3/route_components.proto, RouteAction.timeout:
+		// "If not specified, the default is 15s."
+		ds := src{s.file, s.line, s.col, s.key + ".timeout(default)"}
+		c.set("timeout", `"15s"`, ds)
+		g.warn(ds, "no timeout: Envoy's default route timeout of 15s applies (RouteAction.timeout), imported as the call's timeout")
 	}
 }
 

@@ -180,8 +180,16 @@ func (g *istioReader) outlier(n *yaml.Node, s src, svc string) {
 		}
 	}
 	g.sk.service(svc, setting{"outlier", "{}", s})
+	percent := false
 	for _, st := range sts {
 		g.sk.service(svc, st)
+		percent = percent || st.key == "outlier.max_ejection_percent"
+	}
+	if !percent {
+		// istio.io networking/v1alpha3/destination_rule.proto,
+		// OutlierDetection.maxEjectionPercent: "Defaults to 10%"; ressim's
+		// is 50.
+		g.sk.service(svc, setting{"outlier.max_ejection_percent", "10", src{s.file, s.line, s.col, s.key + ".maxEjectionPercent(default)"}})
 	}
 }
 
