@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ressim/ressim/sim/run/figures"
+
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/report"
 )
@@ -219,7 +221,7 @@ func TestFigureGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range Figures(out.Result) {
+	for _, f := range figures.Default(out.Result) {
 		describe(f.File, f.Figure)
 	}
 	exp, err := experiment.Load(filepath.Join("..", "..", "experiments", "breaker-fallback.toml"))
@@ -230,7 +232,7 @@ func TestFigureGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range Figures(bf.Result) {
+	for _, f := range figures.Default(bf.Result) {
 		if f.File == "overview.png" {
 			describe("breaker-fallback "+f.File, f.Figure)
 		}
