@@ -7,9 +7,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/ressim/ressim/sim/run/figures"
-
 	"github.com/ressim/ressim/sim/report"
+	"github.com/ressim/ressim/sim/run/figures"
 )
 
 // compareFigure is a figure of a comparison and its file name: write

@@ -9,10 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ressim/ressim/sim/run/figures"
-
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/report"
+	"github.com/ressim/ressim/sim/run/figures"
 	"github.com/ressim/ressim/sim/topology"
 )
 

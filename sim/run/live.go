@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/ressim/ressim/sim/run/figures"
-
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )

@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ressim/ressim/sim/run/figures"
-
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/report"
+	"github.com/ressim/ressim/sim/run/figures"
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )

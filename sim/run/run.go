@@ -8,10 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ressim/ressim/sim/run/figures"
-
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/metrics"
+	"github.com/ressim/ressim/sim/run/figures"
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )

@@ -11,10 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ressim/ressim/sim/run/figures"
-
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/report"
+	"github.com/ressim/ressim/sim/run/figures"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

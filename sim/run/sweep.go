@@ -91,7 +91,7 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 	}
 	runErr := res.runCells(ctx, cells, opt, g)
-	if runErr != nil && !isStop(runErr) {
+	if runErr != nil && !IsStop(runErr) {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, runErr)
 	}
 	if res.Replications == 0 {
@@ -214,7 +214,7 @@ func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt Compa
 	var firstErr error
 	done := make([]int, r.Replications) // cells finished per replication
 	order := costOrder(cellModels(cells))
-	_, cancelled := parallel(ctx, len(cells)*r.Replications, opt.Jobs, func(i int) {
+	_, cancelled := Parallel(ctx, len(cells)*r.Replications, opt.Jobs, func(i int) {
 		rep, k := i/len(cells), order[i%len(cells)]
 		cfg := cells[k].cfg
 		cfg.Seed = ReplicationSeed(r.Seed, rep)
@@ -225,7 +225,7 @@ func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt Compa
 			err = r.spool.add(k, rec)
 		}
 		if err != nil {
-			if firstErr == nil || (isStop(firstErr) && !isStop(err)) {
+			if firstErr == nil || (IsStop(firstErr) && !IsStop(err)) {
 				firstErr = err
 			}
 			cancel()
