@@ -179,8 +179,8 @@ func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions)
 }
 
 // newComparison sets up the comparison of exp under opt (seed,
-// replications) with its records allocated. RunAll, the shards and
-// MergeCompare all start from it.
+// replications) with its records allocated. RunAll and CompareBatch (the
+// shards and their merge) all start from it.
 func newComparison(exp *experiment.Experiment, opt CompareOptions) *Comparison {
 	seed, reps := opt.seedAndReps(exp)
 	c := &Comparison{Name: exp.Name, Seed: seed, Replications: reps, Arms: Arms(exp)}
@@ -243,8 +243,8 @@ func unitOfRun(res *topology.Result, rec RunRecord) Unit {
 }
 
 // keepUnit adds a run's unit data to its arm: the unsharded comparison
-// and MergeCompare both go through it, so the histograms and the overlay
-// means are built by the same operations.
+// and a merge (Batch.Add) both go through it, so the histograms and the
+// overlay means are built by the same operations.
 func (c *Comparison) keepUnit(arm, rep int, d Unit) {
 	c.Headlines[arm][rep] = d.Record.Headline
 	c.Records[arm][rep] = d.Record

@@ -131,8 +131,8 @@ func sweepDir(name, dir string) string {
 
 // newSweep sets up the sweep of exp under opt (seed, replications,
 // variants) and builds every cell's model.
-// RunSweep, the shards and MergeSweep all start from it, so that they
-// agree on the grid and the order of the cells.
+// RunSweep and SweepBatch (the shards and their merge) all start from
+// it, so that they agree on the grid and the order of the cells.
 func newSweep(exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []sweepCell, error) {
 	sw := exp.Sweep
 	if sw == nil {
@@ -157,8 +157,8 @@ func newSweep(exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []s
 }
 
 // commit writes the sweep's files into stage and commits it whole. The
-// unsharded sweep and MergeSweep both end here: the same records in the
-// same order give the same bytes.
+// unsharded sweep and a merge (Batch.Commit) both end here: the same
+// records in the same order give the same bytes.
 func (out *SweepOutput) commit(stage *atomicfile.Dir, opt CompareOptions) error {
 	if err := out.write(stage.Path(), opt); err != nil {
 		return err
