@@ -8,7 +8,7 @@ import (
 	"github.com/ressim/ressim/sim/dist"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/policies/shed"
-	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/figures"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -48,7 +48,7 @@ func TestSeriesContract(t *testing.T) {
 			}
 			seen[k] = true
 		}
-		run.Figures(res) // panics on a series the run did not record
+		figures.Default(res) // panics on a series the run did not record
 	}
 	for _, f := range files {
 		if f == "mm10.toml" {

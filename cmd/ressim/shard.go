@@ -14,6 +14,7 @@ import (
 	"github.com/ressim/ressim/internal/input"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/shard"
 )
 
 // readExperimentBytes reads the experiment file again, for its digest
@@ -37,7 +38,7 @@ func readExperimentBytes(file string) ([]byte, error) {
 
 // reportMerge prints the merged table, as the unsharded command does,
 // what --verify checked, and checks a comparison's [[expect]] blocks.
-func reportMerge(c *cobra.Command, out *run.MergeOutput, n int) error {
+func reportMerge(c *cobra.Command, out *shard.MergeOutput, n int) error {
 	w := c.OutOrStdout()
 	if s := out.Sweep; s != nil {
 		warn(c.ErrOrStderr(), s.Warnings)
@@ -57,7 +58,7 @@ func reportMerge(c *cobra.Command, out *run.MergeOutput, n int) error {
 // runShard runs one shard of a sweep or comparison (--shard) and says
 // what it did.
 func runShard(ctx context.Context, c *cobra.Command, file string, exp *experiment.Experiment, spec string, opt run.CompareOptions) error {
-	s, from, err := run.ParseShard(spec, os.Getenv)
+	s, from, err := shard.ParseShard(spec, os.Getenv)
 	if err != nil {
 		return usageError{fmt.Errorf("--%w", err)}
 	}
@@ -68,11 +69,11 @@ func runShard(ctx context.Context, c *cobra.Command, file string, exp *experimen
 	if err != nil {
 		return err
 	}
-	shard := run.RunSweepShard
+	runPart := shard.RunSweepShard
 	if c.Name() == "compare" {
-		shard = run.RunCompareShard
+		runPart = shard.RunCompareShard
 	}
-	sr, err := shard(ctx, exp, file, data, s, opt)
+	sr, err := runPart(ctx, exp, file, data, s, opt)
 	if sr == nil {
 		return err
 	}
@@ -87,7 +88,7 @@ func runShard(ctx context.Context, c *cobra.Command, file string, exp *experimen
 // shardStopped explains why a shard ended early, keeping the error's
 // class (a budget exits exitBudget, anything else exitFailure), and says
 // how to resume.
-func shardStopped(err error, sr *run.ShardRun) error {
+func shardStopped(err error, sr *shard.ShardRun) error {
 	kept := fmt.Sprintf("%d of %d unit(s) are in %s; run the same command again to resume", sr.Resumed+sr.Ran, sr.Units, sr.Path)
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("interrupted: %s", kept)
@@ -141,23 +142,23 @@ docs/scale-out.md.`,
 			if err != nil {
 				return err
 			}
-			paths, err := run.PartialPaths(args)
+			paths, err := shard.PartialPaths(args)
 			if err != nil {
 				return usageError{err}
 			}
 			applyMemoryLimit(b)
 			ctx, stop := signalContext(c.Context(), c.ErrOrStderr())
 			defer stop()
-			opt := run.MergeOptions{OutDir: outDir, Plots: !noPlots, SVG: svg, Jobs: jobs, Budget: b, Verify: verify}
+			opt := shard.MergeOptions{OutDir: outDir, Plots: !noPlots, SVG: svg, Jobs: jobs, Budget: b, Verify: verify}
 			if c.Flags().Changed("verify-seed") {
 				opt.VerifySeed = &verifySeed
 			}
 			if isTerminal(c.ErrOrStderr()) {
 				opt.Progress = progressBar(c.ErrOrStderr(), "runs")
 			}
-			out, err := run.Merge(ctx, paths, opt)
+			out, err := shard.Merge(ctx, paths, opt)
 			switch {
-			case errors.Is(err, run.ErrPartial):
+			case errors.Is(err, shard.ErrPartial):
 				return usageError{err}
 			case errors.Is(err, context.Canceled):
 				return fmt.Errorf("interrupted: nothing written, the output folder keeps its previous set")
@@ -180,7 +181,7 @@ docs/scale-out.md.`,
 
 // reportVerified says which units merge --verify re-ran, and the seed
 // that chose them, with which --verify-seed repeats the choice.
-func reportVerified(w io.Writer, v *run.Verification) {
+func reportVerified(w io.Writer, v *shard.Verification) {
 	if v == nil {
 		return
 	}

@@ -21,7 +21,7 @@ const cellSpoolDir = ".cell-spool"
 // record appended as its run finishes (in any order). A sweep then holds
 // in memory only its cells' statistics; the records are read back one at
 // a time, in replication order, when sweep.json is written. A line is
-// bounded like a partial file's (readLine): a record is a few hundred
+// bounded like a partial file's (ReadLine): a record is a few hundred
 // bytes plus about 100 per fault.
 // A spool without a folder (newMemorySpool) keeps the same lines in
 // memory, for the playground, which has no file system; its memory then
@@ -141,7 +141,7 @@ func indexSpool(f io.Reader, reps int) ([]span, error) {
 	br := bufio.NewReaderSize(f, 64<<10)
 	var off int64
 	for {
-		line, err := readLine(br)
+		line, err := ReadLine(br)
 		if err == io.EOF {
 			break
 		}

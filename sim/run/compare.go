@@ -145,7 +145,7 @@ func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions)
 	// Jobs in replication-major order, so that a stopped comparison keeps
 	// whole replications; within one, the costliest variants first.
 	order := costOrder(c.models())
-	_, cancelled := parallel(ctx, n*reps, opt.Jobs, func(i int) {
+	_, cancelled := Parallel(ctx, n*reps, opt.Jobs, func(i int) {
 		arm, rep := order[i%n], i/n
 		cfg := c.Arms[arm].Model
 		cfg.Seed = ReplicationSeed(seed, rep)
@@ -155,7 +155,7 @@ func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions)
 		switch {
 		case err == nil:
 			c.keep(arm, rep, res, rec, opt.KeepRuns)
-		case isStop(err):
+		case IsStop(err):
 			if stopErr == nil {
 				stopErr = err
 			}
@@ -179,8 +179,8 @@ func RunAll(ctx context.Context, exp *experiment.Experiment, opt CompareOptions)
 }
 
 // newComparison sets up the comparison of exp under opt (seed,
-// replications) with its records allocated. RunAll, the shards and
-// MergeCompare all start from it.
+// replications) with its records allocated. RunAll and CompareBatch (the
+// shards and their merge) all start from it.
 func newComparison(exp *experiment.Experiment, opt CompareOptions) *Comparison {
 	seed, reps := opt.seedAndReps(exp)
 	c := &Comparison{Name: exp.Name, Seed: seed, Replications: reps, Arms: Arms(exp)}
@@ -234,29 +234,29 @@ func (c *Comparison) keep(arm, rep int, res *topology.Result, rec RunRecord, kee
 
 // unitOfRun is what a comparison keeps of every run: its record, its
 // clients' answered latencies merged, and its overlay series.
-func unitOfRun(res *topology.Result, rec RunRecord) unitData {
-	d := unitData{Rec: rec, Latency: &metrics.Histogram{}, Overlay: overlayColumns(res)}
+func unitOfRun(res *topology.Result, rec RunRecord) Unit {
+	d := Unit{Record: rec, latency: &metrics.Histogram{}, overlay: overlayColumns(res)}
 	for _, cl := range res.Clients {
-		d.Latency.Merge(cl.Latency)
+		d.latency.Merge(cl.Latency)
 	}
 	return d
 }
 
 // keepUnit adds a run's unit data to its arm: the unsharded comparison
-// and MergeCompare both go through it, so the histograms and the overlay
-// means are built by the same operations.
-func (c *Comparison) keepUnit(arm, rep int, d unitData) {
-	c.Headlines[arm][rep] = d.Rec.Headline
-	c.Records[arm][rep] = d.Rec
+// and a merge (Batch.Add) both go through it, so the histograms and the
+// overlay means are built by the same operations.
+func (c *Comparison) keepUnit(arm, rep int, d Unit) {
+	c.Headlines[arm][rep] = d.Record.Headline
+	c.Records[arm][rep] = d.Record
 	c.done[arm][rep] = true
-	c.latency[arm].Merge(d.Latency)
-	c.overlay[arm].add(rep, d.Overlay)
-	c.keepReplicaLine(arm, rep, d.Overlay[overlayGoodput])
+	c.latency[arm].Merge(d.latency)
+	c.overlay[arm].add(rep, d.overlay)
+	c.keepReplicaLine(arm, rep, d.overlay[overlayGoodput])
 }
 
-// isStop reports whether err stopped a run from outside: a budget or a
+// IsStop reports whether err stopped a run from outside: a budget or a
 // cancellation, which keep what finished, rather than a failure.
-func isStop(err error) bool {
+func IsStop(err error) bool {
 	return errors.Is(err, runner.ErrBudget) || errors.Is(err, context.Canceled)
 }
 

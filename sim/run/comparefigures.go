@@ -9,6 +9,7 @@ import (
 
 	"github.com/ressim/ressim/sim/headline"
 	"github.com/ressim/ressim/sim/report"
+	"github.com/ressim/ressim/sim/run/figures"
 )
 
 // compareFigure is a figure of a comparison and its file name: write
@@ -23,7 +24,7 @@ type compareFigure struct {
 // growingFigure is a figure whose height doubles until its panels fit.
 func growingFigure(file string, f report.Figure) compareFigure {
 	return compareFigure{File: file,
-		write: func(p string, s *report.Scratch) error { return writeGrowing(p, f, s) },
+		write: func(p string, s *report.Scratch) error { return figures.WriteGrowing(p, f, s) },
 		svg:   func() ([]byte, error) { return svgGrowing(f) }}
 }
 
@@ -51,7 +52,7 @@ func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []com
 	figs := []compareFigure{growingFigure("compare-timeline.png", timeline)}
 	// Each variant's own overview, replication 0.
 	for a, arm := range c.Arms {
-		for _, nf := range figures(c.Runs[a][0], arm.Name) {
+		for _, nf := range figures.Variant(c.Runs[a][0], arm.Name) {
 			if nf.File == "overview.png" {
 				figs = append(figs, growingFigure("overview-"+arm.Name+".png", nf.Figure))
 			}
@@ -106,7 +107,7 @@ func compareTimeline(c *Comparison) report.Figure {
 		Title: c.Name + ": " + c.verdicts(),
 		Subtitle: fmt.Sprintf("seed %d, %d replication(s) per variant, per %v interval; goodput (full answers within the deadline): thin lines each replication, thick the mean",
 			c.Seed, c.Replications, ts.Interval()),
-		Spans:  faultSpans(base),
+		Spans:  figures.FaultSpans(base),
 		Panels: panels,
 	}
 }

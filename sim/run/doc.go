@@ -3,6 +3,11 @@
 // experiment (the file format) and report (the figures), and below the
 // command line.
 //
+// Its rooms, each a package with one job, are layered (TestLayering):
+// runner, the one guarded way to run a model, and figures, one run's
+// default figures, lie below it; shard, which runs a sweep or a
+// comparison in parts and merges them, lies above it.
+//
 // Every output is deterministic: the same experiment and seed give the same
 // bytes on any machine, and every file is written atomically.
 package run

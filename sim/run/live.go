@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ressim/ressim/sim/run/figures"
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
@@ -53,7 +54,7 @@ func liveProgress(cfg topology.Config, opt Options) func(now, end time.Duration,
 // liveOverview draws res's overview as SVG, titled with how far the run
 // has got.
 func liveOverview(res *topology.Result, now time.Duration) (MemoryFigure, error) {
-	f := newFigureParts(res).overview(fmt.Sprintf("%s: running, %v of %v simulated", res.Name, now.Round(time.Second), res.Duration))
+	f := figures.Overview(res, fmt.Sprintf("%s: running, %v of %v simulated", res.Name, now.Round(time.Second), res.Duration))
 	var svg []byte
 	err := drawSafely(func() (err error) { svg, err = svgGrowing(f.Figure); return err })
 	return MemoryFigure{File: strings.TrimSuffix(f.File, ".png") + ".svg", SVG: svg}, err

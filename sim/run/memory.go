@@ -7,6 +7,7 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/report"
+	"github.com/ressim/ressim/sim/run/figures"
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
@@ -49,7 +50,7 @@ func ExecuteMemory(exp *experiment.Experiment, opt Options) (*Memory, error) {
 	opt.observe("simulated", nil)
 	// The first figure (the overview) is drawn before summary.json, which
 	// nobody looks at first: the page shows it sooner.
-	figs := Figures(out.Result)
+	figs := figures.Default(out.Result)
 	for i, f := range figs {
 		if i == 1 {
 			if err := out.summarize(opt); err != nil {
@@ -93,7 +94,7 @@ func (o Options) observe(stage string, fig *MemoryFigure) {
 }
 
 // svgGrowing renders f as SVG, doubling its height while the panels do
-// not fit, as writeGrowing does for files.
+// not fit, as figures.WriteGrowing does for files.
 func svgGrowing(f report.Figure) ([]byte, error) {
 	h := f.Height
 	if h == 0 {

@@ -89,7 +89,7 @@ func SweepMemory(ctx context.Context, exp *experiment.Experiment, opt CompareOpt
 	out := &SweepMemoryOutput{Result: res}
 	res.spool = newMemorySpool()
 	runErr := res.runCells(ctx, cells, opt, g)
-	if runErr != nil && !isStop(runErr) {
+	if runErr != nil && !IsStop(runErr) {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, runErr)
 	}
 	if res.Replications == 0 {

@@ -6,13 +6,13 @@ import (
 	"sync"
 )
 
-// parallel calls do(i) for i in [0, n), at most jobs at a time (0: the
+// Parallel calls do(i) for i in [0, n), at most jobs at a time (0: the
 // number of CPUs), in any order; the caller stores each result in slot i,
 // so the outcome does not depend on jobs. It stops handing out work when
 // ctx is cancelled and reports how many calls were started in index order
 // before that (those, and only those, ran). progress, if not nil, is
 // called after each call, serialised.
-func parallel(ctx context.Context, n, jobs int, do func(i int), progress func(done, total int)) (started int, err error) {
+func Parallel(ctx context.Context, n, jobs int, do func(i int), progress func(done, total int)) (started int, err error) {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}

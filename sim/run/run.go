@@ -10,6 +10,7 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/metrics"
+	"github.com/ressim/ressim/sim/run/figures"
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
@@ -162,7 +163,7 @@ func (out *Output) write(dir string, opt Options) error {
 	out.Files = paths
 	if opt.Plots {
 		var figs []compareFigure
-		for _, f := range Figures(res) {
+		for _, f := range figures.Default(res) {
 			figs = append(figs, growingFigure(f.File, f.Figure))
 		}
 		paths, warn := writeFigures(dir, figs, opt.SVG)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/report"
+	"github.com/ressim/ressim/sim/run/figures"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -219,7 +220,7 @@ func TestFigureGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range Figures(out.Result) {
+	for _, f := range figures.Default(out.Result) {
 		describe(f.File, f.Figure)
 	}
 	exp, err := experiment.Load(filepath.Join("..", "..", "experiments", "breaker-fallback.toml"))
@@ -230,7 +231,7 @@ func TestFigureGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range Figures(bf.Result) {
+	for _, f := range figures.Default(bf.Result) {
 		if f.File == "overview.png" {
 			describe("breaker-fallback "+f.File, f.Figure)
 		}

@@ -92,7 +92,7 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 	}
 	runErr := res.runCells(ctx, cells, opt, g)
-	if runErr != nil && !isStop(runErr) {
+	if runErr != nil && !IsStop(runErr) {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, runErr)
 	}
 	if res.Replications == 0 {
@@ -132,8 +132,8 @@ func sweepDir(name, dir string) string {
 
 // newSweep sets up the sweep of exp under opt (seed, replications,
 // variants) and builds every cell's model.
-// RunSweep, the shards and MergeSweep all start from it, so that they
-// agree on the grid and the order of the cells.
+// RunSweep and SweepBatch (the shards and their merge) all start from
+// it, so that they agree on the grid and the order of the cells.
 func newSweep(exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []sweepCell, error) {
 	sw := exp.Sweep
 	if sw == nil {
@@ -158,8 +158,8 @@ func newSweep(exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []s
 }
 
 // commit writes the sweep's files into stage and commits it whole. The
-// unsharded sweep and MergeSweep both end here: the same records in the
-// same order give the same bytes.
+// unsharded sweep and a merge (Batch.Commit) both end here: the same
+// records in the same order give the same bytes.
 func (out *SweepOutput) commit(stage *atomicfile.Dir, opt CompareOptions) error {
 	if err := out.write(stage.Path(), opt); err != nil {
 		return err
@@ -215,7 +215,7 @@ func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt Compa
 	var firstErr error
 	done := make([]int, r.Replications) // cells finished per replication
 	order := costOrder(cellModels(cells))
-	_, cancelled := parallel(ctx, len(cells)*r.Replications, opt.Jobs, func(i int) {
+	_, cancelled := Parallel(ctx, len(cells)*r.Replications, opt.Jobs, func(i int) {
 		rep, k := i/len(cells), order[i%len(cells)]
 		cfg := cells[k].cfg
 		cfg.Seed = ReplicationSeed(r.Seed, rep)
@@ -226,7 +226,7 @@ func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt Compa
 			err = r.spool.add(k, rec)
 		}
 		if err != nil {
-			if firstErr == nil || (isStop(firstErr) && !isStop(err)) {
+			if firstErr == nil || (IsStop(firstErr) && !IsStop(err)) {
 				firstErr = err
 			}
 			cancel()

@@ -1,4 +1,4 @@
-package run
+package shard
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/runner"
 )
 
@@ -33,18 +34,31 @@ func forgeGoodput(t *testing.T, path, value string) int {
 	if len(lines) < 2 || len(lines[1]) == 0 {
 		t.Fatalf("%s holds no unit line", path)
 	}
-	var pu partialUnit
+	// The unit line as run.UnitLine writes it: the unit's data as JSON,
+	// its headline's floats as text, and that JSON's SHA-256.
+	var pu struct {
+		Unit   int             `json:"unit"`
+		Data   json.RawMessage `json:"data"`
+		SHA256 string          `json:"sha256"`
+	}
 	if err := json.Unmarshal(lines[1], &pu); err != nil {
 		t.Fatal(err)
 	}
-	var w wireRecord
+	var w map[string]json.RawMessage
 	if err := json.Unmarshal(pu.Data, &w); err != nil {
 		t.Fatal(err)
 	}
-	if w.Floats["goodput"] == value {
+	var floats map[string]string
+	if err := json.Unmarshal(w["headline"], &floats); err != nil {
+		t.Fatal(err)
+	}
+	if floats["goodput"] == value {
 		t.Fatalf("unit %d's goodput is already %s", pu.Unit, value)
 	}
-	w.Floats["goodput"] = value
+	floats["goodput"] = value
+	if w["headline"], err = json.Marshal(floats); err != nil {
+		t.Fatal(err)
+	}
 	if pu.Data, err = json.Marshal(w); err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +157,7 @@ func TestMergeVerifyHonest(t *testing.T) {
 			for pass := 0; pass < 2; pass++ { // the second pass resumes
 				paths = paths[:0]
 				for i := 0; i < 3; i++ {
-					sr, err := shard(context.Background(), exp, file, data, Shard{i, 3}, CompareOptions{OutDir: parts, Jobs: 2})
+					sr, err := shard(context.Background(), exp, file, data, Shard{i, 3}, run.CompareOptions{OutDir: parts, Jobs: 2})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -182,7 +196,7 @@ func TestMergeBudget(t *testing.T) {
 	sw, sdata := loadSweep(t, "sweep-tiny.toml")
 	sweep := runShards(t, sw, sdata, 1, filepath.Join(t.TempDir(), "sweep"))
 	cmp, cdata := loadSweep(t, "compare-small.toml")
-	sr, err := RunCompareShard(context.Background(), cmp, "compare-small.toml", cdata, Shard{0, 1}, CompareOptions{OutDir: filepath.Join(t.TempDir(), "compare"), Replications: 1})
+	sr, err := RunCompareShard(context.Background(), cmp, "compare-small.toml", cdata, Shard{0, 1}, run.CompareOptions{OutDir: filepath.Join(t.TempDir(), "compare"), Replications: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,29 +3,7 @@ package run
 import (
 	"math"
 	"sort"
-	"strings"
-
-	"github.com/ressim/ressim/sim/report"
 )
-
-// writeGrowing writes f, making it taller, up to report.MaxSize, while the
-// renderer finds it too small for its panels and fault labels (an
-// experiment with many services or faults): a figure's size never fails a
-// run.
-func writeGrowing(path string, f report.Figure, s *report.Scratch) error {
-	h := f.Height
-	if h == 0 {
-		h = report.DefaultHeight
-	}
-	for {
-		f.Height = h
-		err := s.WriteFile(path, f)
-		if err == nil || !strings.Contains(err.Error(), "too small") || h >= report.MaxSize {
-			return err
-		}
-		h = min(2*h, report.MaxSize)
-	}
-}
 
 // axisPositions is where a one-axis sweep's values go on the x axis: their
 // numbers when these are finite and distinct (plotted in ascending order

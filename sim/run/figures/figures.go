@@ -1,4 +1,4 @@
-package run
+package figures
 
 import (
 	"fmt"
@@ -9,27 +9,28 @@ import (
 	"github.com/ressim/ressim/sim/topology"
 )
 
-// NamedFigure is a figure and the file name it is written to.
-type NamedFigure struct {
+// Named is a figure and the file name it is written to ("overview.png",
+// "timeline-<service>.png").
+type Named struct {
 	File   string
 	Figure report.Figure
 }
 
-// Figures returns the default plots of a run: an overview (what the users
+// Default returns the default plots of a run: an overview (what the users
 // got, the load each service saw, how full each service was) and one
 // timeline per service (its load, occupancy and latency). Fault windows
 // are shaded in every panel.
-func Figures(res *topology.Result) []NamedFigure { return figures(res, "") }
+func Default(res *topology.Result) []Named { return Variant(res, "") }
 
-// figures draws the default plots; variant, if not empty, is named in the
-// titles.
-func figures(res *topology.Result, variant string) []NamedFigure {
-	fp := newFigureParts(res)
+// Variant returns the default plots of one variant's run (Default), the
+// variant named in the titles when it is not empty.
+func Variant(res *topology.Result, variant string) []Named {
+	fp := newParts(res)
 	title := res.Name + ": " + finding(res)
 	if variant != "" {
 		title = res.Name + " (" + variant + "): " + finding(res)
 	}
-	figs := []NamedFigure{fp.overview(title)}
+	figs := []Named{fp.overview(title)}
 	for _, s := range res.Services {
 		figs = append(figs, fp.sr.serviceTimeline(s, fp.subtitle, fp.spans))
 	}
@@ -44,15 +45,19 @@ type figureParts struct {
 	subtitle string
 }
 
-func newFigureParts(res *topology.Result) figureParts {
+func newParts(res *topology.Result) figureParts {
 	sr := newSeriesReader(res)
-	return figureParts{sr: sr, spans: faultSpans(res),
+	return figureParts{sr: sr, spans: FaultSpans(res),
 		subtitle: fmt.Sprintf("seed %d, values per %v interval", res.Seed, sr.ts.Interval())}
 }
 
+// Overview is res's overview figure alone, titled title: what a live
+// view draws of a run still under way.
+func Overview(res *topology.Result, title string) Named { return newParts(res).overview(title) }
+
 // overview is the overview figure, titled title.
-func (fp figureParts) overview(title string) NamedFigure {
-	return NamedFigure{File: "overview.png", Figure: report.Figure{
+func (fp figureParts) overview(title string) Named {
+	return Named{File: "overview.png", Figure: report.Figure{
 		Title:    title,
 		Subtitle: fp.subtitle,
 		Spans:    fp.spans,
@@ -60,9 +65,10 @@ func (fp figureParts) overview(title string) NamedFigure {
 	}}
 }
 
-// faultSpans shades the warm-up and every fault window; an instantaneous
-// fault (a cache flush) gets a thin band.
-func faultSpans(res *topology.Result) []report.Span {
+// FaultSpans are the shaded spans of res's figures, in seconds of
+// simulated time: the warm-up, every fault window (an instantaneous fault,
+// a cache flush, gets a thin band, 1/200 of the run) and every load surge.
+func FaultSpans(res *topology.Result) []report.Span {
 	var spans []report.Span
 	if res.Warmup > 0 {
 		spans = append(spans, report.Span{From: 0, To: res.Warmup.Seconds(), Label: "warm-up"})

@@ -1,4 +1,4 @@
-package run
+package shard
 
 import (
 	"bytes"
@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run"
 )
 
 func loadSweep(t *testing.T, name string) (*experiment.Experiment, []byte) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +29,7 @@ func runShards(t *testing.T, exp *experiment.Experiment, data []byte, n int, dir
 	t.Helper()
 	var paths []string
 	for i := 0; i < n; i++ {
-		sr, err := RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{i, n}, CompareOptions{OutDir: dir, Jobs: 2})
+		sr, err := RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{i, n}, run.CompareOptions{OutDir: dir, Jobs: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +61,7 @@ func sameTree(t *testing.T, a, b string) {
 func unsharded(t *testing.T, exp *experiment.Experiment) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "full")
-	if _, err := RunSweep(context.Background(), exp, CompareOptions{OutDir: dir, Jobs: 2, Plots: true}); err != nil {
+	if _, err := run.RunSweep(context.Background(), exp, run.CompareOptions{OutDir: dir, Jobs: 2, Plots: true}); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -1,4 +1,4 @@
-package run
+package shard
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
@@ -44,8 +45,8 @@ type MergeOptions struct {
 	Progress func(done, total int)
 }
 
-func (o MergeOptions) compareOptions() CompareOptions {
-	return CompareOptions{OutDir: o.OutDir, Plots: o.Plots, SVG: o.SVG, Jobs: o.Jobs, Budget: o.Budget, Progress: o.Progress}
+func (o MergeOptions) compareOptions() run.CompareOptions {
+	return run.CompareOptions{OutDir: o.OutDir, Plots: o.Plots, SVG: o.SVG, Jobs: o.Jobs, Budget: o.Budget, Progress: o.Progress}
 }
 
 // Verification is what merge --verify checked: the units it ran again,
@@ -168,7 +169,7 @@ type lineRef struct {
 // all, else Verify runs of the costliest model, an upper bound like the
 // estimate itself.
 func newVerifier(j *shardJob, opt MergeOptions, seed uint64, always []int, paths []string) (*verifier, error) {
-	k := len(j.models)
+	k := len(j.batch.Models)
 	total := k * j.header.Replications
 	v := &verifier{paths: paths}
 	switch n := min(opt.Verify, total) + len(always); {
@@ -181,15 +182,15 @@ func newVerifier(j *shardJob, opt MergeOptions, seed uint64, always []int, paths
 	}
 	var plan []runner.PlannedRun
 	if opt.Verify >= total {
-		for _, m := range j.models {
+		for _, m := range j.batch.Models {
 			plan = append(plan, runner.PlannedRun{Model: m, Times: j.header.Replications, OnDisk: true})
 		}
 	} else {
 		if opt.Verify > 0 {
-			plan = append(plan, runner.PlannedRun{Model: j.models[costOrder(j.models)[0]], Times: opt.Verify, OnDisk: true})
+			plan = append(plan, runner.PlannedRun{Model: j.batch.Models[j.batch.CostOrder()[0]], Times: opt.Verify, OnDisk: true})
 		}
 		for _, u := range always {
-			plan = append(plan, runner.PlannedRun{Model: j.models[u%k], Times: 1, OnDisk: true})
+			plan = append(plan, runner.PlannedRun{Model: j.batch.Models[u%k], Times: 1, OnDisk: true})
 		}
 	}
 	if err := opt.Budget.Check(plan); err != nil {
@@ -218,27 +219,24 @@ func (v *verifier) note(file, n int, line []byte, u int) {
 // it, with the line noted: the first that differs refuses the merge
 // (ErrPartial), naming the file, line and unit (label). got, if not nil,
 // receives each run's result (serialised).
-func (j *shardJob) rerun(ctx context.Context, v *verifier, opt CompareOptions, label func(u int) string, got func(u int, res *topology.Result)) error {
+func (j *shardJob) rerun(ctx context.Context, v *verifier, opt run.CompareOptions, label func(u int) string, got func(u int, res *topology.Result)) error {
 	if len(v.units) == 0 {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	g := runner.NewMeter(ctx, opt.Budget, j.models...)
-	k := len(j.models)
+	g := runner.NewMeter(ctx, opt.Budget, j.batch.Models...)
 	var mu sync.Mutex
 	var firstErr error
-	_, cancelled := parallel(ctx, len(v.units), opt.Jobs, func(i int) {
+	_, cancelled := run.Parallel(ctx, len(v.units), opt.Jobs, func(i int) {
 		u, ref := v.units[i], v.refs[i]
-		rep, cfg := u/k, j.models[u%k]
-		cfg.Seed = ReplicationSeed(j.header.Seed, rep)
-		res, rec, err := runRecorded(cfg, rep, g, "", 0, "")
+		res, d, err := j.batch.RunUnit(u, g)
 		var line []byte
 		if err == nil {
-			line, err = unitLine(u, j.keep(res, rec))
+			line, err = run.UnitLine(u, d)
 		}
 		switch {
-		case err != nil && !isStop(err):
+		case err != nil && !run.IsStop(err):
 			err = fmt.Errorf("re-running unit %d (%s): %w", u, label(u), err)
 		case err != nil:
 		case ref.line == 0:
@@ -250,7 +248,7 @@ func (j *shardJob) rerun(ctx context.Context, v *verifier, opt CompareOptions, l
 		mu.Lock()
 		defer mu.Unlock()
 		if err != nil {
-			if firstErr == nil || (isStop(firstErr) && !isStop(err)) {
+			if firstErr == nil || (run.IsStop(firstErr) && !run.IsStop(err)) {
 				firstErr = err
 			}
 			cancel()

@@ -1,4 +1,4 @@
-package run
+package shard
 
 import (
 	"bytes"
@@ -19,8 +19,8 @@ import (
 	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/runner"
-	"github.com/ressim/ressim/sim/topology"
 )
 
 // ShardRun is what a shard did.
@@ -38,12 +38,11 @@ func ShardPath(dir, kind string, s Shard) string {
 	return filepath.Join(dir, fmt.Sprintf("%s-shard-%05d-of-%05d.partial.jsonl", kind, s.I, s.N))
 }
 
-// shardJob is a sharded batch: its header (all but the shard's part),
-// each unit's model and estimated cost, and what a unit keeps of its run.
+// shardJob is a sharded batch: its header (all but the shard's part)
+// and its units.
 type shardJob struct {
 	header PartialHeader
-	models []topology.Config // models[u % len(models)] is unit u's model
-	keep   func(res *topology.Result, rec RunRecord) unitData
+	batch  *run.Batch
 }
 
 // newHeader is a partial header for exp read from file (bytes data).
@@ -56,16 +55,16 @@ func newHeader(kind string, exp *experiment.Experiment, file string, data []byte
 // run runs shard s of the job: unit u is replication u / len(models) of
 // model u % len(models), the order in which the unsharded command hands
 // out its runs. The units are dealt by AssignUnits on Estimate's events.
-func (j *shardJob) run(ctx context.Context, s Shard, opt CompareOptions) (*ShardRun, error) {
-	mine := shardUnits(j.models, j.header.Replications, s)
+func (j *shardJob) run(ctx context.Context, s Shard, opt run.CompareOptions) (*ShardRun, error) {
+	mine := shardUnits(j.batch.Models, j.header.Replications, s)
 	h := j.header
 	h.Shard, h.Shards, h.Units = s.I, s.N, append([]int{}, mine...)
 	dir := opt.OutDir
 	if dir == "" {
-		dir = filepath.Join(DefaultOutDir(h.Experiment), "shards")
+		dir = filepath.Join(run.DefaultOutDir(h.Experiment), "shards")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrOutput, err)
+		return nil, fmt.Errorf("%w: %w", run.ErrOutput, err)
 	}
 	sr := &ShardRun{Path: ShardPath(dir, h.Kind, s), Units: len(mine)}
 	done, err := resumePartial(sr.Path, h, mine)
@@ -111,7 +110,7 @@ func resumePartial(path string, h PartialHeader, mine []int) (map[int]bool, erro
 		if _, err := w.Write(append(hb, '\n')); err != nil || !exists {
 			return err
 		}
-		_, _, err := scanPartial(path, func(u int, d unitData) error {
+		_, _, err := scanPartial(path, func(u int, d run.Unit) error {
 			return keepResumed(w, done, mine, u, d)
 		})
 		if err != nil {
@@ -124,14 +123,14 @@ func resumePartial(path string, h PartialHeader, mine []int) (map[int]bool, erro
 
 // keepResumed writes unit u's line to w if it is one of mine (a sorted
 // list), once.
-func keepResumed(w io.Writer, done map[int]bool, mine []int, u int, d unitData) error {
+func keepResumed(w io.Writer, done map[int]bool, mine []int, u int, d run.Unit) error {
 	if _, ok := slices.BinarySearch(mine, u); !ok {
 		return nil
 	}
 	if done[u] {
 		return fmt.Errorf("unit %d appears twice", u)
 	}
-	line, err := unitLine(u, d)
+	line, err := run.UnitLine(u, d)
 	if err != nil {
 		return err
 	}
@@ -143,9 +142,9 @@ func keepResumed(w io.Writer, done map[int]bool, mine []int, u int, d unitData) 
 // sortTodo orders the units as the unsharded command hands them out:
 // replication by replication, the costliest models of each first.
 func (j *shardJob) sortTodo(todo []int) {
-	k := len(j.models)
+	k := len(j.batch.Models)
 	rank := make([]int, k)
-	for r, m := range costOrder(j.models) {
+	for r, m := range j.batch.CostOrder() {
 		rank[m] = r
 	}
 	sort.Slice(todo, func(a, b int) bool {
@@ -161,7 +160,7 @@ func (j *shardJob) sortTodo(todo []int) {
 // model, not per unit, so that a shard of millions of units plans in
 // little memory.
 func (j *shardJob) plan(todo []int) []runner.PlannedRun {
-	k := len(j.models)
+	k := len(j.batch.Models)
 	times := make([]int, k)
 	for _, u := range todo {
 		times[u%k]++
@@ -169,7 +168,7 @@ func (j *shardJob) plan(todo []int) []runner.PlannedRun {
 	var plan []runner.PlannedRun
 	for m, n := range times {
 		if n > 0 {
-			plan = append(plan, runner.PlannedRun{Model: j.models[m], Times: n, OnDisk: true})
+			plan = append(plan, runner.PlannedRun{Model: j.batch.Models[m], Times: n, OnDisk: true})
 		}
 	}
 	return plan
@@ -178,8 +177,7 @@ func (j *shardJob) plan(todo []int) []runner.PlannedRun {
 // runUnits runs the units todo, opt.Jobs at a time, appending each
 // record to sr.Path as it finishes (one write per line, under a lock).
 // On a stop (cancellation, budget) the units finished stay in the file.
-func (j *shardJob) runUnits(ctx context.Context, sr *ShardRun, todo []int, opt CompareOptions) error {
-	k := len(j.models)
+func (j *shardJob) runUnits(ctx context.Context, sr *ShardRun, todo []int, opt run.CompareOptions) error {
 	if err := opt.Budget.Check(j.plan(todo)); err != nil {
 		return err
 	}
@@ -190,17 +188,15 @@ func (j *shardJob) runUnits(ctx context.Context, sr *ShardRun, todo []int, opt C
 	defer f.Close()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	g := runner.NewMeter(ctx, opt.Budget, j.models...)
+	g := runner.NewMeter(ctx, opt.Budget, j.batch.Models...)
 	var mu sync.Mutex
 	var firstErr error
-	_, cancelled := parallel(ctx, len(todo), opt.Jobs, func(i int) {
+	_, cancelled := run.Parallel(ctx, len(todo), opt.Jobs, func(i int) {
 		u := todo[i]
-		rep, cfg := u/k, j.models[u%k]
-		cfg.Seed = ReplicationSeed(j.header.Seed, rep)
-		res, rec, err := runRecorded(cfg, rep, g, "", 0, "")
+		_, d, err := j.batch.RunUnit(u, g)
 		var line []byte
 		if err == nil {
-			line, err = unitLine(u, j.keep(res, rec))
+			line, err = run.UnitLine(u, d)
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -208,7 +204,7 @@ func (j *shardJob) runUnits(ctx context.Context, sr *ShardRun, todo []int, opt C
 			_, err = f.Write(line)
 		}
 		if err != nil {
-			if firstErr == nil || (isStop(firstErr) && !isStop(err)) {
+			if firstErr == nil || (run.IsStop(firstErr) && !run.IsStop(err)) {
 				firstErr = err
 			}
 			cancel()

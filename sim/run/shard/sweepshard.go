@@ -1,11 +1,11 @@
-package run
+package shard
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/ressim/ressim/sim/experiment"
-	"github.com/ressim/ressim/sim/topology"
+	"github.com/ressim/ressim/sim/run"
 )
 
 // RunSweepShard runs shard s's share of the sweep of exp (read from file,
@@ -15,21 +15,15 @@ import (
 // verify and runs only the rest (resume). On a stop (cancellation,
 // budget) the units finished stay in the file and the reason is returned
 // with the ShardRun.
-func RunSweepShard(ctx context.Context, exp *experiment.Experiment, file string, data []byte, s Shard, opt CompareOptions) (*ShardRun, error) {
-	res, cells, err := newSweep(exp, opt)
+func RunSweepShard(ctx context.Context, exp *experiment.Experiment, file string, data []byte, s Shard, opt run.CompareOptions) (*ShardRun, error) {
+	b, err := run.SweepBatch(exp, opt)
 	if err != nil {
 		return nil, err
 	}
-	j := &shardJob{header: newHeader("sweep", exp, file, data, res.Seed, res.Replications), keep: keepRecord}
-	for _, c := range cells {
-		j.models = append(j.models, c.cfg)
-	}
+	j := &shardJob{header: newHeader("sweep", exp, file, data, b.Seed, b.Replications), batch: b}
 	sr, err := j.run(ctx, s, opt)
 	if err != nil {
 		return sr, fmt.Errorf("sweep %s shard %s: %w", exp.Name, s, err)
 	}
 	return sr, nil
 }
-
-// keepRecord is what a sweep's unit keeps of its run: its record.
-func keepRecord(_ *topology.Result, rec RunRecord) unitData { return unitData{Rec: rec} }

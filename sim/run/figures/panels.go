@@ -1,4 +1,4 @@
-package run
+package figures
 
 import (
 	"fmt"
@@ -36,7 +36,7 @@ func (sr *seriesReader) has(entity string, k topology.SeriesKey) bool {
 func (sr *seriesReader) line(entity string, k topology.SeriesKey, label string) report.Line {
 	c := sr.ts.Find(entity, k.Name)
 	if c == nil {
-		panic(fmt.Sprintf("run: a figure draws %s %q of %q, which the run did not record", k.Owner, k.Name, entity))
+		panic(fmt.Sprintf("figures: a figure draws %s %q of %q, which the run did not record", k.Owner, k.Name, entity))
 	}
 	return report.Line{Label: label, X: sr.x, Y: c.Values()}
 }
@@ -120,7 +120,7 @@ func (sr *seriesReader) breakerPanels() []report.Panel {
 }
 
 // serviceTimeline is a service's own figure: load, occupancy, latency.
-func (sr *seriesReader) serviceTimeline(s topology.ServiceResult, subtitle string, spans []report.Span) NamedFigure {
+func (sr *seriesReader) serviceTimeline(s topology.ServiceResult, subtitle string, spans []report.Span) Named {
 	n, line := s.Name, sr.line
 	zero := 0.0
 	loadLines := []report.Line{
@@ -150,7 +150,7 @@ func (sr *seriesReader) serviceTimeline(s topology.ServiceResult, subtitle strin
 	if sr.has(n, topology.ServiceExpiredInQueue) {
 		occupancy = append(occupancy, line(n, topology.ServiceExpiredInQueue, "queued past their deadline"))
 	}
-	return NamedFigure{File: "timeline-" + n + ".png", Figure: report.Figure{
+	return Named{File: "timeline-" + n + ".png", Figure: report.Figure{
 		Title:    fmt.Sprintf("%s: service %s", sr.res.Name, n),
 		Subtitle: fmt.Sprintf("%s, %d instance(s) x %d workers", subtitle, s.Instances, s.Workers),
 		Spans:    spans,

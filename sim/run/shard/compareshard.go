@@ -1,12 +1,11 @@
-package run
+package shard
 
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/ressim/ressim/sim/experiment"
-	"github.com/ressim/ressim/sim/topology"
+	"github.com/ressim/ressim/sim/run"
 )
 
 // RunCompareShard runs shard s's share of the comparison of exp (read
@@ -14,18 +13,16 @@ import (
 // each keeping its record, latency histogram and overlay series in the
 // partial file, as RunSweepShard does. Series "all" is refused: every
 // run's time series would have to travel in the partial files.
-func RunCompareShard(ctx context.Context, exp *experiment.Experiment, file string, data []byte, s Shard, opt CompareOptions) (*ShardRun, error) {
-	if err := CheckSeries(opt.Series); err != nil {
+func RunCompareShard(ctx context.Context, exp *experiment.Experiment, file string, data []byte, s Shard, opt run.CompareOptions) (*ShardRun, error) {
+	if err := run.CheckSeries(opt.Series); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 	}
-	mode := seriesMode(exp, opt)
-	if mode == experiment.SeriesAll {
-		return nil, fmt.Errorf("compare %s shard %s: series %q cannot be sharded (every run's time series); use first or none", exp.Name, s, mode)
+	b := run.CompareBatch(exp, opt)
+	if b.Series == experiment.SeriesAll {
+		return nil, fmt.Errorf("compare %s shard %s: series %q cannot be sharded (every run's time series); use first or none", exp.Name, s, b.Series)
 	}
-	c := newComparison(exp, opt)
-	j := &shardJob{header: newHeader("compare", exp, file, data, c.Seed, c.Replications), keep: unitOfRun}
-	j.header.Series = mode
-	j.models = c.models()
+	j := &shardJob{header: newHeader("compare", exp, file, data, b.Seed, b.Replications), batch: b}
+	j.header.Series = b.Series
 	sr, err := j.run(ctx, s, opt)
 	if err != nil {
 		return sr, fmt.Errorf("compare %s shard %s: %w", exp.Name, s, err)
@@ -41,16 +38,16 @@ func RunCompareShard(ctx context.Context, exp *experiment.Experiment, file strin
 // byte), with the units opt.Verify chooses with seed, all under
 // opt.Budget: a partial file's embedded experiment is not to be trusted
 // with an unbounded run.
-func mergeCompare(ctx context.Context, exp *experiment.Experiment, h PartialHeader, paths []string, mopt MergeOptions, seed uint64) (*CompareOutput, *Verification, error) {
+func mergeCompare(ctx context.Context, exp *experiment.Experiment, h PartialHeader, paths []string, mopt MergeOptions, seed uint64) (*run.CompareOutput, *Verification, error) {
 	opt := mopt.compareOptions()
 	opt.Seed, opt.Replications, opt.Series = &h.Seed, h.Replications, h.Series
-	c := newComparison(exp, opt)
-	n := len(c.Arms)
+	b := run.CompareBatch(exp, opt)
+	n := len(b.Models)
 	rep0 := make([]int, n) // unit u < n is replication 0 of variant u
 	for u := range rep0 {
 		rep0[u] = u
 	}
-	j := &shardJob{header: h, models: c.models(), keep: unitOfRun}
+	j := &shardJob{header: h, batch: b}
 	v, err := newVerifier(j, mopt, seed, rep0, paths)
 	if err != nil {
 		return nil, nil, mergeError(exp.Name, err)
@@ -59,42 +56,29 @@ func mergeCompare(ctx context.Context, exp *experiment.Experiment, h PartialHead
 	if err != nil {
 		return nil, nil, err
 	}
-	from, err := collectUnits(parts, paths, assignModels(c.models(), c.Replications, h.Shards))
+	from, err := collectUnits(parts, paths, assignModels(b.Models, b.Replications, h.Shards))
 	if err != nil {
 		return nil, nil, err
 	}
 	for u, f := range from {
 		d := parts[f].Records[u]
-		arm, rep := u%n, u/n
-		if d.Rec.Replication != rep || d.Latency == nil {
+		if rep := u / n; d.Record.Replication != rep || !d.Compared() {
 			return nil, nil, fmt.Errorf("%w: corrupt: %s: unit %d is not replication %d of a comparison", ErrPartial, paths[f], u, rep)
 		}
-		c.keepUnit(arm, rep, d)
-	}
-	label := func(u int) string { return fmt.Sprintf("replication %d of variant %q", u/n, c.Arms[u%n].Name) }
-	err = j.rerun(ctx, v, opt, label, func(u int, res *topology.Result) {
-		if u < n {
-			c.Runs[u][0] = res
+		if err := b.Add(u, d); err != nil {
+			return nil, nil, err
 		}
-	})
-	if err != nil {
+	}
+	if err := j.rerun(ctx, v, opt, b.Label, b.KeepRun); err != nil {
 		return nil, nil, mergeError(exp.Name, err)
 	}
-	out := &CompareOutput{Comparison: c, Dir: opt.OutDir}
-	if out.Dir == "" {
-		out.Dir = filepath.Join(DefaultOutDir(exp.Name), "compare")
+	if err := b.Stage(opt); err != nil {
+		return nil, nil, fmt.Errorf("merge %s: %w", exp.Name, err)
 	}
-	stage, err := stageOutput(out.Dir)
+	defer b.Abort()
+	_, out, err := b.Commit(opt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("merge %s: %w", exp.Name, err)
 	}
-	defer stage.Abort()
-	if err := out.write(stage.Path(), exp, opt, h.Series); err != nil {
-		return nil, nil, fmt.Errorf("merge %s: %w", exp.Name, err)
-	}
-	if err := stage.Commit(); err != nil {
-		return nil, nil, fmt.Errorf("merge %s: %w", exp.Name, err)
-	}
-	out.Files = underDir(out.Files, stage.Path(), out.Dir)
 	return out, v.v, nil
 }

@@ -1,4 +1,4 @@
-package run
+package shard
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/internal/version"
+	"github.com/ressim/ressim/sim/run"
 )
 
 // A shard killed mid-write (its file cut inside a line) resumes: the
@@ -34,7 +35,7 @@ func TestShardResume(t *testing.T) {
 	if _, err := Merge(context.Background(), paths, MergeOptions{OutDir: filepath.Join(t.TempDir(), "m")}); !errors.Is(err, ErrPartial) || !strings.Contains(err.Error(), "torn") {
 		t.Fatalf("merge of a torn shard: %v, want a refusal naming the torn line", err)
 	}
-	sr, err := RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{1, 2}, CompareOptions{OutDir: parts, Jobs: 2})
+	sr, err := RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{1, 2}, run.CompareOptions{OutDir: parts, Jobs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestShardResume(t *testing.T) {
 	}
 	sameTree(t, full, merged)
 	// A finished shard re-run runs nothing.
-	sr, err = RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{1, 2}, CompareOptions{OutDir: parts})
+	sr, err = RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{1, 2}, run.CompareOptions{OutDir: parts})
 	if err != nil || sr.Ran != 0 || sr.Resumed != sr.Units {
 		t.Fatalf("re-run of a finished shard: %+v, %v", sr, err)
 	}
@@ -62,12 +63,12 @@ func TestShardResumeRefuses(t *testing.T) {
 	b, _ := os.ReadFile(paths[0])
 	os.WriteFile(paths[0], bytes.Replace(b, []byte(`"replication":0`), []byte(`"replication":1`), 1), 0o644)
 	// The file name runShards records, so that only the edited line differs.
-	if _, err := RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{0, 1}, CompareOptions{OutDir: parts}); err == nil || !strings.Contains(err.Error(), "checksum") {
+	if _, err := RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{0, 1}, run.CompareOptions{OutDir: parts}); err == nil || !strings.Contains(err.Error(), "checksum") {
 		t.Fatalf("resume over an edited line: %v, want a checksum error", err)
 	}
 	os.WriteFile(paths[0], b, 0o644)
 	seed := uint64(99)
-	if _, err := RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{0, 1}, CompareOptions{OutDir: parts, Seed: &seed}); err == nil || !strings.Contains(err.Error(), "another run") {
+	if _, err := RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{0, 1}, run.CompareOptions{OutDir: parts, Seed: &seed}); err == nil || !strings.Contains(err.Error(), "another run") {
 		t.Fatalf("resume with another seed: %v, want a refusal", err)
 	}
 }
@@ -78,11 +79,11 @@ func TestMergeRefusals(t *testing.T) {
 	dir := t.TempDir()
 	paths := runShards(t, exp, data, 3, filepath.Join(dir, "a"))
 	seed := uint64(8)
-	other, err := RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{0, 3}, CompareOptions{OutDir: filepath.Join(dir, "seed"), Seed: &seed})
+	other, err := RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{0, 3}, run.CompareOptions{OutDir: filepath.Join(dir, "seed"), Seed: &seed})
 	if err != nil {
 		t.Fatal(err)
 	}
-	two, err := RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{0, 2}, CompareOptions{OutDir: filepath.Join(dir, "two")})
+	two, err := RunSweepShard(context.Background(), exp, "sweep-small.toml", data, Shard{0, 2}, run.CompareOptions{OutDir: filepath.Join(dir, "two")})
 	if err != nil {
 		t.Fatal(err)
 	}

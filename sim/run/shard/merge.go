@@ -1,4 +1,4 @@
-package run
+package shard
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run"
 )
 
 // PartialPaths expands merge's arguments: files as they are, folders to
@@ -47,8 +48,8 @@ func PartialPaths(args []string) ([]string, error) {
 // what MergeOptions.Verify checked (nil without it).
 type MergeOutput struct {
 	Experiment *experiment.Experiment
-	Sweep      *SweepOutput
-	Compare    *CompareOutput
+	Sweep      *run.SweepOutput
+	Compare    *run.CompareOutput
 	Verified   *Verification
 }
 
@@ -94,46 +95,41 @@ func Merge(ctx context.Context, paths []string, opt MergeOptions) (*MergeOutput,
 // cell spool, one line at a time, re-runs the units opt.Verify chooses
 // with seed, and writes the outputs as RunSweep does: its memory grows
 // with the cells and the unit ids, not with the records.
-func mergeSweep(ctx context.Context, exp *experiment.Experiment, heads []PartialHeader, paths []string, opt MergeOptions, seed uint64) (*SweepOutput, *Verification, error) {
+func mergeSweep(ctx context.Context, exp *experiment.Experiment, heads []PartialHeader, paths []string, opt MergeOptions, seed uint64) (*run.SweepOutput, *Verification, error) {
 	h := heads[0]
 	copt := opt.compareOptions()
 	copt.Seed, copt.Replications = &h.Seed, h.Replications
-	res, cells, err := newSweep(exp, copt)
+	b, err := run.SweepBatch(exp, copt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", ErrPartial, err)
 	}
-	models := cellModels(cells)
-	assign := assignModels(models, res.Replications, h.Shards)
+	assign := assignModels(b.Models, b.Replications, h.Shards)
 	if err := checkUnitLists(heads, paths, assign); err != nil {
 		return nil, nil, err
 	}
-	j := &shardJob{header: h, models: models, keep: keepRecord}
+	j := &shardJob{header: h, batch: b}
 	v, err := newVerifier(j, opt, seed, nil, paths)
 	if err != nil {
 		return nil, nil, mergeError(exp.Name, err)
 	}
-	out := &SweepOutput{Result: res, Dir: sweepDir(exp.Name, opt.OutDir)}
-	stage, err := stageOutput(out.Dir)
-	if err != nil {
+	if err := b.Stage(copt); err != nil {
 		return nil, nil, fmt.Errorf("merge %s: %w", exp.Name, err)
 	}
-	defer stage.Abort()
-	if res.spool, err = newCellSpool(stage.Path()); err != nil {
-		return nil, nil, fmt.Errorf("merge %s: %w", exp.Name, err)
-	}
-	from := make([]int, len(models)*res.Replications)
+	defer b.Abort()
+	from := make([]int, len(b.Models)*b.Replications)
 	for i := range paths {
-		if err := spoolPartial(res, from, heads[i], paths, i, v); err != nil {
+		if err := spoolPartial(b, from, heads[i], paths, i, v); err != nil {
 			return nil, nil, err
 		}
 	}
 	if err := missingUnits(from, assign); err != nil {
 		return nil, nil, err
 	}
-	if err := j.rerun(ctx, v, copt, func(u int) string { return res.unitLabel(cells, u) }, nil); err != nil {
+	if err := j.rerun(ctx, v, copt, b.Label, nil); err != nil {
 		return nil, nil, mergeError(exp.Name, err)
 	}
-	if err := out.commit(stage, copt); err != nil {
+	out, _, err := b.Commit(copt)
+	if err != nil {
 		return nil, nil, fmt.Errorf("merge %s: %w", exp.Name, err)
 	}
 	return out, v.v, nil
@@ -148,35 +144,24 @@ func mergeError(name string, err error) error {
 	return fmt.Errorf("merge %s: %w", name, err)
 }
 
-// unitLabel names sweep unit u for people: its replication, variant and
-// cell (indices into the axes' values, as sweep.json's x_index, y_index).
-func (r *SweepResult) unitLabel(cells []sweepCell, u int) string {
-	c := cells[u%len(cells)]
-	cell := fmt.Sprint(c.x)
-	if r.Sweep.Y != nil {
-		cell = fmt.Sprintf("%d,%d", c.x, c.y)
-	}
-	return fmt.Sprintf("replication %d of variant %q, cell %s", u/len(cells), r.Variants[c.v], cell)
-}
-
 // errRefused stops a scan whose refusal the caller already holds.
 var errRefused = errors.New("refused")
 
-// spoolPartial adds the units of paths[i] (whose header is h) to res's
-// spool, claiming each in from and noting each in v.
-func spoolPartial(res *SweepResult, from []int, h PartialHeader, paths []string, i int, v *verifier) error {
-	k := len(from) / max(res.Replications, 1)
+// spoolPartial adds the units of paths[i] (whose header is h) to the
+// sweep b, claiming each in from and noting each in v.
+func spoolPartial(b *run.Batch, from []int, h PartialHeader, paths []string, i int, v *verifier) error {
+	k := len(from) / max(b.Replications, 1)
 	var refusal error
-	_, torn, err := scanPartialAt(paths[i], func(n int, line []byte, u int, d unitData) error {
+	_, torn, err := scanPartialAt(paths[i], func(n int, line []byte, u int, d run.Unit) error {
 		if refusal = claimUnit(from, h, u, paths, i); refusal != nil {
 			return errRefused
 		}
 		v.note(i, n, line, u)
-		if rep := u / k; d.Rec.Replication != rep {
-			refusal = fmt.Errorf("%w: corrupt: %s: unit %d records replication %d, want %d", ErrPartial, paths[i], u, d.Rec.Replication, rep)
+		if rep := u / k; d.Record.Replication != rep {
+			refusal = fmt.Errorf("%w: corrupt: %s: unit %d records replication %d, want %d", ErrPartial, paths[i], u, d.Record.Replication, rep)
 			return errRefused
 		}
-		return res.spool.add(u%k, d.Rec)
+		return b.Add(u, d)
 	})
 	switch {
 	case refusal != nil:

@@ -1,4 +1,4 @@
-package run
+package shard
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run"
 )
 
 // For every N from 1 to 7, the merge of a comparison's shards writes the
@@ -18,13 +19,13 @@ import (
 func TestCompareShardMergeMatchesUnsharded(t *testing.T) {
 	exp, data := loadSweep(t, "compare-small.toml")
 	full := filepath.Join(t.TempDir(), "full")
-	if _, err := Compare(context.Background(), exp, CompareOptions{OutDir: full, Jobs: 2, Plots: true}); err != nil {
+	if _, err := run.Compare(context.Background(), exp, run.CompareOptions{OutDir: full, Jobs: 2, Plots: true}); err != nil {
 		t.Fatal(err)
 	}
 	for n := 1; n <= 7; n++ {
 		parts := filepath.Join(t.TempDir(), "parts")
 		for i := 0; i < n; i++ {
-			if _, err := RunCompareShard(context.Background(), exp, "compare-small.toml", data, Shard{i, n}, CompareOptions{OutDir: parts, Jobs: 2}); err != nil {
+			if _, err := RunCompareShard(context.Background(), exp, "compare-small.toml", data, Shard{i, n}, run.CompareOptions{OutDir: parts, Jobs: 2}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -49,17 +50,17 @@ func TestCompareShardMergeMatchesUnsharded(t *testing.T) {
 func TestCompareShardRefusals(t *testing.T) {
 	exp, data := loadSweep(t, "compare-small.toml")
 	dir := t.TempDir()
-	_, err := RunCompareShard(context.Background(), exp, "compare-small.toml", data, Shard{0, 1}, CompareOptions{OutDir: dir, Series: experiment.SeriesAll})
+	_, err := RunCompareShard(context.Background(), exp, "compare-small.toml", data, Shard{0, 1}, run.CompareOptions{OutDir: dir, Series: experiment.SeriesAll})
 	if err == nil || !strings.Contains(err.Error(), "cannot be sharded") {
 		t.Fatalf("series all: %v", err)
 	}
 	exp.Replications = 1
-	cmp, err := RunCompareShard(context.Background(), exp, "compare-small.toml", data, Shard{0, 2}, CompareOptions{OutDir: dir, Replications: 1})
+	cmp, err := RunCompareShard(context.Background(), exp, "compare-small.toml", data, Shard{0, 2}, run.CompareOptions{OutDir: dir, Replications: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sw, sdata := loadSweep(t, "sweep-tiny.toml")
-	swp, err := RunSweepShard(context.Background(), sw, "sweep-tiny.toml", sdata, Shard{1, 2}, CompareOptions{OutDir: dir})
+	swp, err := RunSweepShard(context.Background(), sw, "sweep-tiny.toml", sdata, Shard{1, 2}, run.CompareOptions{OutDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
