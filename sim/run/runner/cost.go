@@ -26,7 +26,10 @@ import (
 // of the rate the model runs (topology.ClientConfig.OpenRequests: the
 // schedule, stepwise or linear, times the load faults while they are
 // active), and for a closed-loop one users × duration / (mean think time
-// + the handler's mean work); attempts is the retry policy's max_attempts
+// + the handler's mean work), or / the mean think time alone when a
+// request may come back at once (refused at the target's door or by the
+// client's own breaker or bulkhead, answered by a cache: costquick.go),
+// without bound when that is 0; attempts is the retry policy's max_attempts
 // (1 without retries); 4 events an attempt (arrival, work or response,
 // timeout, delivery). Memory adds the event log at its cap
 // (topology.Config.EventLogCap) × 120 bytes; SeriesBytes, EventsBytes
@@ -89,10 +92,10 @@ func Estimate(cfg topology.Config) Cost {
 	for i := range cfg.Services {
 		svc[cfg.Services[i].Name] = &cfg.Services[i]
 	}
-	e := estimator{svc: svc, memo: map[string]float64{}}
+	e := estimator{cfg: &cfg, svc: svc, memo: map[string]float64{}, quick: map[string]bool{}}
 	var inFlight float64
 	for _, cl := range cfg.Clients {
-		reqs, key := clientRequests(cfg, cl, e.workOf(cl.Target, cl.Operation))
+		reqs, key := e.clientRequests(cl)
 		ev := reqs * e.call(cl.Call, cl.Target, cl.Operation)
 		c.Events += ev
 		drivers[key] += ev
@@ -139,12 +142,24 @@ func eventLogCap(cfg topology.Config) int {
 }
 
 // clientRequests is the user requests a client sends in the run, and the
-// key that sets it.
-func clientRequests(cfg topology.Config, cl topology.ClientConfig, work float64) (float64, string) {
+// key that sets it. A closed-loop user's cycle is its mean think time
+// plus its target's mean local work, or the think time alone when a
+// request may come back at once (instantly); a cycle of no time at all
+// has no bound (the user sends for ever at one instant), and neither has
+// the estimate.
+func (e *estimator) clientRequests(cl topology.ClientConfig) (float64, string) {
+	cfg := e.cfg
 	d := cfg.Duration.Seconds()
 	if cl.Users > 0 {
-		cycle := max(cl.ThinkTime.Mean().Seconds()+work, 1e-6)
-		return float64(cl.Users) * d / cycle, fmt.Sprintf("client %q users", cl.Name)
+		cycle := cl.ThinkTime.Mean().Seconds()
+		if !e.instantly(&cl) {
+			cycle += e.workOf(cl.Target, cl.Operation)
+		}
+		key := fmt.Sprintf("client %q users", cl.Name)
+		if cycle <= 0 {
+			return math.Inf(1), key
+		}
+		return float64(cl.Users) * d / cycle, key
 	}
 	key := fmt.Sprintf("client %q rate", cl.Name)
 	if len(cl.Schedule) > 0 {
@@ -194,7 +209,12 @@ func topDrivers(m map[string]float64, total float64) []string {
 	})
 	var out []string
 	for _, k := range keys {
-		if total > 0 && m[k] >= total/10 && len(out) < 4 {
+		switch {
+		case math.IsInf(total, 1):
+			if math.IsInf(m[k], 1) && len(out) < 4 {
+				out = append(out, k+" (without bound)")
+			}
+		case total > 0 && m[k] >= total/10 && len(out) < 4:
 			out = append(out, fmt.Sprintf("%s (%.0f%%)", k, 100*m[k]/total))
 		}
 	}
