@@ -1,26 +1,41 @@
 package topology
 
 // SeriesColumns is the number of time-series columns a run of c records
-// (Result.Series), known from the configuration alone: the totals, each
-// client's, each service's with those of its policies, and each guarded
-// call site's, by the rules of newSeriesRecorder. runner.Estimate counts
-// series points and output bytes with it; TestSeriesColumnsMatchModel
+// (Result.Series), known from the configuration alone: len(SeriesLabels).
+// runner.Estimate counts series points with it; TestSeriesColumnsMatchModel
 // and runner's TestEstimateBothWays hold it to the columns built models
 // really have.
+func (c *Config) SeriesColumns() int { return len(c.SeriesLabels()) }
+
+// SeriesLabel names one time-series column: its entity and metric.
+type SeriesLabel struct {
+	Entity string
+	Key    SeriesKey
+}
+
+// SeriesLabels returns the columns a run of c records, in the order it
+// records them: the totals, each client's, each service's with those of
+// its policies, and each guarded call site's (the services' sites, then
+// the clients'), by the rules of newSeriesRecorder. runner.Estimate
+// counts the bytes of timeseries.csv with their names.
 //
 // A column is one (entity, metric): metrics.TimeSeries.Column returns the
-// existing column for a pair already registered. So the count is of
+// existing column for a pair already registered. So the columns are the
 // distinct pairs, not a sum per entity: two call sites with one name (two
 // steps, or two elements of a parallel step, calling the same callee and
 // operation from the same caller; an operation named "call" beside the
 // default one) record into the same columns, and so do a client and a
 // service with the same name for the metrics they share (degraded,
 // latency_p50, latency_p99). Summing per entity over-counted both.
-func (c *Config) SeriesColumns() int {
-	cols := map[[2]string]bool{}
+func (c *Config) SeriesLabels() []SeriesLabel {
+	var labels []SeriesLabel
+	seen := map[[2]string]bool{}
 	add := func(entity string, keys ...SeriesKey) {
 		for _, k := range keys {
-			cols[[2]string{entity, k.Name}] = true
+			if id := [2]string{entity, k.Name}; !seen[id] {
+				seen[id] = true
+				labels = append(labels, SeriesLabel{entity, k})
+			}
 		}
 	}
 	add(TotalEntity, TotalGoodput, TotalInFlight)
@@ -48,7 +63,7 @@ func (c *Config) SeriesColumns() int {
 		cl := &c.Clients[i]
 		add(siteName("client:"+cl.Name, cl.Target, cl.Operation), siteKeys(&cl.Call)...)
 	}
-	return len(cols)
+	return labels
 }
 
 // serviceKeys is the metrics of service s (newServiceColumns): those

@@ -8,12 +8,12 @@ import (
 )
 
 // TestSeriesColumnsMatchModel: SeriesColumns counts the columns a built
-// model records, where names coincide too: two steps calling db from api
-// (one site name, one set of columns), a parallel step calling db's
-// default handler and its operation "call" (the same name again), and a
-// client named like the service it calls (they share degraded,
-// latency_p50 and latency_p99). Summed per entity, the count was 18 too
-// many here.
+// model records, and SeriesLabels names them in order, where names
+// coincide too: two steps calling db from api (one site name, one set of
+// columns), a parallel step calling db's default handler and its
+// operation "call" (the same name again), and a client named like the
+// service it calls (they share degraded, latency_p50 and latency_p99).
+// Summed per entity, the count was 18 too many here.
 func TestSeriesColumnsMatchModel(t *testing.T) {
 	brk := breaker.DefaultConfig()
 	guarded := CallPolicy{Retry: retries(2), Guards: CallGuards{Breaker: &brk}}
@@ -44,7 +44,13 @@ func TestSeriesColumnsMatchModel(t *testing.T) {
 	if got, want := cfg.SeriesColumns(), 2+7+17+17-3+6+3; got != want {
 		t.Errorf("SeriesColumns = %d, want %d", got, want)
 	}
-	if got, want := len(res.Series.Columns()), cfg.SeriesColumns(); got != want {
-		t.Errorf("the model records %d columns, SeriesColumns says %d", got, want)
+	cols, labels := res.Series.Columns(), cfg.SeriesLabels()
+	if len(cols) != len(labels) {
+		t.Fatalf("the model records %d columns, SeriesLabels lists %d", len(cols), len(labels))
+	}
+	for i, c := range cols {
+		if l := labels[i]; c.Entity() != l.Entity || c.Metric() != l.Key.Name || c.Unit() != l.Key.Unit {
+			t.Errorf("column %d is %s %s (%s), SeriesLabels says %s %s (%s)", i, c.Entity(), c.Metric(), c.Unit(), l.Entity, l.Key.Name, l.Key.Unit)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ressim/ressim/sim/metrics"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -33,10 +34,12 @@ import (
 // (1 without retries); 4 events an attempt (arrival, work or response,
 // timeout, delivery). Memory adds the event log at its cap
 // (topology.Config.EventLogCap) × 120 bytes; SeriesBytes, EventsBytes
-// and OpenMetrics are the bytes the data files take. It assumes every attempt is retried to
-// the limit, so it over-estimates the events a run fires, never the
-// reverse except where a queue grows without bound, which the run-time
-// memory budget catches (TestEstimateBothWays states the factor).
+// and OpenMetrics are the bytes the data files take (SeriesBytes a bound,
+// from the columns' names, the longest instants and values). It assumes
+// every attempt is retried to the limit, so it over-estimates the events
+// a run fires, never the reverse except where a queue grows without
+// bound, which the run-time memory budget catches (TestEstimateBothWays
+// states the factors).
 type Cost struct {
 	// Events is the estimated number of events one run fires.
 	Events float64
@@ -48,9 +51,9 @@ type Cost struct {
 	// Memory is the estimated bytes one run holds at its peak, not
 	// counting queues that grow (those the run-time budget bounds).
 	Memory float64
-	// SeriesBytes is the estimated bytes of the run's rows in
-	// timeseries.csv (a row per series value); EventsBytes those of
-	// events.csv, at the event log's cap.
+	// SeriesBytes bounds the bytes of the run's timeseries.csv (a row
+	// per series value); EventsBytes estimates those of events.csv, at
+	// the event log's cap.
 	SeriesBytes, EventsBytes float64
 	// OpenMetrics is the estimated bytes of metrics.om (ressim run
 	// --openmetrics): every series value and latency-histogram bucket as
@@ -72,13 +75,13 @@ const (
 	bytesPerEvent   = 120 // a logged state change (topology.Event) and its strings
 )
 
-// Bytes written per unit, measured on the bundled experiments (38 to 43
-// bytes a timeseries.csv row, 180 to 210 bytes of metrics.om a series
-// value with its share of the histograms), rounded up so that the
-// estimate does not fall short for long entity names
-// (TestOutputEstimateOfBundledExperiments).
+// Bytes written per unit, measured on the bundled experiments (180 to
+// 210 bytes of metrics.om a series value with its share of the
+// histograms), rounded up. timeseries.csv is bounded from its columns'
+// names instead (metrics.CSVBound): a row is 34 to 60 bytes in the
+// bundled runs, but well over 100 for a call site between two long names,
+// which a flat 64 bytes a row under-counted.
 const (
-	csvBytesPerValue = 64
 	omBytesPerSample = 120
 	csvBytesPerEvent = 160 // an events.csv row
 )
@@ -116,12 +119,13 @@ func Estimate(cfg topology.Config) Cost {
 		iv = topology.DefaultInterval
 	}
 	intervals := math.Ceil(d / iv.Seconds())
-	// The columns the model records (topology.Config.SeriesColumns), then
+	// The columns the model records (topology.Config.SeriesLabels), then
 	// the latency histograms', which a run records for OpenMetrics only
 	// but which are counted here whatever the outputs.
-	cols, hist := float64(cfg.SeriesColumns()), float64(cfg.HistogramColumns())
+	labels := cfg.SeriesLabels()
+	cols, hist := float64(len(labels)), float64(cfg.HistogramColumns())
 	c.SeriesPoints = intervals * (cols + hist)
-	c.SeriesBytes = intervals * cols * csvBytesPerValue
+	c.SeriesBytes = seriesBytes(labels, int(intervals), cfg.Duration)
 	c.EventsBytes = csvBytesPerEvent * float64(eventLogCap(cfg))
 	c.OpenMetrics = intervals * (cols + hist) * omBytesPerSample
 	c.Events += intervals * (1 + float64(len(cfg.Services)+len(cfg.Clients)))
@@ -130,6 +134,18 @@ func Estimate(cfg topology.Config) Cost {
 		bytesPerPending*math.Min(c.Events, 1e4) + bytesPerEvent*float64(eventLogCap(cfg))
 	c.Drivers = topDrivers(drivers, c.Events)
 	return c
+}
+
+// seriesBytes bounds the bytes of timeseries.csv for a run of the given
+// duration that records intervals intervals of the columns labels
+// (topology's SeriesLabels): their names in every row, the instants and
+// values at their longest.
+func seriesBytes(labels []topology.SeriesLabel, intervals int, d time.Duration) float64 {
+	names := make([][3]string, len(labels))
+	for i, l := range labels {
+		names[i] = [3]string{l.Entity, l.Key.Name, l.Key.Unit}
+	}
+	return float64(metrics.CSVBound(names, intervals, int64(d)))
 }
 
 // eventLogCap is the most state changes a run of cfg logs: the log's
