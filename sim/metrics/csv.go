@@ -137,3 +137,24 @@ func formatValue(v float64) string {
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
+
+// maxValueBytes is the longest value field: the shortest round-trip
+// form of a float64 is at most 24 bytes ("-2.2250738585072014e-308").
+const maxValueBytes = 24
+
+// CSVBound bounds the bytes WriteCSV writes for a series of the given
+// intervals whose columns are labelled labels ((entity, metric, unit)
+// each) and whose instants are at most end nanoseconds: the header, then
+// per interval and column the two instants at their longest (the whole
+// seconds of end and 9 decimals), the labels as encoding/csv quotes them,
+// the longest value and the newline. runner.Estimate bounds the size of
+// timeseries.csv with it, from the configuration alone.
+func CSVBound(labels [][3]string, intervals int, end int64) int {
+	var enc csvEncoder
+	span := 2 * (len(strconv.FormatInt(end/1e9, 10)) + 1 + 9 + 1) // "s.nnnnnnnnn," twice
+	row := 0
+	for _, l := range labels {
+		row += span + len(enc.fields(l[0], l[1], l[2])) + maxValueBytes + 1
+	}
+	return len(enc.fields(csvHeader...)) + intervals*row
+}

@@ -137,6 +137,33 @@ func TestWriteCSVMatchesReference(t *testing.T) {
 	}
 }
 
+// TestCSVBound: CSVBound is at least what WriteCSV writes, and exact for
+// the longest values and instants: here only the first start, "0", is
+// shorter than its bound ("s.nnnnnnnnn"), by 10 bytes in each of the 2
+// columns.
+func TestCSVBound(t *testing.T) {
+	const iv = 1_000_000_001
+	ts, _ := NewTimeSeries(iv * time.Nanosecond)
+	cols := []*Column{mustColumn(t, ts, "api,v2", "p99 \"latency\"", "s"), mustColumn(t, ts, "db", "x", "")}
+	longest := -2.2250738585072014e-308
+	for i := range int64(3) {
+		if err := ts.AppendInterval(i*iv, (i+1)*iv); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cols {
+			c.Set(longest)
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, ts); err != nil {
+		t.Fatal(err)
+	}
+	bound := CSVBound([][3]string{{"api,v2", "p99 \"latency\"", "s"}, {"db", "x", ""}}, 3, 3*iv)
+	if bound-buf.Len() != 2*10 {
+		t.Errorf("CSVBound %d, WriteCSV wrote %d: want 20 bytes more", bound, buf.Len())
+	}
+}
+
 // failAfter is a writer that fails once more than left bytes are written.
 type failAfter struct{ left int }
 

@@ -290,6 +290,31 @@ func TestFreeze(t *testing.T) {
 	}
 }
 
+// TestFreezeCostsOneEventAStep: a work step caught in a freeze costs one
+// event more, whatever the freeze's length over the step's: one user
+// sending 0.5 ms requests every 10 ms fires no more events with a 500 ms
+// freeze than without it (fewer: it waits the freeze out), where
+// re-checking the step every 0.5 ms of the freeze cost 1000 more; and the
+// step still takes its 0.5 ms of work plus the freeze.
+func TestFreezeCostsOneEventAStep(t *testing.T) {
+	cfg := Config{Name: "freeze-events", Duration: time.Second, Seed: 3,
+		Clients:  []ClientConfig{{Name: "c", Target: "s", Users: 1, ThinkTime: constant(10 * ms)}},
+		Services: []ServiceConfig{{Name: "s", Workers: 1, QueueCapacity: 0, Steps: work(constant(ms / 2))}},
+	}
+	calm := mustRun(t, cfg).Events
+	// Request 19 is sent at 10 ms + 19 x 10.5 ms = 209.5 ms; the freeze
+	// catches it half done.
+	start := 209*ms + 750*time.Microsecond
+	cfg.Faults = []FaultConfig{{Kind: FreezeFault, Target: "s", Instance: -1, Start: start, End: start + 500*ms}}
+	res := mustRun(t, cfg)
+	if res.Events > calm+1 {
+		t.Errorf("%d events with a 500 ms freeze, %d without: want at most 1 more", res.Events, calm)
+	}
+	if l := res.Clients[0].Latency; l.Max() != int64(500*ms+ms/2) {
+		t.Errorf("latency max %v, want 500.5ms (the work and the freeze)", time.Duration(l.Max()))
+	}
+}
+
 // TestAsyncHoldsSlotsNotThreads: an async service's slots bound what it
 // admits, but waiting on a dependency costs no worker.
 func TestAsyncHoldsSlotsNotThreads(t *testing.T) {

@@ -212,6 +212,18 @@ func (in *instance) frozen(from, to engine.Time) time.Duration {
 	return d
 }
 
+// thaw returns the first instant from t on that no freeze of in covers
+// (freezes may overlap or follow each other: they are sorted by start, so
+// one pass suffices).
+func (in *instance) thaw(t engine.Time) engine.Time {
+	for _, f := range in.freezes {
+		if f.from <= t && t < f.to {
+			t = f.to
+		}
+	}
+	return t
+}
+
 // removeRunning forgets a, which no longer holds a worker.
 func (in *instance) removeRunning(a *attempt) {
 	i, last := a.runIdx, len(in.running)-1

@@ -104,6 +104,10 @@ func (b Budget) Check(runs []PlannedRun) error {
 	if n := Runs(runs); n > 1 {
 		hint += fmt.Sprintf(", times the %d runs (variants x replications x cells)", n)
 	}
+	if math.IsInf(events, 1) {
+		hint = "a closed-loop client without think time whose requests may come back at once (refused at the door or by its own guards, answered by a cache) sends them for ever at one instant (" +
+			strings.Join(keys, ", ") + "): give its think_time a mean above 0"
+	}
 	if b.MaxEvents > 0 && events > b.MaxEvents {
 		return &BudgetError{Resource: "events", Estimated: true, Used: events, Limit: b.MaxEvents, Flag: "--max-events", Hint: hint}
 	}

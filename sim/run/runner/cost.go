@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ressim/ressim/sim/metrics"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -26,14 +27,19 @@ import (
 // of the rate the model runs (topology.ClientConfig.OpenRequests: the
 // schedule, stepwise or linear, times the load faults while they are
 // active), and for a closed-loop one users × duration / (mean think time
-// + the handler's mean work); attempts is the retry policy's max_attempts
+// + the handler's mean work), or / the mean think time alone when a
+// request may come back at once (refused at the target's door or by the
+// client's own breaker or bulkhead, answered by a cache: costquick.go),
+// without bound when that is 0; attempts is the retry policy's max_attempts
 // (1 without retries); 4 events an attempt (arrival, work or response,
 // timeout, delivery). Memory adds the event log at its cap
 // (topology.Config.EventLogCap) × 120 bytes; SeriesBytes, EventsBytes
-// and OpenMetrics are the bytes the data files take. It assumes every attempt is retried to
-// the limit, so it over-estimates the events a run fires, never the
-// reverse except where a queue grows without bound, which the run-time
-// memory budget catches (TestEstimateBothWays states the factor).
+// and OpenMetrics are the bytes the data files take (SeriesBytes a bound,
+// from the columns' names, the longest instants and values). It assumes
+// every attempt is retried to the limit, so it over-estimates the events
+// a run fires, never the reverse except where a queue grows without
+// bound, which the run-time memory budget catches (TestEstimateBothWays
+// states the factors).
 type Cost struct {
 	// Events is the estimated number of events one run fires.
 	Events float64
@@ -45,9 +51,9 @@ type Cost struct {
 	// Memory is the estimated bytes one run holds at its peak, not
 	// counting queues that grow (those the run-time budget bounds).
 	Memory float64
-	// SeriesBytes is the estimated bytes of the run's rows in
-	// timeseries.csv (a row per series value); EventsBytes those of
-	// events.csv, at the event log's cap.
+	// SeriesBytes bounds the bytes of the run's timeseries.csv (a row
+	// per series value); EventsBytes estimates those of events.csv, at
+	// the event log's cap.
 	SeriesBytes, EventsBytes float64
 	// OpenMetrics is the estimated bytes of metrics.om (ressim run
 	// --openmetrics): every series value and latency-histogram bucket as
@@ -69,13 +75,13 @@ const (
 	bytesPerEvent   = 120 // a logged state change (topology.Event) and its strings
 )
 
-// Bytes written per unit, measured on the bundled experiments (38 to 43
-// bytes a timeseries.csv row, 180 to 210 bytes of metrics.om a series
-// value with its share of the histograms), rounded up so that the
-// estimate does not fall short for long entity names
-// (TestOutputEstimateOfBundledExperiments).
+// Bytes written per unit, measured on the bundled experiments (180 to
+// 210 bytes of metrics.om a series value with its share of the
+// histograms), rounded up. timeseries.csv is bounded from its columns'
+// names instead (metrics.CSVBound): a row is 34 to 60 bytes in the
+// bundled runs, but well over 100 for a call site between two long names,
+// which a flat 64 bytes a row under-counted.
 const (
-	csvBytesPerValue = 64
 	omBytesPerSample = 120
 	csvBytesPerEvent = 160 // an events.csv row
 )
@@ -89,10 +95,10 @@ func Estimate(cfg topology.Config) Cost {
 	for i := range cfg.Services {
 		svc[cfg.Services[i].Name] = &cfg.Services[i]
 	}
-	e := estimator{svc: svc, memo: map[string]float64{}}
+	e := estimator{cfg: &cfg, svc: svc, memo: map[string]float64{}, quick: map[string]bool{}}
 	var inFlight float64
 	for _, cl := range cfg.Clients {
-		reqs, key := clientRequests(cfg, cl, e.workOf(cl.Target, cl.Operation))
+		reqs, key := e.clientRequests(cl)
 		ev := reqs * e.call(cl.Call, cl.Target, cl.Operation)
 		c.Events += ev
 		drivers[key] += ev
@@ -113,12 +119,13 @@ func Estimate(cfg topology.Config) Cost {
 		iv = topology.DefaultInterval
 	}
 	intervals := math.Ceil(d / iv.Seconds())
-	// The columns the model records (topology.Config.SeriesColumns), then
+	// The columns the model records (topology.Config.SeriesLabels), then
 	// the latency histograms', which a run records for OpenMetrics only
 	// but which are counted here whatever the outputs.
-	cols, hist := float64(cfg.SeriesColumns()), float64(cfg.HistogramColumns())
+	labels := cfg.SeriesLabels()
+	cols, hist := float64(len(labels)), float64(cfg.HistogramColumns())
 	c.SeriesPoints = intervals * (cols + hist)
-	c.SeriesBytes = intervals * cols * csvBytesPerValue
+	c.SeriesBytes = seriesBytes(labels, int(intervals), cfg.Duration)
 	c.EventsBytes = csvBytesPerEvent * float64(eventLogCap(cfg))
 	c.OpenMetrics = intervals * (cols + hist) * omBytesPerSample
 	c.Events += intervals * (1 + float64(len(cfg.Services)+len(cfg.Clients)))
@@ -127,6 +134,18 @@ func Estimate(cfg topology.Config) Cost {
 		bytesPerPending*math.Min(c.Events, 1e4) + bytesPerEvent*float64(eventLogCap(cfg))
 	c.Drivers = topDrivers(drivers, c.Events)
 	return c
+}
+
+// seriesBytes bounds the bytes of timeseries.csv for a run of the given
+// duration that records intervals intervals of the columns labels
+// (topology's SeriesLabels): their names in every row, the instants and
+// values at their longest.
+func seriesBytes(labels []topology.SeriesLabel, intervals int, d time.Duration) float64 {
+	names := make([][3]string, len(labels))
+	for i, l := range labels {
+		names[i] = [3]string{l.Entity, l.Key.Name, l.Key.Unit}
+	}
+	return float64(metrics.CSVBound(names, intervals, int64(d)))
 }
 
 // eventLogCap is the most state changes a run of cfg logs: the log's
@@ -139,12 +158,24 @@ func eventLogCap(cfg topology.Config) int {
 }
 
 // clientRequests is the user requests a client sends in the run, and the
-// key that sets it.
-func clientRequests(cfg topology.Config, cl topology.ClientConfig, work float64) (float64, string) {
+// key that sets it. A closed-loop user's cycle is its mean think time
+// plus its target's mean local work, or the think time alone when a
+// request may come back at once (instantly); a cycle of no time at all
+// has no bound (the user sends for ever at one instant), and neither has
+// the estimate.
+func (e *estimator) clientRequests(cl topology.ClientConfig) (float64, string) {
+	cfg := e.cfg
 	d := cfg.Duration.Seconds()
 	if cl.Users > 0 {
-		cycle := max(cl.ThinkTime.Mean().Seconds()+work, 1e-6)
-		return float64(cl.Users) * d / cycle, fmt.Sprintf("client %q users", cl.Name)
+		cycle := cl.ThinkTime.Mean().Seconds()
+		if !e.instantly(&cl) {
+			cycle += e.workOf(cl.Target, cl.Operation)
+		}
+		key := fmt.Sprintf("client %q users", cl.Name)
+		if cycle <= 0 {
+			return math.Inf(1), key
+		}
+		return float64(cl.Users) * d / cycle, key
 	}
 	key := fmt.Sprintf("client %q rate", cl.Name)
 	if len(cl.Schedule) > 0 {
@@ -194,7 +225,12 @@ func topDrivers(m map[string]float64, total float64) []string {
 	})
 	var out []string
 	for _, k := range keys {
-		if total > 0 && m[k] >= total/10 && len(out) < 4 {
+		switch {
+		case math.IsInf(total, 1):
+			if math.IsInf(m[k], 1) && len(out) < 4 {
+				out = append(out, k+" (without bound)")
+			}
+		case total > 0 && m[k] >= total/10 && len(out) < 4:
 			out = append(out, fmt.Sprintf("%s (%.0f%%)", k, 100*m[k]/total))
 		}
 	}

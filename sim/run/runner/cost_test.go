@@ -3,7 +3,9 @@ package runner
 import (
 	"context"
 	"errors"
+	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
@@ -23,6 +25,7 @@ name = "leaf"
 workers = 1
 service_time = { dist = "constant", mean = "1ms" }
 `
+	front := "[[service]]\nname = \"front\"\nworkers = 2\nqueue_capacity = 3\nservice_time = { dist = \"constant\", mean = \"1ms\" }\n"
 	steps := []struct {
 		name, extra string
 		want        float64
@@ -39,6 +42,23 @@ service_time = { dist = "constant", mean = "1ms" }
 		{"ramp", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nschedule = [{ at = \"0s\", rate = 0 }, { at = \"10s\", rate = 200 }]\ninterpolate = \"linear\"\n", 1000*5 + 10*3},
 		// closed loop: 10 users x 10 s / (99 ms think + 1 ms work) = 1000 requests
 		{"closed loop", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nusers = 10\nthink_time = { dist = \"constant\", mean = \"99ms\" }\n", 1000*5 + 10*3},
+		// 1 ms of think time: 10 x 10 s / (1 ms + 1 ms of work) requests
+		{"closed loop, short think", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nusers = 10\nthink_time = { dist = \"constant\", mean = \"1ms\" }\n", 10*10/0.002*5 + 10*3},
+		// ... but requests that may come back at once (an open breaker
+		// refuses them; leaf's instance crashes) take no work: a user's
+		// cycle is its think time alone, twice the requests
+		{"closed loop, breaker", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nusers = 10\nthink_time = { dist = \"constant\", mean = \"1ms\" }\nbreaker = {}\n", 10*10/0.001*5 + 10*3},
+		{"closed loop, crash", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nusers = 10\nthink_time = { dist = \"constant\", mean = \"1ms\" }\n[[fault]]\nkind = \"crash\"\ntarget = \"leaf\"\nstart = \"1s\"\nduration = \"1s\"\n", 10*10/0.001*5 + 10*3},
+		// ... and without think time, no bound: the users send for ever at
+		// one instant while the breaker is open
+		{"closed loop, no think, breaker", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nusers = 10\nthink_time = { dist = \"constant\", mean = \"0s\" }\nbreaker = {}\n", math.Inf(1)},
+		// no think time, but nothing refuses at once (an unbounded queue):
+		// the 1 ms of work bounds the cycle
+		{"closed loop, no think", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nusers = 10\nthink_time = { dist = \"constant\", mean = \"0s\" }\n", 10*10/0.001*5 + 10*3},
+		// a bounded queue refuses at once only once full: 5 users fit in
+		// front's room of 2 workers + 3 places, 6 do not
+		{"closed loop, room", front + "[[client]]\nname = \"c\"\ntarget = \"front\"\nusers = 5\nthink_time = { dist = \"constant\", mean = \"1ms\" }\n", 5*10/0.002*5 + 10*4},
+		{"closed loop, no room", front + "[[client]]\nname = \"c\"\ntarget = \"front\"\nusers = 6\nthink_time = { dist = \"constant\", mean = \"1ms\" }\n", 6*10/0.001*5 + 10*4},
 	}
 	for _, s := range steps {
 		exp, err := experiment.Parse("e.toml", []byte(base+s.extra))
@@ -46,7 +66,7 @@ service_time = { dist = "constant", mean = "1ms" }
 			t.Fatalf("%s: %v", s.name, err)
 		}
 		got := Estimate(exp.Model).Events
-		if d := got - s.want; d > 1e-6*s.want || d < -1e-6*s.want {
+		if math.IsInf(s.want, 1) != math.IsInf(got, 1) || math.Abs(got-s.want) > 1e-6*s.want {
 			t.Errorf("%s: %v events, want %v", s.name, got, s.want)
 		}
 	}
@@ -89,5 +109,35 @@ func TestEstimateCountsEventLog(t *testing.T) {
 	cfg.EventLogCap = 2 * topology.DefaultEventLogCap
 	if got, want := Estimate(cfg).Memory-def, float64(bytesPerEvent*topology.DefaultEventLogCap); got != want {
 		t.Errorf("doubling the cap adds %g bytes, want %g", got, want)
+	}
+}
+
+// TestCheckRefusesEndlessClosedLoop: users without think time whose
+// requests an open breaker refuses would send them for ever at one
+// instant (a run that never ends); the budget refuses the file before it
+// runs, saying which client and key.
+func TestCheckRefusesEndlessClosedLoop(t *testing.T) {
+	exp, err := experiment.Parse("e.toml", []byte(`schema = 1
+[experiment]
+name = "e"
+duration = "10s"
+[[client]]
+name = "c"
+target = "leaf"
+users = 10
+think_time = { dist = "constant", mean = "0s" }
+breaker = {}
+[[service]]
+name = "leaf"
+workers = 1
+service_time = { dist = "constant", mean = "1ms" }
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = DefaultBudget.Check([]PlannedRun{{Model: exp.Model, Times: 1}})
+	var be *BudgetError
+	if !errors.As(err, &be) || be.Resource != "events" || !be.Estimated || !strings.Contains(err.Error(), `one instant (client "c" users): give its think_time a mean above 0`) {
+		t.Errorf("err = %v", err)
 	}
 }

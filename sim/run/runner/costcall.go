@@ -11,8 +11,11 @@ const eventsPerAttempt = 4
 // graph (acyclic: topology.Config.Validate rejects cycles), memoised per
 // (service, operation).
 type estimator struct {
+	cfg  *topology.Config
 	svc  map[string]*topology.ServiceConfig
 	memo map[string]float64
+	// quick memoises atOnce per (service, operation).
+	quick map[string]bool
 }
 
 // call is the events of one call with policy p to service's operation op.

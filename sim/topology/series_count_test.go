@@ -1,0 +1,56 @@
+package topology
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ressim/ressim/sim/policies/breaker"
+)
+
+// TestSeriesColumnsMatchModel: SeriesColumns counts the columns a built
+// model records, and SeriesLabels names them in order, where names
+// coincide too: two steps calling db from api (one site name, one set of
+// columns), a parallel step calling db's default handler and its
+// operation "call" (the same name again), and a client named like the
+// service it calls (they share degraded, latency_p50 and latency_p99).
+// Summed per entity, the count was 18 too many here.
+func TestSeriesColumnsMatchModel(t *testing.T) {
+	brk := breaker.DefaultConfig()
+	guarded := CallPolicy{Retry: retries(2), Guards: CallGuards{Breaker: &brk}}
+	cfg := Config{Name: "cols", Duration: time.Second,
+		Clients: []ClientConfig{{Name: "api", Target: "api", Rate: 10, Call: CallPolicy{Retry: retries(3)}}},
+		Services: []ServiceConfig{
+			{Name: "api", Workers: 2, Steps: []Step{
+				callStep("db", true, guarded),
+				callStep("db", true, CallPolicy{Retry: retries(2)}),
+				{Kind: ParallelStep, Calls: []CallConfig{
+					{Service: "db", Critical: true, Policy: guarded},
+					{Service: "db", Operation: "call", Critical: true, Policy: guarded},
+				}},
+			}},
+			{Name: "db", Workers: 2, Steps: work(constant(time.Millisecond))},
+		},
+	}
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// totals 2, client 7, api 17 + db 17 - 3 shared with the client, the
+	// site api->db/call 6, the client's site 3
+	if got, want := cfg.SeriesColumns(), 2+7+17+17-3+6+3; got != want {
+		t.Errorf("SeriesColumns = %d, want %d", got, want)
+	}
+	cols, labels := res.Series.Columns(), cfg.SeriesLabels()
+	if len(cols) != len(labels) {
+		t.Fatalf("the model records %d columns, SeriesLabels lists %d", len(cols), len(labels))
+	}
+	for i, c := range cols {
+		if l := labels[i]; c.Entity() != l.Entity || c.Metric() != l.Key.Name || c.Unit() != l.Key.Unit {
+			t.Errorf("column %d is %s %s (%s), SeriesLabels says %s %s (%s)", i, c.Entity(), c.Metric(), c.Unit(), l.Entity, l.Key.Name, l.Key.Unit)
+		}
+	}
+}
