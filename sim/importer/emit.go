@@ -16,6 +16,7 @@ type callOut struct {
 	service, operation string
 	from               src
 	settings           []setting
+	sk                 *skeleton // for set's conflicts; nil: none recorded
 }
 
 // skeleton is the experiment an import generates.
@@ -26,17 +27,50 @@ type skeleton struct {
 	// svc are settings of callee services (Envoy's outlier detection),
 	// by service name.
 	svc map[string][]setting
+	// byName is the index in calls of each callee's call, shared by the
+	// readers of every file (Envoy, Istio, resilience4j), so that one
+	// system's files merge by name.
+	byName map[string]int
+	// conflicts are the settings two files give different values.
+	conflicts Errors
+	// r4jConfigs are every resilience4j file's named configs, by section
+	// (collectR4JConfigs), read before the instances.
+	r4jConfigs map[string]map[string]r4jConfig
 }
 
-// service adds a setting to a callee service; a key set again (two
-// rules for one host) takes the later value.
+// merge decides what a setting set again becomes: the later value within
+// one file (a rule over its base, a second rule for one host); across
+// files, an explicit value over a tool's default, and otherwise a
+// conflict, refused with both positions, when the values differ.
+func (s *skeleton) merge(old, st setting) setting {
+	switch {
+	case old.from.file == st.from.file, old.value == st.value && !isDefault(st):
+		return st
+	case isDefault(st):
+		return old
+	case isDefault(old):
+		return st
+	}
+	if s != nil {
+		s.conflicts = append(s.conflicts, st.from.diag("%s is %s here and %s at %s:%d:%d (%s): two files of one system disagree",
+			st.key, st.value, old.value, old.from.file, old.from.line, old.from.col, old.from.key))
+	}
+	return old
+}
+
+// isDefault reports whether a setting is a tool's default the import
+// filled in, not a value the source wrote.
+func isDefault(st setting) bool { return strings.HasSuffix(st.from.key, "(default)") }
+
+// service adds a setting to a callee service; a key set again is
+// resolved by merge.
 func (s *skeleton) service(name string, st setting) {
 	if s.svc == nil {
 		s.svc = map[string][]setting{}
 	}
 	for i, old := range s.svc[name] {
 		if old.key == st.key {
-			s.svc[name][i] = st
+			s.svc[name][i] = s.merge(old, st)
 			return
 		}
 	}

@@ -79,7 +79,7 @@ func (g *envoyReader) call(name string, s src) *callOut {
 		name = "invalid"
 	}
 	g.calls[name] = len(g.sk.calls)
-	g.sk.calls = append(g.sk.calls, callOut{service: name, from: s})
+	g.sk.calls = append(g.sk.calls, callOut{service: name, from: s, sk: g.sk})
 	return &g.sk.calls[len(g.sk.calls)-1]
 }
 
@@ -158,7 +158,7 @@ func (g *envoyReader) threshold(n *yaml.Node, s src, c *callOut) {
 				c.set("bulkhead.max_wait", `"0s"`, fs)
 			}
 		case "max_retries":
-			if g.positive(f.value, fs) && !hasKey(c, "retry_budget.kind") {
+			if g.positive(f.value, fs) && !hasKey(c, "retry_budget.kind", g.file) {
 				g.warn(fs, "imported as a concurrency budget of budget_percent 0 and min_retry_concurrency %s: at most that many retries in flight", f.value.Value)
 				c.set("retry_budget.kind", `"concurrency"`, fs)
 				c.set("retry_budget.budget_percent", "0", fs)
@@ -174,9 +174,12 @@ func (g *envoyReader) threshold(n *yaml.Node, s src, c *callOut) {
 	}
 }
 
-func hasKey(c *callOut, k string) bool {
+// hasKey reports whether c has setting k from file: the precedence rules
+// of one file (a per-try timeout over the route's) look only at that
+// file's settings; what another file set meets them in merge.
+func hasKey(c *callOut, k, file string) bool {
 	for _, s := range c.settings {
-		if s.key == k {
+		if s.key == k && s.from.file == file {
 			return true
 		}
 	}

@@ -81,7 +81,7 @@ func (g *envoyReader) route(n *yaml.Node, s src) {
 		case "cluster":
 		case "timeout":
 			routeTimeout = true
-			if d, ok := (&grpcReader{file: g.file}).durationInto(f.value, fs, &g.errs); ok && !hasKey(c, "timeout") {
+			if d, ok := (&grpcReader{file: g.file}).durationInto(f.value, fs, &g.errs); ok && !hasKey(c, "timeout", g.file) {
 				c.set("timeout", strconv.Quote(d.String()), fs)
 				g.warn(fs, "the route timeout bounds all attempts; ressim's timeout bounds each: imported as the per-attempt timeout unless per_try_timeout is set")
 			}
@@ -93,7 +93,7 @@ func (g *envoyReader) route(n *yaml.Node, s src) {
 			g.warn(fs, "not modelled; ignored")
 		}
 	}
-	if !routeTimeout && !hasKey(c, "timeout") {
+	if !routeTimeout && !hasKey(c, "timeout", g.file) {
 		// envoy/config/route/v3/route_components.proto, RouteAction.timeout:
 		// "If not specified, the default is 15s."
 		ds := src{s.file, s.line, s.col, s.key + ".timeout(default)"}

@@ -114,6 +114,16 @@ func (g *grpcReader) methodConfig(n *yaml.Node, key string) {
 		g.warn(at(g.file, n, key), "no name: the entry applies to no method and is skipped")
 	}
 	for _, c := range names {
+		// gRPC refuses a service config that names one method twice
+		// (grpc-go: "duplicate method name"); so does the import, across
+		// files too, since they configure one client.
+		name := c.service + "/" + c.operation
+		if i, dup := g.sk.byName[name]; dup {
+			first := g.sk.calls[i].from
+			g.fail(c.from, "%s is configured again (first at %s:%d:%d): gRPC refuses a method named twice", name, first.file, first.line, first.col)
+			continue
+		}
+		g.sk.byName[name] = len(g.sk.calls)
 		c.settings = settings
 		g.sk.calls = append(g.sk.calls, c)
 	}

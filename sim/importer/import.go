@@ -32,40 +32,22 @@ func Import(kind string, sources []Source) (*Result, error) {
 	if kind != "grpc" && kind != "resilience4j" && kind != "envoy" && kind != "istio" {
 		return nil, fmt.Errorf("import: unknown kind %q (known: %v)", kind, Kinds())
 	}
-	sk := &skeleton{kind: kind}
+	// One call per callee across every file: the documents of one system
+	// (Istio's DestinationRule and VirtualService, Envoy's clusters and
+	// routes, resilience4j's sections) merge by name.
+	sk := &skeleton{kind: kind, byName: map[string]int{}}
 	var warns []Diag
 	var errs Errors
 	for _, s := range sources {
-		if kind == "istio" {
-			w, e, err := importIstio(sk, s)
-			if err != nil {
-				return nil, err
-			}
-			warns, errs = append(warns, w...), append(errs, e...)
-			continue
-		}
-		root, err := parseDoc(s.Name, s.Data)
+		w, e, err := sk.read(s, sources)
 		if err != nil {
-			return nil, fmt.Errorf("import: %w", err)
+			return nil, err
 		}
-		sk.files = append(sk.files, s.Name)
-		if kind == "grpc" {
-			g := &grpcReader{file: s.Name, sk: sk}
-			g.serviceConfig(root)
-			warns, errs = append(warns, g.warns...), append(errs, g.errs...)
-			continue
-		}
-		if kind == "envoy" {
-			g := &envoyReader{file: s.Name, sk: sk, calls: map[string]int{}}
-			g.document(root)
-			warns, errs = append(warns, g.warns...), append(errs, g.errs...)
-			continue
-		}
-		g := &r4jReader{file: s.Name, sk: sk, calls: map[string]int{}}
-		g.document(root)
-		warns, errs = append(warns, g.warns...), append(errs, g.errs...)
+		warns, errs = append(warns, w...), append(errs, e...)
 	}
+	errs = append(errs, sk.conflicts...)
 	if len(errs) > 0 {
+		sortDiags(errs)
 		return nil, errs
 	}
 	if len(sk.calls) == 0 {
@@ -114,9 +96,55 @@ func importIstio(sk *skeleton, s Source) ([]Diag, Errors, error) {
 		return nil, nil, fmt.Errorf("import: %w", err)
 	}
 	sk.files = append(sk.files, s.Name)
-	g := &istioReader{file: s.Name, sk: sk, calls: map[string]int{}}
+	g := &istioReader{file: s.Name, sk: sk, calls: sk.byName}
 	for i, d := range docs {
 		g.document(d, i)
 	}
+	return g.warns, g.errs, nil
+}
+
+// collectR4JConfigs gathers the named configs of every resilience4j
+// file first, so that an instance may use a config another file defines.
+// A file that does not parse is skipped here and reported by the pass
+// that reads it.
+func collectR4JConfigs(sources []Source) map[string]map[string]r4jConfig {
+	configs := map[string]map[string]r4jConfig{}
+	for _, s := range sources {
+		root, err := parseDoc(s.Name, s.Data)
+		if err != nil {
+			continue
+		}
+		g := &r4jReader{file: s.Name, sk: &skeleton{}, calls: map[string]int{}, configs: configs, collectOnly: true}
+		g.document(root)
+	}
+	return configs
+}
+
+// read reads one source of the skeleton's kind into it; all are every
+// source of the import (resilience4j's configs are shared across them).
+func (sk *skeleton) read(s Source, all []Source) ([]Diag, Errors, error) {
+	if sk.kind == "istio" {
+		return importIstio(sk, s)
+	}
+	root, err := parseDoc(s.Name, s.Data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("import: %w", err)
+	}
+	sk.files = append(sk.files, s.Name)
+	switch sk.kind {
+	case "grpc":
+		g := &grpcReader{file: s.Name, sk: sk}
+		g.serviceConfig(root)
+		return g.warns, g.errs, nil
+	case "envoy":
+		g := &envoyReader{file: s.Name, sk: sk, calls: sk.byName}
+		g.document(root)
+		return g.warns, g.errs, nil
+	}
+	if sk.r4jConfigs == nil {
+		sk.r4jConfigs = collectR4JConfigs(all)
+	}
+	g := &r4jReader{file: s.Name, sk: sk, calls: sk.byName, configs: sk.r4jConfigs}
+	g.document(root)
 	return g.warns, g.errs, nil
 }

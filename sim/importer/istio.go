@@ -80,7 +80,7 @@ func (g *istioReader) call(host string, s src) *callOut {
 		name = "invalid"
 	}
 	g.calls[host] = len(g.sk.calls)
-	g.sk.calls = append(g.sk.calls, callOut{service: name, from: s})
+	g.sk.calls = append(g.sk.calls, callOut{service: name, from: s, sk: g.sk})
 	return &g.sk.calls[len(g.sk.calls)-1]
 }
 

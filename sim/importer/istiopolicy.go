@@ -68,7 +68,7 @@ func (g *istioReader) httpPool(n *yaml.Node, s src, c *callOut) {
 				c.set("bulkhead.max_wait", `"0s"`, fs)
 			}
 		case "maxRetries":
-			if v, ok := g.count(f.value, fs); ok && !hasKey(c, "retry_budget.kind") {
+			if v, ok := g.count(f.value, fs); ok && !hasKey(c, "retry_budget.kind", g.file) {
 				g.warn(fs, "imported as a concurrency budget of budget_percent 0 and min_retry_concurrency %s: at most that many retries in flight", v)
 				c.set("retry_budget.kind", `"concurrency"`, fs)
 				c.set("retry_budget.budget_percent", "0", fs)

@@ -70,7 +70,7 @@ func (g *istioReader) httpRoute(n *yaml.Node, key string) {
 	}
 	if timeout != nil {
 		ts := at(g.file, timeout.kpos, key+".timeout")
-		if d, ok := g.duration(timeout.value, ts); ok && !hasKey(c, "timeout") {
+		if d, ok := g.duration(timeout.value, ts); ok && !hasKey(c, "timeout", g.file) {
 			c.set("timeout", d, ts)
 			g.warn(ts, "the route timeout bounds all attempts; ressim's timeout bounds each: imported as the per-attempt timeout unless retries.perTryTimeout is set")
 		}

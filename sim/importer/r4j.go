@@ -19,6 +19,19 @@ type r4jReader struct {
 	warns []Diag
 	errs  Errors
 	calls map[string]int // instance name -> index in sk.calls
+	// configs are every file's named configs, by section: an instance may
+	// take its baseConfig from another file of the application (a
+	// profile's application-prod.yml over application.yml). collectOnly
+	// makes document gather them and do nothing else (Import's first
+	// pass over the files).
+	configs     map[string]map[string]r4jConfig
+	collectOnly bool
+}
+
+// r4jConfig is a named config of a section and the file that has it.
+type r4jConfig struct {
+	field
+	file string
 }
 
 func (g *r4jReader) warn(s src, format string, a ...any) {
@@ -81,6 +94,10 @@ func hasBulkhead(c callOut) bool {
 // section reads one resilience4j section: its configs, then its
 // instances, in file order.
 func (g *r4jReader) section(f field, s src) {
+	if g.collectOnly {
+		g.collect(f)
+		return
+	}
 	if !r4jSections[f.key] {
 		g.warn(s, "not a resilience4j section ressim knows; ignored")
 		return
@@ -89,14 +106,11 @@ func (g *r4jReader) section(f field, s src) {
 		g.warn(s, "not modelled: a client-side rate limiter has no counterpart in ressim (its clients' rates are the load)")
 		return
 	}
-	configs := map[string]field{}
+	configs := g.configs[f.key]
 	var instances []field
 	for _, sf := range fields(f.value) {
 		switch sf.key {
 		case "configs":
-			for _, c := range fields(sf.value) {
-				configs[c.key] = c
-			}
 		case "instances", "backends":
 			instances = append(instances, fields(sf.value)...)
 		default:
@@ -108,6 +122,26 @@ func (g *r4jReader) section(f field, s src) {
 	}
 }
 
+// collect adds a section's named configs to g.configs; a name two files
+// define is the first file's (Spring gives the later profile precedence,
+// which the import does not know: say the files in that order).
+func (g *r4jReader) collect(f field) {
+	configs := g.configs[f.key]
+	if configs == nil {
+		configs = map[string]r4jConfig{}
+		g.configs[f.key] = configs
+	}
+	for _, sf := range fields(f.value) {
+		if sf.key == "configs" {
+			for _, c := range fields(sf.value) {
+				if _, ok := configs[c.key]; !ok {
+					configs[c.key] = r4jConfig{c, g.file}
+				}
+			}
+		}
+	}
+}
+
 // resolved is one effective property of an instance and where it is set.
 type resolved struct {
 	value *yaml.Node
@@ -116,7 +150,7 @@ type resolved struct {
 
 // instance merges an instance over its base config (baseConfig, or the
 // config named "default") and maps every property.
-func (g *r4jReader) instance(kind string, in field, configs map[string]field, section string) {
+func (g *r4jReader) instance(kind string, in field, configs map[string]r4jConfig, section string) {
 	key := section + ".instances." + in.key
 	if i, ok := g.calls[in.key]; ok && kind == "thread-pool-bulkhead" && hasBulkhead(g.sk.calls[i]) {
 		// resilience4j keeps both; each method's @Bulkhead(type = ...)
@@ -137,7 +171,7 @@ func (g *r4jReader) instance(kind string, in field, configs map[string]field, se
 	}
 	if c, ok := configs[base]; ok {
 		for _, f := range fields(c.value) {
-			props[f.key] = resolved{f.value, at(g.file, f.kpos, fmt.Sprintf("%s.configs.%s.%s", section, base, f.key))}
+			props[f.key] = resolved{f.value, at(c.file, f.kpos, fmt.Sprintf("%s.configs.%s.%s", section, base, f.key))}
 		}
 	}
 	for _, f := range fields(in.value) {
@@ -172,14 +206,14 @@ func (g *r4jReader) call(in field, key string) *callOut {
 		name = "invalid"
 	}
 	g.calls[in.key] = len(g.sk.calls)
-	g.sk.calls = append(g.sk.calls, callOut{service: name, from: s})
+	g.sk.calls = append(g.sk.calls, callOut{service: name, from: s, sk: g.sk})
 	return &g.sk.calls[len(g.sk.calls)-1]
 }
 
 func (c *callOut) set(key, value string, from src) {
 	for i := range c.settings {
 		if c.settings[i].key == key {
-			c.settings[i] = setting{key, value, from}
+			c.settings[i] = c.sk.merge(c.settings[i], setting{key, value, from})
 			return
 		}
 	}
