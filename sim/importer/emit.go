@@ -36,6 +36,9 @@ type skeleton struct {
 	// r4jConfigs are every resilience4j file's named configs, by section
 	// (collectR4JConfigs), read before the instances.
 	r4jConfigs map[string]map[string]r4jConfig
+	// r4jOrders are the Spring Boot aspect orders the files set
+	// (retryAspectOrder, circuitBreakerAspectOrder), read with the configs.
+	r4jOrders map[string]r4jOrder
 }
 
 // merge decides what a setting set again becomes: the later value within

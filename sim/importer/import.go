@@ -45,6 +45,9 @@ func Import(kind string, sources []Source) (*Result, error) {
 		}
 		warns, errs = append(warns, w...), append(errs, e...)
 	}
+	if kind == "resilience4j" {
+		sk.r4jPlacement()
+	}
 	errs = append(errs, sk.conflicts...)
 	if len(errs) > 0 {
 		sortDiags(errs)
@@ -103,21 +106,22 @@ func importIstio(sk *skeleton, s Source) ([]Diag, Errors, error) {
 	return g.warns, g.errs, nil
 }
 
-// collectR4JConfigs gathers the named configs of every resilience4j
-// file first, so that an instance may use a config another file defines.
+// collectR4JConfigs gathers the named configs and the aspect orders of
+// every resilience4j file first, so that an instance may use a config another file defines.
 // A file that does not parse is skipped here and reported by the pass
 // that reads it.
-func collectR4JConfigs(sources []Source) map[string]map[string]r4jConfig {
+func collectR4JConfigs(sources []Source) (map[string]map[string]r4jConfig, map[string]r4jOrder) {
 	configs := map[string]map[string]r4jConfig{}
+	sk := &skeleton{r4jOrders: map[string]r4jOrder{}}
 	for _, s := range sources {
 		root, err := parseDoc(s.Name, s.Data)
 		if err != nil {
 			continue
 		}
-		g := &r4jReader{file: s.Name, sk: &skeleton{}, calls: map[string]int{}, configs: configs, collectOnly: true}
+		g := &r4jReader{file: s.Name, sk: sk, calls: map[string]int{}, configs: configs, collectOnly: true}
 		g.document(root)
 	}
-	return configs
+	return configs, sk.r4jOrders
 }
 
 // read reads one source of the skeleton's kind into it; all are every
@@ -142,7 +146,7 @@ func (sk *skeleton) read(s Source, all []Source) ([]Diag, Errors, error) {
 		return g.warns, g.errs, nil
 	}
 	if sk.r4jConfigs == nil {
-		sk.r4jConfigs = collectR4JConfigs(all)
+		sk.r4jConfigs, sk.r4jOrders = collectR4JConfigs(all)
 	}
 	g := &r4jReader{file: s.Name, sk: sk, calls: sk.byName, configs: sk.r4jConfigs}
 	g.document(root)

@@ -113,6 +113,10 @@ func (g *r4jReader) section(f field, s src) {
 		case "configs":
 		case "instances", "backends":
 			instances = append(instances, fields(sf.value)...)
+		case "retryAspectOrder", "circuitBreakerAspectOrder":
+			if _, err := strconv.Atoi(sf.value.Value); err != nil {
+				g.fail(at(g.file, sf.kpos, s.key+"."+sf.key), "value %q: want an integer (a Spring aspect order)", sf.value.Value)
+			}
 		default:
 			g.warn(at(g.file, sf.kpos, s.key+"."+sf.key), "not modelled; ignored")
 		}
@@ -132,10 +136,17 @@ func (g *r4jReader) collect(f field) {
 		g.configs[f.key] = configs
 	}
 	for _, sf := range fields(f.value) {
-		if sf.key == "configs" {
+		switch sf.key {
+		case "configs":
 			for _, c := range fields(sf.value) {
 				if _, ok := configs[c.key]; !ok {
 					configs[c.key] = r4jConfig{c, g.file}
+				}
+			}
+		case "retryAspectOrder", "circuitBreakerAspectOrder":
+			if o, err := strconv.Atoi(sf.value.Value); err == nil {
+				if _, ok := g.sk.r4jOrders[sf.key]; !ok {
+					g.sk.r4jOrders[sf.key] = r4jOrder{o, at(g.file, sf.kpos, sf.key)}
 				}
 			}
 		}
@@ -191,6 +202,7 @@ func (g *r4jReader) instance(kind string, in field, configs map[string]r4jConfig
 	for _, k := range names {
 		g.property(kind, k, props[k], c, props)
 	}
+	g.r4jFillDefaults(kind, c, at(g.file, in.kpos, key), props)
 }
 
 // call returns the call for an instance, created on first use: callee

@@ -51,6 +51,10 @@ func (g *r4jReader) property(kind, k string, p resolved, c *callOut, all map[str
 		g.backoff(k, p, c, all)
 		return
 	}
+	if kind == "circuitbreaker" && r4jBreakerBackoffProps[k] {
+		g.r4jBreakerBackoff(k, p, c)
+		return
+	}
 	m, ok := r4jKeys[kind][k]
 	if !ok {
 		g.warn(p.from, "not modelled: %s", r4jWhy(k))

@@ -10,13 +10,14 @@ import (
 	"github.com/ressim/ressim/sim/topology"
 )
 
-// r4jInstances is an application.yml of n circuit-breaker instances, each
-// inheriting the default config's eight properties (or one without
-// props).
+// r4jInstances is an application.yml of n instances: circuit breakers
+// inheriting the default config's eight properties, or without props
+// time limiters inheriting one (its only property, so that the import
+// adds no resilience4j default to it and the experiment stays small).
 func r4jInstances(n int, props bool) []byte {
 	var b strings.Builder
 	if !props {
-		b.WriteString("resilience4j.circuitbreaker:\n  configs:\n    default:\n      slidingWindowSize: 10\n  instances:\n")
+		b.WriteString("resilience4j.timelimiter:\n  configs:\n    default:\n      timeoutDuration: 1s\n  instances:\n")
 	} else {
 		b.WriteString("resilience4j.circuitbreaker:\n  configs:\n    default:\n" +
 			"      slidingWindowType: COUNT_BASED\n      slidingWindowSize: 10\n      minimumNumberOfCalls: 5\n" +
