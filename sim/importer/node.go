@@ -82,6 +82,9 @@ func parseDoc(file string, data []byte) (*yaml.Node, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
+	if err := checkDuplicateKeys(file, &doc); err != nil {
+		return nil, err
+	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return nil, fmt.Errorf("%s: empty document", file)
 	}
@@ -108,6 +111,9 @@ func parseDocs(file string, data []byte) ([]*yaml.Node, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
+		if err := checkDuplicateKeys(file, &doc); err != nil {
+			return nil, err
+		}
 		if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 && doc.Content[0].Kind != 0 {
 			if c := doc.Content[0]; !(c.Kind == yaml.ScalarNode && c.Tag == "!!null") {
 				out = append(out, c)
@@ -118,4 +124,36 @@ func parseDocs(file string, data []byte) ([]*yaml.Node, error) {
 		return nil, fmt.Errorf("%s: empty document", file)
 	}
 	return out, nil
+}
+
+// checkDuplicateKeys refuses a mapping that sets one key twice, naming
+// both lines. A YAML loader keeps one of them, the JSON parsers the last,
+// so the setting that wins is a matter of the tool, and the import would
+// take one silently; yaml.v3 checks duplicates only when decoding into a
+// map, not into nodes. Aliases are not followed (their anchor is checked
+// where it stands), and the walk is iterative, so that neither a merge
+// bomb nor deep nesting costs more than the document's size.
+func checkDuplicateKeys(file string, root *yaml.Node) error {
+	stack := []*yaml.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Kind == yaml.MappingNode {
+			seen := make(map[string]*yaml.Node, len(n.Content)/2)
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Kind == yaml.ScalarNode {
+					if first, dup := seen[k.Value]; dup {
+						return fmt.Errorf("%s:%d:%d: key %q set again (first at line %d): tools disagree on which one wins, so it is refused",
+							file, k.Line, k.Column, k.Value, first.Line)
+					}
+					seen[k.Value] = k
+				}
+			}
+		}
+		if n.Kind != yaml.AliasNode {
+			stack = append(stack, n.Content...)
+		}
+	}
+	return nil
 }

@@ -104,3 +104,19 @@ func TestR4JAnchors(t *testing.T) {
 		}
 	}
 }
+
+// TestDuplicateKeysRefused: a mapping that sets one key twice is refused
+// with both lines (issue 24: the last one was kept silently), in YAML and
+// in JSON, whatever the kind.
+func TestDuplicateKeysRefused(t *testing.T) {
+	for kind, src := range map[string]string{
+		"resilience4j": "resilience4j.retry:\n  instances:\n    a:\n      maxAttempts: 3\n      maxAttempts: 5\n",
+		"istio":        "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {name: r}\nspec:\n  host: a\n  host: b\n",
+		"grpc":         `{"methodConfig": [{"name": [{"service": "a"}], "timeout": "1s",` + "\n" + `"timeout": "2s"}]}`,
+	} {
+		_, err := Import(kind, []Source{{Name: "f", Data: []byte(src)}})
+		if err == nil || !strings.Contains(err.Error(), "set again (first at line") {
+			t.Errorf("%s: %v", kind, err)
+		}
+	}
+}
