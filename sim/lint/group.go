@@ -39,22 +39,7 @@ func Group(r *Report) {
 // groupFindings merges findings equal but for their variant, keeping the
 // first one's place in the list.
 func groupFindings(fs []Finding, rank func(string) int) []Finding {
-	out := fs[:0:0]
-	at := map[string]int{}
-	for _, f := range fs {
-		k := findingKey(f)
-		if i, ok := at[k]; ok {
-			out[i].Variants = append(out[i].Variants, f.Variant)
-			continue
-		}
-		at[k] = len(out)
-		f.Variants = []string{f.Variant}
-		out = append(out, f)
-	}
-	for i := range out {
-		slices.SortStableFunc(out[i].Variants, func(a, b string) int { return rank(a) - rank(b) })
-	}
-	return out
+	return groupBy(fs, findingKey, func(f *Finding) (string, *[]string) { return f.Variant, &f.Variants }, rank)
 }
 
 // findingKey is everything of a finding but its variant.
@@ -65,20 +50,33 @@ func findingKey(f Finding) string {
 
 // groupPaths merges the paths equal but for their variant.
 func groupPaths(ps []Path, rank func(string) int) []Path {
-	out := ps[:0:0]
-	at := map[string]int{}
-	for _, p := range ps {
-		k := strings.Join(p.Hops, "\x00") + "\x01" + intsKey(p.Attempts) + "\x01" + strconv.Itoa(p.Amplification) + measuredText(p.Measured)
-		if i, ok := at[k]; ok {
-			out[i].Variants = append(out[i].Variants, p.Variant)
+	key := func(p Path) string {
+		return strings.Join(p.Hops, "\x00") + "\x01" + intsKey(p.Attempts) + "\x01" + strconv.Itoa(p.Amplification) + measuredText(p.Measured)
+	}
+	return groupBy(ps, key, func(p *Path) (string, *[]string) { return p.Variant, &p.Variants }, rank)
+}
+
+// groupBy merges the items of xs with equal keys into the first, whose
+// variants (reached through variants: the item's own variant and its
+// list) gather theirs, ordered by rank.
+func groupBy[T any](xs []T, key func(T) string, variants func(*T) (string, *[]string), rank func(string) int) []T {
+	out := xs[:0:0]
+	at := map[string]int{} // looked up only: no iteration reaches the output
+	for _, x := range xs {
+		v, _ := variants(&x)
+		if i, ok := at[key(x)]; ok {
+			_, list := variants(&out[i])
+			*list = append(*list, v)
 			continue
 		}
-		at[k] = len(out)
-		p.Variants = []string{p.Variant}
-		out = append(out, p)
+		at[key(x)] = len(out)
+		_, list := variants(&x)
+		*list = []string{v}
+		out = append(out, x)
 	}
 	for i := range out {
-		slices.SortStableFunc(out[i].Variants, func(a, b string) int { return rank(a) - rank(b) })
+		_, list := variants(&out[i])
+		slices.SortStableFunc(*list, func(a, b string) int { return rank(a) - rank(b) })
 	}
 	return out
 }
