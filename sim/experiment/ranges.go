@@ -55,6 +55,7 @@ var numericKeys = []numericKey{
 	{"`[[service]]`", "queue_capacity", "", topology.SettingQueueCapacity, topology.Range{}},
 	{"`[[service]]`", "contention", "", topology.SettingContention, topology.Range{}},
 	{"handlers", "probability", "", topology.SettingCallProbability, topology.Range{}},
+	{"handlers", "weight", "", topology.SettingCallWeight, topology.Range{}},
 	{"Call policy", "attempts", "", topology.SettingRetryAttempts, topology.Range{}},
 	{"Call guards", "max_concurrent", "", topology.SettingBulkheadMaxConcurrent, topology.Range{}},
 	{"Call guards", "window_size", "", topology.SettingBreakerWindowSize, topology.Range{}},

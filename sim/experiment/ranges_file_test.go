@@ -54,6 +54,8 @@ breaker = { window_size = {{breaker.window_size:100}}, minimum_calls = {{breaker
 retry_budget = { ratio = {{retry_budget.ratio:0.1}}, capacity = {{retry_budget.capacity:100}}, min_retries_per_second = {{retry_budget.min_retries_per_second:1}} }
 fallback = { fail_rate = {{fallback.fail_rate:0.1}} }
 [[service.step]]
+choose = [ { call = "back", weight = {{call.weight:80}} }, { call = "slow", weight = 20 } ]
+[[service.step]]
 call = "slow"
 bulkhead = { kind = "pool", max_threads = {{bulkhead.pool.max_threads:10}}, queue = {{bulkhead.pool.queue:50}} }
 retry_budget = { kind = "concurrency", budget_percent = {{retry_budget.concurrency.budget_percent:20}}, min_retry_concurrency = {{retry_budget.concurrency.min_retry_concurrency:3}} }

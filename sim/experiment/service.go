@@ -208,76 +208,6 @@ func (r *reader) handler(t *table) ([]topology.Step, bool) {
 	return nil, false
 }
 
-// step reads one [[service.step]]: exactly one of work, call, parallel.
-func (r *reader) step(t *table) (topology.Step, bool) {
-	kinds := 0
-	for _, k := range []string{"work", "call", "parallel"} {
-		if t.has(k) {
-			kinds++
-		}
-	}
-	if kinds != 1 {
-		r.errorf(t.path, "a step needs exactly one of work = {dist...}, call = \"service\" or parallel = [ ... ], got %d", kinds)
-		t.get("work")
-		t.get("call")
-		t.get("parallel")
-		return topology.Step{}, false
-	}
-	switch {
-	case t.has("work"):
-		wt, ok := t.sub("work", true)
-		if !ok {
-			return topology.Step{}, false
-		}
-		d, ok := r.dist(wt)
-		t.done("work")
-		return topology.Step{Kind: topology.WorkStep, Work: d}, ok
-	case t.has("call"):
-		cc, ok := r.callConfig(t)
-		return topology.Step{Kind: topology.CallStep, Calls: []topology.CallConfig{cc}}, ok
-	}
-	calls := t.tables("parallel")
-	t.done("parallel")
-	if len(calls) == 0 {
-		r.errorf(t.key("parallel"), "needs at least one call table, e.g. parallel = [ { call = \"a\" }, { call = \"b\" } ]")
-		return topology.Step{}, false
-	}
-	step := topology.Step{Kind: topology.ParallelStep}
-	ok := true
-	for _, ct := range calls {
-		cc, cok := r.callConfig(ct)
-		step.Calls = append(step.Calls, cc)
-		ok = ok && cok
-	}
-	return step, ok
-}
-
-var callKeys = []string{"call", "operation", "critical", "probability", "timeout", "retry", "network",
-	"bulkhead", "breaker", "retry_budget", "fallback"}
-
-// callConfig reads a downstream call from t (a step, or an element of
-// parallel).
-func (r *reader) callConfig(t *table) (topology.CallConfig, bool) {
-	cc := topology.CallConfig{Critical: true, Probability: 1}
-	ok := true
-	var sok bool
-	cc.Service, sok = t.str("call", true)
-	ok = ok && sok
-	cc.Operation, _ = t.str("operation", false)
-	cc.Critical, _ = t.boolean("critical", true)
-	if p, pok := t.ranged("probability", false, topology.SettingCallProbability.Range()); pok {
-		cc.Probability = p
-	} else if t.has("probability") {
-		ok = false
-	}
-	pol, pok := r.callPolicy(t)
-	cc.Policy = pol
-	t.done(callKeys...)
-	// Remember where the call is, to report an unknown service there.
-	r.calls = append(r.calls, callRef{path: t.key("call"), service: cc.Service, op: cc.Operation})
-	return cc, ok && pok
-}
-
 // cache reads a [service.cache] table.
 func (r *reader) cache(t *table) (*topology.CacheConfig, bool) {
 	c := &topology.CacheConfig{Keys: 10000}
@@ -367,8 +297,11 @@ func (r *reader) checkCycles(m *topology.Config) {
 					j := idx[cc.Service]
 					if state[j] == 1 {
 						key := fmt.Sprintf("%s.step.%d.call", prefixes[hi], si)
-						if st.Kind == topology.ParallelStep {
+						switch st.Kind {
+						case topology.ParallelStep:
 							key = fmt.Sprintf("%s.step.%d.parallel.%d.call", prefixes[hi], si, ci)
+						case topology.ChooseStep:
+							key = fmt.Sprintf("%s.step.%d.choose.%d.call", prefixes[hi], si, ci)
 						}
 						r.errorf(key, "call cycle %v -> %s: a service may not call itself, directly or through others", path, cc.Service)
 						return true

@@ -148,8 +148,8 @@ func (g *loadGraph) visits(c topology.ClientConfig) map[string]float64 {
 		out[service] += n
 		steps, _ := s.HandlerFor(op)
 		for _, st := range steps {
-			for _, cc := range st.Calls {
-				walk(cc.Service, cc.Operation, n*callProbability(cc)*g.attempts(cc.Policy)*g.reach(cc.Service), depth+1)
+			for i, cc := range st.Calls {
+				walk(cc.Service, cc.Operation, n*st.Share(i)*g.attempts(cc.Policy)*g.reach(cc.Service), depth+1)
 			}
 		}
 	}
@@ -176,8 +176,8 @@ func (g *loadGraph) hold(service, op string) float64 {
 			h += st.Work.Mean().Seconds()
 		}
 		var slowest float64
-		for _, cc := range st.Calls {
-			d := callProbability(cc) * g.attempts(cc.Policy) *
+		for i, cc := range st.Calls {
+			d := st.Share(i) * g.attempts(cc.Policy) *
 				(2*cc.Policy.Network.Mean().Seconds() + g.reach(cc.Service)*g.hold(cc.Service, cc.Operation))
 			if st.Kind == topology.ParallelStep {
 				slowest = max(slowest, d)
@@ -189,12 +189,4 @@ func (g *loadGraph) hold(service, op string) float64 {
 	}
 	g.memo[key] = h
 	return h
-}
-
-// callProbability is a call's probability, 0 meaning 1.
-func callProbability(cc topology.CallConfig) float64 {
-	if cc.Probability <= 0 || cc.Probability > 1 {
-		return 1
-	}
-	return cc.Probability
 }

@@ -35,6 +35,10 @@ type CallConfig struct {
 	// 0 means 1 (a file writes that by leaving probability out: it refuses
 	// probability = 0).
 	Probability float64
+	// Weight, in a ChooseStep, is the call's share of the step's requests
+	// relative to the other calls' weights (80 and 20: four in five make
+	// the first call), in (0, 10^6]; elsewhere it must be 0.
+	Weight float64
 	// Policy is the call's timeout, retries and network.
 	Policy CallPolicy
 }

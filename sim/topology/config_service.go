@@ -131,7 +131,52 @@ const (
 	WorkStep     StepKind = iota // local work for a duration
 	CallStep                     // one downstream call, waited for
 	ParallelStep                 // several calls at once, all waited for
+	// ChooseStep makes one of its calls, drawn by the calls' Weight for
+	// each request, and waits for it: a weighted traffic split (an 80/20
+	// route between two versions of a service).
+	ChooseStep
 )
+
+// Share is the fraction of requests that reach step st that make its
+// call i: the call's Probability (0 meaning 1), times, in a ChooseStep,
+// its Weight over the step's total. The cost estimate and the capacity
+// analysis read it, so that they split the load as the model does.
+func (st *Step) Share(i int) float64 {
+	cc := &st.Calls[i]
+	p := cc.Probability
+	if p <= 0 || p > 1 {
+		p = 1
+	}
+	if st.Kind != ChooseStep {
+		return p
+	}
+	var total float64
+	for _, c := range st.Calls {
+		total += c.Weight
+	}
+	if total <= 0 {
+		return 0
+	}
+	return p * cc.Weight / total
+}
+
+// choose returns the index of the call a request makes in a ChooseStep,
+// u being a uniform draw in [0, 1): the first whose cumulative weight
+// passes u x the total.
+func (st *Step) choose(u float64) int {
+	var total float64
+	for _, c := range st.Calls {
+		total += c.Weight
+	}
+	x := u * total
+	for i, c := range st.Calls {
+		if x < c.Weight {
+			return i
+		}
+		x -= c.Weight
+	}
+	return len(st.Calls) - 1 // rounding at u close to 1
+}
 
 // Step is one step of a handler.
 type Step struct {
@@ -245,11 +290,18 @@ func (s *ServiceConfig) validateSteps(steps []Step, svcs map[string]int) error {
 			if st.Work.Kind() == 0 {
 				return bad("service %q step %d: no work distribution", s.Name, i)
 			}
-		case CallStep, ParallelStep:
-			if len(st.Calls) == 0 || (st.Kind == CallStep && len(st.Calls) != 1) {
+		case CallStep, ParallelStep, ChooseStep:
+			if len(st.Calls) == 0 || (st.Kind == CallStep && len(st.Calls) != 1) || (st.Kind == ChooseStep && len(st.Calls) < 2) {
 				return bad("service %q step %d: wrong number of calls", s.Name, i)
 			}
 			for _, cc := range st.Calls {
+				if st.Kind == ChooseStep {
+					if err := SettingCallWeight.check(cc.Weight); err != nil {
+						return bad("service %q call to %q: %v", s.Name, cc.Service, err)
+					}
+				} else if cc.Weight != 0 {
+					return bad("service %q call to %q: a weight splits a choose step's requests; this step makes every call", s.Name, cc.Service)
+				}
 				if _, ok := svcs[cc.Service]; !ok {
 					return bad("service %q calls unknown service %q", s.Name, cc.Service)
 				}

@@ -29,8 +29,12 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 			return
 		}
 		expired := m.propagate && a.dl.Expired(now.Duration())
+		pick := -1
+		if st.Kind == ChooseStep {
+			pick = st.choose(s.rng.Float64())
+		}
 		for _, ss := range h.sites {
-			if ss.step != a.step {
+			if ss.step != a.step || pick >= 0 && ss.call != pick {
 				continue
 			}
 			if ss.prob > 0 && ss.prob < 1 && s.rng.Float64() >= ss.prob {

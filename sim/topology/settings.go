@@ -29,6 +29,7 @@ const (
 	SettingCacheHitRatio             Setting = "service.cache.hit_ratio"                        // CacheConfig.HitRatio
 	SettingCacheKeys                 Setting = "service.cache.keys"                             // CacheConfig.Keys
 	SettingCallProbability           Setting = "call.probability"                               // CallConfig.Probability
+	SettingCallWeight                Setting = "call.weight"                                    // CallConfig.Weight, in a ChooseStep
 	SettingRetryAttempts             Setting = "retry.attempts"                                 // CallPolicy.Retry.MaxAttempts
 	SettingBulkheadMaxConcurrent     Setting = "bulkhead.max_concurrent"                        // bulkhead.SemaphoreConfig.MaxConcurrentCalls
 	SettingBulkheadMaxThreads        Setting = "bulkhead.pool.max_threads"                      // bulkhead.PoolConfig.MaxThreadPoolSize
@@ -106,6 +107,7 @@ var settingRanges = []SettingRange{
 	{SettingCacheHitRatio, Range{Lo: 0, Hi: 1, Unit: "share of lookups that hit when warm"}, 0, ""},
 	{SettingCacheKeys, Range{Lo: 1, Hi: MaxKeys, Int: true, Unit: "keys"}, 0, ""},
 	{SettingCallProbability, Range{Lo: 0, Hi: 1, OpenLo: true, Unit: "share of requests that make the call"}, 0, "1"},
+	{SettingCallWeight, Range{Lo: 0, Hi: 1e6, OpenLo: true, Unit: "share of a choose step's requests, relative to the other calls'"}, 0, ""},
 	{SettingRetryAttempts, Range{Lo: 1, Hi: retry.MaxMaxAttempts, Int: true, Unit: "attempts"}, 0, "1"},
 	{SettingBulkheadMaxConcurrent, Range{Lo: 1, Hi: maxSlots, Int: true, Unit: "calls in flight"}, 0, ""},
 	{SettingBulkheadMaxThreads, Range{Lo: 1, Hi: maxSlots, Int: true, Unit: "threads"}, 0, ""},

@@ -58,6 +58,11 @@ var settingSetters = map[Setting]func(c *Config, x float64){
 	SettingCacheHitRatio:   func(c *Config, x float64) { back(c).Cache = &CacheConfig{HitRatio: x, Keys: 100} },
 	SettingCacheKeys:       func(c *Config, x float64) { back(c).Cache = &CacheConfig{HitRatio: 0.5, Keys: int(x)} },
 	SettingCallProbability: func(c *Config, x float64) { theCall(c).Probability = x },
+	SettingCallWeight: func(c *Config, x float64) {
+		st := &c.Services[0].Steps[1]
+		st.Kind = ChooseStep
+		st.Calls = []CallConfig{{Service: "back", Critical: true, Weight: x}, {Service: "back", Critical: true, Weight: 1}}
+	},
 	SettingRetryAttempts: func(c *Config, x float64) {
 		r := retry.DefaultConfig()
 		r.MaxAttempts = int(x)

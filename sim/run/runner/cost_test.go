@@ -40,6 +40,13 @@ service_time = { dist = "constant", mean = "1ms" }
 		{"burst", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nschedule = [{ at = \"0s\", rate = 10000 }, { at = \"100ms\", rate = 10 }]\n", (1000+10*9.9)*5 + 10*3},
 		// a linear ramp from 0 to 200/s over the 10 s: 1000 requests
 		{"ramp", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nschedule = [{ at = \"0s\", rate = 0 }, { at = \"10s\", rate = 200 }]\ninterpolate = \"linear\"\n", 1000*5 + 10*3},
+		// a choose step: 80/20 between leaf and a second leaf, each call
+		// (4 events + 1 work step) weighted by its share, so 100/s x 10 s x
+		// (4 + 1 + 0.8 x 5 + 0.2 x 5) + 10 x (1 + 3 services + 1 client)
+		{"choose", "[[client]]\nname = \"c\"\ntarget = \"front\"\nrate = 100\n" +
+			"[[service]]\nname = \"front\"\nworkers = 1\n[[service.step]]\nchoose = [ { call = \"leaf\", weight = 80 }, { call = \"leaf2\", weight = 20 } ]\n" +
+			"[[service]]\nname = \"leaf2\"\nworkers = 1\nservice_time = { dist = \"constant\", mean = \"1ms\" }\n",
+			100*10*(4+1+0.8*5+0.2*5) + 10*5},
 		// closed loop: 10 users x 10 s / (99 ms think + 1 ms work) = 1000 requests
 		{"closed loop", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nusers = 10\nthink_time = { dist = \"constant\", mean = \"99ms\" }\n", 1000*5 + 10*3},
 		// 1 ms of think time: 10 x 10 s / (1 ms + 1 ms of work) requests

@@ -39,12 +39,10 @@ func (e *estimator) handler(service, op string) float64 {
 	var ev float64
 	for _, st := range steps {
 		ev++ // the step itself
-		for _, cc := range st.Calls {
-			p := cc.Probability
-			if p <= 0 || p > 1 {
-				p = 1
-			}
-			ev += p * e.call(cc.Policy, cc.Service, cc.Operation)
+		for i, cc := range st.Calls {
+			// the share of requests making the call: its probability, and
+			// in a choose step its weight's share (topology.Step.Share)
+			ev += st.Share(i) * e.call(cc.Policy, cc.Service, cc.Operation)
 		}
 	}
 	e.memo[key] = ev
