@@ -1,9 +1,12 @@
 package importer
 
 import (
-	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/topology"
 )
 
 // TestToolDefaults: a setting the source leaves out gets the source
@@ -79,11 +82,13 @@ spec:
 	}
 }
 
-// TestIstioWeightsWarned: a weighted split between subsets, which the
-// model cannot carry yet, is a warning at each weight and subset instead
-// of vanishing (issue 24: the 80/20 split was dropped without a word).
-func TestIstioWeightsWarned(t *testing.T) {
-	src := `apiVersion: networking.istio.io/v1
+// TestIstioWeightedSplit: a route's weighted destinations become a
+// choose step in the model, each subset a service of its own (issue 24:
+// Bookinfo's 80/20 between reviews' subsets vanished), the route's
+// settings on every branch, and a DestinationRule's host-level policy on
+// every subset's service, whichever file comes first.
+func TestIstioWeightedSplit(t *testing.T) {
+	vs := `apiVersion: networking.istio.io/v1
 kind: VirtualService
 metadata:
   name: reviews
@@ -95,18 +100,46 @@ spec:
       weight: 80
     - destination: {host: reviews, subset: v2}
       weight: 20
+    timeout: 2s
 `
-	res, err := Import("istio", []Source{{Name: "vs.yaml", Data: []byte(src)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, w := range res.Warnings {
-		if strings.Contains(w.String(), "weight") || strings.Contains(w.String(), "subset") {
-			got = append(got, fmt.Sprintf("%d:%d", w.Line, w.Col))
+	dr := `apiVersion: networking.istio.io/v1
+kind: DestinationRule
+metadata:
+  name: reviews
+spec:
+  host: reviews
+  trafficPolicy:
+    outlierDetection: {consecutive5xxErrors: 3}
+`
+	for name, srcs := range map[string][]Source{
+		"vs first": {{Name: "vs.yaml", Data: []byte(vs)}, {Name: "dr.yaml", Data: []byte(dr)}},
+		"dr first": {{Name: "dr.yaml", Data: []byte(dr)}, {Name: "vs.yaml", Data: []byte(vs)}},
+	} {
+		res, err := Import("istio", srcs)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
-	}
-	if want := "9:36 10:7 11:36 12:7"; strings.Join(got, " ") != want {
-		t.Errorf("warnings at %v, want %s: %v", got, want, res.Warnings)
+		e, err := experiment.Parse("gen.toml", []byte(res.TOML))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, res.TOML)
+		}
+		steps := e.Model.Services[0].Steps
+		if len(steps) != 1 || steps[0].Kind != topology.ChooseStep {
+			t.Fatalf("%s: caller's steps %+v, want one choose step\n%s", name, steps, res.TOML)
+		}
+		for i, want := range []struct {
+			svc    string
+			weight float64
+		}{{"reviews-v1", 80}, {"reviews-v2", 20}} {
+			cc := steps[0].Calls[i]
+			if cc.Service != want.svc || cc.Weight != want.weight || cc.Policy.Timeout != 2*time.Second {
+				t.Errorf("%s: branch %d = %s weight %v timeout %v, want %s %v 2s", name, i, cc.Service, cc.Weight, cc.Policy.Timeout, want.svc, want.weight)
+			}
+		}
+		for _, s := range e.Model.Services[1:] {
+			if s.Guards.Outlier == nil || s.Guards.Outlier.Consecutive5xx != 3 {
+				t.Errorf("%s: %s lacks the DestinationRule's outlier detection", name, s.Name)
+			}
+		}
 	}
 }

@@ -17,6 +17,16 @@ type callOut struct {
 	from               src
 	settings           []setting
 	sk                 *skeleton // for set's conflicts; nil: none recorded
+	// split, when not empty, makes the call a choose step: one branch per
+	// request by weight (an Istio route's weighted destinations), each
+	// branch a service of its own with the call's settings.
+	split []branch
+}
+
+// branch is one weighted destination of a split call.
+type branch struct {
+	service, weight string
+	from, wfrom     src // where the destination and its weight are
 }
 
 // skeleton is the experiment an import generates.
@@ -133,6 +143,10 @@ func (s *skeleton) toml() (string, map[int]src) {
 	w("workers = 100 %s", placeholder)
 	for _, c := range s.calls {
 		w("  [[service.step]]")
+		if len(c.split) > 0 {
+			s.emitSplit(e, c)
+			continue
+		}
 		e.set("  ", "call", tomlString(c.service), c.from)
 		if c.operation != "" {
 			w("  operation = %s", tomlString(c.operation))
@@ -145,7 +159,7 @@ func (s *skeleton) toml() (string, map[int]src) {
 		w("\n[[service]]\nname = %s", tomlString(svc))
 		w("workers = 100 %s", placeholder)
 		w("service_time = { dist = \"exponential\", mean = \"10ms\" } %s", placeholder)
-		sts := s.svc[svc]
+		sts := s.svcSettings(svc)
 		for _, st := range sts {
 			if st.value != "{}" || !hasSubKey(sts, st.key) { // a bare table only when it has no keys
 				e.set("", st.key, st.value, st.from)
@@ -159,13 +173,55 @@ func (s *skeleton) toml() (string, map[int]src) {
 func (s *skeleton) services() []string {
 	seen := map[string]bool{}
 	var out []string
+	add := func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
 	for _, c := range s.calls {
-		if !seen[c.service] {
-			seen[c.service] = true
-			out = append(out, c.service)
+		if len(c.split) == 0 {
+			add(c.service)
+		}
+		for _, b := range c.split {
+			add(b.service)
 		}
 	}
 	return out
+}
+
+// emitSplit writes a split call as a choose step: each branch a table of
+// its own with the call's settings (a route's timeout and retries apply
+// to whichever destination it picks).
+func (s *skeleton) emitSplit(e *emitter, c callOut) {
+	for _, b := range c.split {
+		e.w("    [[service.step.choose]]")
+		e.set("    ", "call", tomlString(b.service), b.from)
+		e.set("    ", "weight", b.weight, b.wfrom)
+		if c.operation != "" {
+			e.w("    operation = %s", tomlString(c.operation))
+		}
+		for _, st := range c.settings {
+			e.set("    ", st.key, st.value, st.from)
+		}
+	}
+}
+
+// svcSettings are a callee service's settings: its own, or for a split's
+// branch those of the host it splits (a DestinationRule's host-level
+// policy applies to every subset).
+func (s *skeleton) svcSettings(name string) []setting {
+	if sts, ok := s.svc[name]; ok {
+		return sts
+	}
+	for _, c := range s.calls {
+		for _, b := range c.split {
+			if b.service == name {
+				return s.svc[c.service]
+			}
+		}
+	}
+	return nil
 }
 
 // hasSubKey reports whether a setting of sts is a key of table k.

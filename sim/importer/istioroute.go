@@ -40,11 +40,14 @@ func (g *istioReader) virtualService(spec *yaml.Node, key string) {
 // (subsets and weights are not modelled); without retries, Istio's
 // default retry policy applies and is imported, with a warning.
 func (g *istioReader) httpRoute(n *yaml.Node, key string) {
-	host, hs := g.destination(n, key)
+	host, hs, split := g.destination(n, key)
 	if host == "" {
 		return
 	}
 	c := g.call(host, hs)
+	if len(split) > 0 {
+		c.split = split
+	}
 	var retries, timeout *field
 	for _, f := range fields(n) {
 		f := f
@@ -77,64 +80,89 @@ func (g *istioReader) httpRoute(n *yaml.Node, key string) {
 	}
 }
 
-// destination returns the single host of a route's destinations.
-func (g *istioReader) destination(n *yaml.Node, key string) (string, src) {
-	var host string
-	var hs src
+// destination reads an http route's destinations: the host its call is
+// keyed by, and, when the route splits its traffic by weight between two
+// or more destinations (Istio's 80/20 between subsets), the branches of
+// a choose step, each destination a service of its own named host-subset
+// (a DestinationRule's host-level policy goes to every branch).
+func (g *istioReader) destination(n *yaml.Node, key string) (string, src, []branch) {
+	ds := g.destinations(n, key)
+	if len(ds) == 0 {
+		g.warn(at(g.file, n, key), "no route destination host (redirects, direct responses and delegates are not modelled); ignored")
+		return "", src{}, nil
+	}
+	if len(ds) == 1 {
+		if ds[0].subset != "" {
+			g.warn(ds[0].from, "not modelled: a single subset; the destination is the whole host %s", strconv.Quote(ds[0].host))
+		}
+		return ds[0].host, ds[0].from, nil
+	}
+	var split []branch
+	for _, d := range ds {
+		w, err := strconv.ParseFloat(d.weight, 64)
+		if err == nil && w == 0 {
+			continue // Istio: a 0 weight gets no traffic
+		}
+		if err != nil || w < 0 || w > 100 {
+			g.fail(d.from, "a route with several destinations needs a weight in (0, 100] on each, got %q", d.weight)
+			return "", src{}, nil
+		}
+		name := d.host
+		if d.subset != "" {
+			name = d.host + "-" + d.subset
+		}
+		if !goodName(name) {
+			g.fail(d.from, "destination %q is not a valid ressim service name (1-64 letters, digits, '-', '_', '.')", name)
+			return "", src{}, nil
+		}
+		split = append(split, branch{service: name, weight: d.weight, from: d.from, wfrom: d.wfrom})
+	}
+	if len(split) == 1 { // the others weigh 0
+		return ds[0].host, split[0].from, nil
+	}
+	return ds[0].host, ds[0].from, split
+}
+
+// routeDest is one destination of an http route, with its weight.
+type routeDest struct {
+	host, subset, weight string
+	from, wfrom          src
+}
+
+// destinations reads an http route's route[] entries that name a host.
+func (g *istioReader) destinations(n *yaml.Node, key string) []routeDest {
+	var ds []routeDest
 	for _, f := range fields(n) {
 		if f.key != "route" || f.value.Kind != yaml.SequenceNode {
 			continue
 		}
 		for i, d := range f.value.Content {
+			var de routeDest
 			for _, df := range fields(d) {
-				if df.key == "weight" {
-					// A weighted split (80/20 between subsets or hosts)
-					// would need a call with several targets, which
-					// ressim does not have yet: say so instead of
-					// dropping it (issue 24).
-					g.warn(at(g.file, df.kpos, fmt.Sprintf("%s.route[%d].weight", key, i)),
-						"not modelled: the route's weighted split (%s%% here); every request goes to the one destination host imported", df.value.Value)
-					continue
+				dkey := fmt.Sprintf("%s.route[%d].%s", key, i, df.key)
+				switch df.key {
+				case "weight":
+					de.weight, de.wfrom = df.value.Value, at(g.file, df.kpos, dkey)
+				case "destination":
+					for _, h := range fields(df.value) {
+						switch h.key {
+						case "host":
+							de.host, de.from = h.value.Value, at(g.file, h.value, dkey+".host")
+						case "subset":
+							de.subset = h.value.Value
+						}
+					}
+				case "headers":
+				default:
+					g.warn(at(g.file, df.kpos, dkey), "not modelled; ignored")
 				}
-				if df.key != "destination" {
-					if df.key != "headers" {
-						g.warn(at(g.file, df.kpos, fmt.Sprintf("%s.route[%d].%s", key, i, df.key)), "not modelled; ignored")
-					}
-					continue
-				}
-				for _, h := range fields(df.value) {
-					if h.key == "subset" {
-						g.warn(at(g.file, h.kpos, fmt.Sprintf("%s.route[%d].destination.subset", key, i)),
-							"not modelled: ressim has no subsets; the destination is the whole host %s", hostOf(df.value))
-						continue
-					}
-					if h.key != "host" {
-						continue
-					}
-					ds := at(g.file, h.value, fmt.Sprintf("%s.route[%d].destination.host", key, i))
-					if host != "" && h.value.Value != host {
-						g.warn(ds, "a second destination host (%q after %q): traffic splitting between hosts is not modelled; ignored", h.value.Value, host)
-						continue
-					}
-					host, hs = h.value.Value, ds
-				}
+			}
+			if de.host != "" {
+				ds = append(ds, de)
 			}
 		}
 	}
-	if host == "" {
-		g.warn(at(g.file, n, key), "no route destination host (redirects, direct responses and delegates are not modelled); ignored")
-	}
-	return host, hs
-}
-
-// hostOf is a destination's host, quoted, or "(none)".
-func hostOf(dest *yaml.Node) string {
-	for _, f := range fields(dest) {
-		if f.key == "host" {
-			return strconv.Quote(f.value.Value)
-		}
-	}
-	return "(none)"
+	return ds
 }
 
 // istioDefaultRetries are the attempts and conditions Istio uses when a

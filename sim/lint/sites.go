@@ -39,6 +39,10 @@ func stepSites(svc int, op, key string, steps []topology.Step) []site {
 			for c, cc := range st.Calls {
 				out = append(out, site{svc, op, sk + ".parallel." + strconv.Itoa(c), cc})
 			}
+		case topology.ChooseStep:
+			for c, cc := range st.Calls {
+				out = append(out, site{svc, op, sk + ".choose." + strconv.Itoa(c), cc})
+			}
 		}
 	}
 	return out
