@@ -211,11 +211,12 @@ func ExecuteWith(text, seed, setJSON string, h Hooks) Ran {
 			}
 		}
 	}
-	mem, err := run.ExecuteMemory(exp, opt)
+	mem := &run.Memory{}
+	ran, err := run.Execute(exp, opt, mem)
 	if err != nil {
 		return Ran{Error: err.Error()}
 	}
-	out := Ran{Seed: mem.Result.Seed, Summary: string(mem.Summary), Warnings: mem.Warnings, WallMS: time.Since(start).Milliseconds()}
+	out := Ran{Seed: ran.Result.Seed, Summary: string(mem.Data(run.SummaryFile)), Warnings: ran.Warnings, WallMS: time.Since(start).Milliseconds()}
 	for _, f := range mem.Figures {
 		out.Figures = append(out.Figures, Figure{File: f.File, SVG: string(f.SVG)})
 	}

@@ -77,7 +77,8 @@ func Compare(text, seed, reps string, progress func(done, total int)) Batched {
 	if len(exp.Variants) == 0 {
 		return Batched{Error: "the file has no [[variant]] to compare: add one, or use Run"}
 	}
-	out, err := run.CompareMemory(context.Background(), exp, opt)
+	mem := &run.Memory{}
+	out, err := run.Compare(context.Background(), exp, opt, mem)
 	if out == nil {
 		return Batched{Error: err.Error()}
 	}
@@ -86,8 +87,8 @@ func Compare(text, seed, reps string, progress func(done, total int)) Batched {
 	if err != nil {
 		b.Stopped = err.Error()
 	}
-	b.Arms = arms(out)
-	b.Files, b.Figures = files(out.Files), figures(out.Figures)
+	b.Arms = arms(out.Comparison, run.CheckExpectations(exp, out.Comparison.ByVariant()))
+	b.Files, b.Figures = files(mem.Files), figures(mem.Figures)
 	b.WallMS = time.Since(start).Milliseconds()
 	return b
 }
@@ -103,7 +104,8 @@ func Sweep(text, seed, reps string, progress func(done, total int)) Batched {
 	if exp.Sweep == nil {
 		return Batched{Error: "the file has no [sweep] table"}
 	}
-	out, err := run.SweepMemory(context.Background(), exp, opt)
+	mem := &run.Memory{}
+	out, err := run.RunSweep(context.Background(), exp, opt, mem)
 	if out == nil {
 		return Batched{Error: err.Error()}
 	}
@@ -111,7 +113,7 @@ func Sweep(text, seed, reps string, progress func(done, total int)) Batched {
 	if err != nil {
 		b.Stopped = err.Error()
 	}
-	b.Files, b.Figures = files(out.Files), figures(out.Figures)
+	b.Files, b.Figures = files(mem.Files), figures(mem.Figures)
 	b.WallMS = time.Since(start).Milliseconds()
 	return b
 }
@@ -146,8 +148,7 @@ var verdictOrder = []string{"locked_in", "relapsed", "recovered", "unaffected"}
 
 // arms is the verdict on each variant: its first fault's verdicts over
 // the replications and its expectations.
-func arms(out *run.CompareMemoryOutput) []ArmResult {
-	c := out.Comparison
+func arms(c *run.Comparison, expectations []run.ExpectResult) []ArmResult {
 	res := make([]ArmResult, len(c.Arms))
 	for i, a := range c.Arms {
 		r := ArmResult{Name: a.Name, Description: a.Description, Replications: c.Replications, Verdicts: []VerdictCount{}}
@@ -171,7 +172,7 @@ func arms(out *run.CompareMemoryOutput) []ArmResult {
 				r.Verdicts = append(r.Verdicts, VerdictCount{Verdict: v, Count: counts[v]})
 			}
 		}
-		for _, e := range out.Expectations {
+		for _, e := range expectations {
 			if e.Expect.Variant == a.Name {
 				r.Expectations = append(r.Expectations, Expectation{Text: e.String(), OK: e.OK})
 			}

@@ -36,7 +36,7 @@ func TestWasmSameBytesAsCLI(t *testing.T) {
 	}
 	out := t.TempDir()
 	s := uint64(seed)
-	if _, err := run.Execute(exp, run.Options{OutDir: out, Seed: &s}); err != nil {
+	if _, err := run.Execute(exp, run.Options{Seed: &s}, run.NewFolder(out, false)); err != nil {
 		t.Fatal(err)
 	}
 	want, err := os.ReadFile(filepath.Join(out, run.SummaryFile))
@@ -87,9 +87,9 @@ func cliBatch(t *testing.T, op, file, output string, seed uint64, reps int) []by
 	}
 	opt := run.CompareOptions{OutDir: t.TempDir(), Seed: &seed, Replications: reps}
 	if op == "compare" {
-		_, err = run.Compare(context.Background(), exp, opt)
+		_, err = run.Compare(context.Background(), exp, opt, run.NewFolder(opt.OutDir, opt.SVG))
 	} else {
-		_, err = run.RunSweep(context.Background(), exp, opt)
+		_, err = run.RunSweep(context.Background(), exp, opt, run.NewFolder(opt.OutDir, opt.SVG))
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -100,11 +100,11 @@ func generate(t *testing.T, kind, name string) string {
 	opt := run.CompareOptions{OutDir: dir, Plots: true, Jobs: 2}
 	switch kind {
 	case "run":
-		_, err = run.Execute(exp, run.Options{OutDir: dir, Plots: true})
+		_, err = run.Execute(exp, run.Options{Plots: true}, run.NewFolder(dir, false))
 	case "compare":
-		_, err = run.Compare(ctx, exp, opt)
+		_, err = run.Compare(ctx, exp, opt, run.NewFolder(opt.OutDir, opt.SVG))
 	case "sweep":
-		_, err = run.RunSweep(ctx, exp, opt)
+		_, err = run.RunSweep(ctx, exp, opt, run.NewFolder(opt.OutDir, opt.SVG))
 	}
 	if err != nil {
 		t.Fatalf("%s %s: %v", kind, name, err)

@@ -67,7 +67,7 @@ SLURM_ARRAY_TASK_MIN. --series all cannot be sharded. See docs/scale-out.md.`,
 			if shard != "" {
 				return runShard(ctx, c, args[0], exp, shard, opt)
 			}
-			out, err := run.Compare(ctx, exp, opt)
+			out, err := run.Compare(ctx, exp, opt, run.NewFolder(opt.OutDir, opt.SVG))
 			if out == nil {
 				return err
 			}

@@ -86,14 +86,14 @@ are kept. SIGINT or SIGTERM stops the run the same way (status 1).`,
 			applyMemoryLimit(b)
 			ctx, stop := signalContext(c.Context(), c.ErrOrStderr())
 			defer stop()
-			opt := run.Options{OutDir: outDir, Plots: !noPlots, SVG: svg, TraceEvery: trace, Replica: replica, Budget: b, Context: ctx, HistogramSeries: omOn}
+			opt := run.Options{Plots: !noPlots, TraceEvery: trace, Replica: replica, Budget: b, Context: ctx, HistogramSeries: omOn}
 			if isTerminal(c.ErrOrStderr()) {
 				opt.Progress = simProgress(c.ErrOrStderr())
 			}
 			if c.Flags().Changed("seed") {
 				opt.Seed = &seed
 			}
-			out, err := run.Execute(exp, opt)
+			out, err := run.Execute(exp, opt, run.NewFolder(outDir, svg))
 			if errors.Is(err, context.Canceled) {
 				return fmt.Errorf("interrupted: nothing written, the output folder keeps its previous set")
 			}

@@ -54,7 +54,7 @@ See docs/scale-out.md.`,
 			if shard != "" {
 				return runShard(ctx, c, args[0], exp, shard, opt)
 			}
-			out, err := run.RunSweep(ctx, exp, opt)
+			out, err := run.RunSweep(ctx, exp, opt, run.NewFolder(opt.OutDir, opt.SVG))
 			if out == nil {
 				return err
 			}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
@@ -34,7 +33,7 @@ type Batch struct {
 	sweep *SweepResult
 	cells []sweepCell
 	cmp   *Comparison
-	stage *atomicfile.Dir
+	sink  *Folder
 	swOut *SweepOutput
 	cmOut *CompareOutput
 }
@@ -101,20 +100,20 @@ func (b *Batch) Label(u int) string {
 // A sweep's units are added after Stage (its records wait in the staging
 // folder), a comparison's before or after.
 func (b *Batch) Stage(opt CompareOptions) error {
-	var err error
+	b.sink = NewFolder(opt.OutDir, opt.SVG)
 	if b.cmp != nil {
-		b.cmOut = &CompareOutput{Comparison: b.cmp, Dir: opt.OutDir}
-		if b.cmOut.Dir == "" {
-			b.cmOut.Dir = filepath.Join(DefaultOutDir(b.Name), "compare")
+		if err := b.sink.open(filepath.Join(DefaultOutDir(b.Name), "compare")); err != nil {
+			return err
 		}
-		b.stage, err = stageOutput(b.cmOut.Dir)
+		b.cmOut = &CompareOutput{Comparison: b.cmp, Dir: b.sink.Dir}
+		return nil
+	}
+	if err := b.sink.open(sweepDir(b.Name, "")); err != nil {
 		return err
 	}
-	b.swOut = &SweepOutput{Result: b.sweep, Dir: sweepDir(b.Name, opt.OutDir)}
-	if b.stage, err = stageOutput(b.swOut.Dir); err != nil {
-		return err
-	}
-	b.sweep.spool, err = newCellSpool(b.stage.Path())
+	b.swOut = &SweepOutput{Result: b.sweep, Dir: b.sink.Dir}
+	var err error
+	b.sweep.spool, err = newCellSpool(b.sink.scratch())
 	return err
 }
 
@@ -142,25 +141,23 @@ func (b *Batch) KeepRun(u int, res *topology.Result) {
 // comparison's (the other is nil).
 func (b *Batch) Commit(opt CompareOptions) (*SweepOutput, *CompareOutput, error) {
 	if b.cmp == nil {
-		if err := b.swOut.commit(b.stage, opt); err != nil {
+		if err := b.swOut.commit(b.sink, opt); err != nil {
 			return nil, nil, err
 		}
 		return b.swOut, nil, nil
 	}
-	out := b.cmOut
-	if err := out.write(b.stage.Path(), b.exp, opt, b.Series); err != nil {
+	if err := b.cmOut.write(b.sink, opt, b.Series); err != nil {
 		return nil, nil, err
 	}
-	if err := b.stage.Commit(); err != nil {
+	if err := b.sink.Commit(); err != nil {
 		return nil, nil, err
 	}
-	out.Files = underDir(out.Files, b.stage.Path(), out.Dir)
-	return nil, out, nil
+	return nil, b.cmOut, nil
 }
 
 // Abort removes the staging folder unless Commit committed it.
 func (b *Batch) Abort() {
-	if b.stage != nil {
-		b.stage.Abort()
+	if b.sink != nil {
+		b.sink.Abort()
 	}
 }

@@ -23,7 +23,7 @@ const cellSpoolDir = ".cell-spool"
 // a time, in replication order, when sweep.json is written. A line is
 // bounded like a partial file's (ReadLine): a record is a few hundred
 // bytes plus about 100 per fault.
-// A spool without a folder (newMemorySpool) keeps the same lines in
+// A spool without a folder (a Memory sink's) keeps the same lines in
 // memory, for the playground, which has no file system; its memory then
 // grows with the runs, within the page's budget.
 // Not safe for concurrent use: the sweep calls add under its lock.
@@ -32,11 +32,12 @@ type cellSpool struct {
 	mem map[int][]byte // the cells' lines, when dir is ""
 }
 
-// newMemorySpool returns a spool that keeps its lines in memory.
-func newMemorySpool() *cellSpool { return &cellSpool{mem: map[int][]byte{}} }
-
-// newCellSpool creates the spool inside the staging folder stage.
+// newCellSpool creates the spool inside the staging folder stage, or in
+// memory when stage is "".
 func newCellSpool(stage string) (*cellSpool, error) {
+	if stage == "" {
+		return &cellSpool{mem: map[int][]byte{}}, nil
+	}
 	dir := filepath.Join(stage, cellSpoolDir)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrOutput, err)

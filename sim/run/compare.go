@@ -14,7 +14,8 @@ import (
 
 // CompareOptions control a comparison.
 type CompareOptions struct {
-	// OutDir is the output directory; empty means out/<name>/compare.
+	// OutDir is a Batch's output directory (Stage); empty means
+	// out/<name>/sweep or compare. Compare and RunSweep write their sink.
 	OutDir string
 	// Jobs is the number of runs executed in parallel; 0 means
 	// runtime.NumCPU(). The results do not depend on it.
@@ -23,7 +24,7 @@ type CompareOptions struct {
 	Seed *uint64
 	// Replications, if > 0, overrides the experiment's replications.
 	Replications int
-	// Plots draws the figures; SVG writes each as SVG too.
+	// Plots draws the figures; SVG has a Batch write each as SVG too.
 	Plots, SVG bool
 	// Series says which runs' time series Compare writes to
 	// timeseries.csv: experiment.SeriesAll, SeriesFirst (replication 0 of

@@ -14,7 +14,7 @@ import (
 
 // compareFigure is a figure of a comparison and its file name: write
 // draws it to a file (PNG or SVG by the path's extension), svg to SVG
-// bytes in memory (CompareMemory, SweepMemory).
+// bytes in memory (the Memory sink).
 type compareFigure struct {
 	File  string
 	write func(path string, s *report.Scratch) error // s: memory shared by the figures of one set
@@ -245,4 +245,25 @@ func (c *Comparison) verdicts() string {
 		return verb(locked, "stays locked in", "stay locked in") + fmt.Sprintf("; the other %d recover", len(recovered))
 	}
 	return verb(locked, "stays locked in", "stay locked in") + "; " + verb(recovered, "recovers", "recover")
+}
+
+// svgGrowing renders f as SVG, doubling its height while the panels do
+// not fit, as figures.WriteGrowing does for files.
+func svgGrowing(f report.Figure) ([]byte, error) {
+	h := f.Height
+	if h == 0 {
+		h = report.DefaultHeight
+	}
+	for {
+		f.Height = h
+		var b bytes.Buffer
+		err := report.RenderSVG(&b, f)
+		if err == nil {
+			return b.Bytes(), nil
+		}
+		if !strings.Contains(err.Error(), "too small") || h >= report.MaxSize {
+			return nil, err
+		}
+		h = min(2*h, report.MaxSize)
+	}
 }

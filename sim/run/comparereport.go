@@ -29,30 +29,30 @@ const (
 	CompareSeries = "timeseries.csv"
 )
 
-// Compare runs every variant of exp and writes the comparison: tables
-// (JSON, CSV, Markdown) and, with opt.Plots, overlay and bar charts. The
-// output folder is checked and staged before any run (an unwritable one
-// fails with ErrOutput), and the set is committed whole at the end
-// (atomicfile.Dir). When ctx is cancelled or the budget stops a run, it
-// writes the whole replications that finished and returns the reason with
-// the output. A figure that cannot be drawn is a warning (Warnings), not
-// an error: the data files are written regardless.
-func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*CompareOutput, error) {
+// Compare runs every variant of exp and writes the comparison into sink:
+// tables (JSON, CSV, Markdown), the time series (opt.Series) and, with
+// opt.Plots, overlay and bar charts. The sink is opened (a Folder checked
+// and staged, ErrOutput) before any run, and the set is committed whole
+// at the end. When ctx is cancelled or the budget stops a run, it writes
+// the whole replications that finished and returns the reason with the
+// output. A figure that cannot be drawn is a warning (Warnings), not an
+// error: the data files are written regardless. An interactive sink
+// (Memory) gets no timeseries.csv and always the figures.
+func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions, sink Sink) (*CompareOutput, error) {
 	if err := CheckSeries(opt.Series); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 	}
-	out := &CompareOutput{Dir: opt.OutDir}
-	if out.Dir == "" {
-		out.Dir = filepath.Join(DefaultOutDir(exp.Name), "compare")
-	}
-	stage, err := stageOutput(out.Dir)
-	if err != nil {
+	if err := sink.open(filepath.Join(DefaultOutDir(exp.Name), "compare")); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 	}
-	defer stage.Abort()
+	defer sink.Abort()
+	out := &CompareOutput{Dir: sink.dir()}
 	mode := seriesMode(exp, opt)
-	if mode == experiment.SeriesAll {
-		opt.spool = filepath.Join(stage.Path(), spoolDir)
+	opt.spool = ""
+	if sink.interactive() {
+		mode, opt.Plots = experiment.SeriesNone, true
+	} else if mode == experiment.SeriesAll {
+		opt.spool = filepath.Join(sink.scratch(), spoolDir)
 		if err := os.Mkdir(opt.spool, 0o755); err != nil {
 			return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 		}
@@ -65,18 +65,17 @@ func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions
 	if c.Replications == 0 {
 		return out, runErr
 	}
-	if err := out.write(stage.Path(), exp, opt, mode); err != nil {
+	if err := out.write(sink, opt, mode); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 	}
-	if err := stage.Commit(); err != nil {
+	if err := sink.Commit(); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 	}
-	out.Files = underDir(out.Files, stage.Path(), out.Dir)
 	return out, runErr
 }
 
-// write writes the comparison's files into dir (the staging folder).
-func (out *CompareOutput) write(dir string, exp *experiment.Experiment, opt CompareOptions, mode string) error {
+// write writes the comparison's files into sink.
+func (out *CompareOutput) write(sink Sink, opt CompareOptions, mode string) error {
 	c := out.Comparison
 	stats, locked := c.Stats()
 	out.Stats, out.Locked = stats, locked
@@ -88,7 +87,7 @@ func (out *CompareOutput) write(dir string, exp *experiment.Experiment, opt Comp
 	if reps := seriesReplications(mode, c.Replications); reps > 0 {
 		files = append(files, output{CompareSeries, func(w io.Writer) error { return writeCompareSeries(w, c, reps, opt.spool) }})
 	}
-	paths, err := writeOutputs(dir, files)
+	paths, err := writeFiles(sink, files)
 	if err != nil {
 		return err
 	}
@@ -97,7 +96,7 @@ func (out *CompareOutput) write(dir string, exp *experiment.Experiment, opt Comp
 	}
 	out.Files = paths
 	if opt.Plots {
-		figs, warn := writeFigures(dir, CompareFigures(c, stats, locked), opt.SVG)
+		figs, warn := drawFigures(sink, CompareFigures(c, stats, locked))
 		out.Files = append(out.Files, figs...)
 		out.Warnings = append(out.Warnings, warn...)
 	}

@@ -8,6 +8,12 @@
 // default figures, lie below it; shard, which runs a sweep or a
 // comparison in parts and merges them, lies above it.
 //
+// Each command (Execute, Compare, RunSweep, and a shard merge's Batch)
+// has one entry point and decides what it writes; a Sink decides where:
+// a Folder, staged and committed whole, for the command line, or Memory,
+// the same data-file bytes and the figures as SVG, for the WebAssembly
+// playground (TestSinksSameRun, TestSinksSameCompare, TestSinksSameSweep).
+//
 // Every output is deterministic: the same experiment and seed give the same
 // bytes on any machine, and every file is written atomically.
 package run

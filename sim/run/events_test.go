@@ -47,7 +47,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 // TestEventsCSVGolden: breaker-fallback's events.csv, byte for byte, as
 // the run writes it next to timeseries.csv.
 func TestEventsCSVGolden(t *testing.T) {
-	out, err := Execute(bundled(t, "breaker-fallback"), Options{OutDir: t.TempDir()})
+	out, err := Execute(bundled(t, "breaker-fallback"), Options{}, NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func overview(t *testing.T, res *topology.Result) report.Figure {
 func TestOverviewEventsGolden(t *testing.T) {
 	var b strings.Builder
 	for _, name := range []string{"breaker-fallback", "outlier-ejection", "readiness-trap", "adaptive-limit"} {
-		mem, err := ExecuteMemory(bundled(t, name), Options{})
+		mem, err := Execute(bundled(t, name), Options{}, &Memory{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +110,7 @@ func TestOverviewEventsGolden(t *testing.T) {
 // file's comment), with the first half-open under a second long: what
 // the end-of-interval sample misses (it reads closed, open, closed).
 func TestBreakerBandsShowEveryTransition(t *testing.T) {
-	mem, err := ExecuteMemory(bundled(t, "breaker-fallback"), Options{})
+	mem, err := Execute(bundled(t, "breaker-fallback"), Options{}, &Memory{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestBreakerBandsFallBackToSamples(t *testing.T) {
 	exp := bundled(t, "breaker-fallback")
 	exp.Model.EventLogCap = 2
 	dir := t.TempDir()
-	out, err := Execute(exp, Options{OutDir: dir})
+	out, err := Execute(exp, Options{}, NewFolder(dir, false))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func BenchmarkExecute(b *testing.B) {
 			dir := b.TempDir()
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Execute(exp, Options{OutDir: dir, Budget: runner.DefaultBudget}); err != nil {
+				if _, err := Execute(exp, Options{Budget: runner.DefaultBudget}, NewFolder(dir, false)); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -131,7 +131,7 @@ func sweepWith(t *testing.T, file string) *SweepResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res.spool = newMemorySpool()
+	res.spool, _ = newCellSpool("")
 	for v := range res.Variants {
 		for y := 0; y < res.ny; y++ {
 			for x := 0; x < res.nx; x++ {

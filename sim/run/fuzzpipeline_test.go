@@ -36,16 +36,16 @@ func FuzzPipeline(f *testing.F) {
 			return
 		}
 		plots := len(data)%2 == 1 // half the inputs draw their figures
-		_, err = Execute(exp, Options{OutDir: t.TempDir(), Plots: plots, TraceEvery: 7, Budget: tinyBudget})
+		_, err = Execute(exp, Options{Plots: plots, TraceEvery: 7, Budget: tinyBudget}, NewFolder(t.TempDir(), false))
 		allowed(t, "run", err)
 		opt := CompareOptions{OutDir: t.TempDir(), Jobs: 1, Replications: 2, Plots: plots, Budget: tinyBudget}
 		if len(exp.Variants) > 0 {
-			_, err = Compare(context.Background(), exp, opt)
+			_, err = Compare(context.Background(), exp, opt, NewFolder(opt.OutDir, opt.SVG))
 			allowed(t, "compare", err)
 		}
 		if exp.Sweep != nil {
 			opt.OutDir, opt.Replications = t.TempDir(), 1
-			_, err = RunSweep(context.Background(), exp, opt)
+			_, err = RunSweep(context.Background(), exp, opt, NewFolder(opt.OutDir, opt.SVG))
 			allowed(t, "sweep", err)
 		}
 	})

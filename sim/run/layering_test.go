@@ -23,12 +23,12 @@ const runPath = "github.com/ressim/ressim/sim/run"
 const maxRoomLines, maxRoomFiles = 3200, 20
 
 // roomLimits are the rooms still over those bounds, each at about its
-// size when it was last cut (4,714 lines in 31 files after the headline
-// contract), with a little room for fixes but none for a new job:
+// size when it was last cut (4,659 lines in 29 files after one Sink
+// replaced the file and memory twins), with a little room for fixes but none for a new job:
 // sim/run itself, until its comparisons and sweeps move to rooms of
 // their own (issue 23). Lower them as the room shrinks.
 var roomLimits = map[string]struct{ lines, files int }{
-	".": {4800, 31},
+	".": {4740, 29},
 }
 
 // forbidden are the imports each room must not make ("x/" forbids every

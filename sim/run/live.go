@@ -19,7 +19,7 @@ import (
 var liveShares = [...]float64{0.2, 0.5}
 
 // LiveMinEvents is the estimated size (Estimate's Events) from which
-// ExecuteMemory draws live figures: below it a run is over before a live
+// Execute into a Memory sink draws live figures: below it a run is over before a live
 // figure would help, and drawing one would only delay the result.
 const LiveMinEvents = 1e6
 

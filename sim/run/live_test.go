@@ -23,13 +23,13 @@ func TestLiveFiguresSameOutputs(t *testing.T) {
 	if e := runner.Estimate(mustModel(t, exp)).Events; e < LiveMinEvents {
 		t.Fatalf("the retry storm is estimated at %.0f events, under LiveMinEvents", e)
 	}
-	plain, err := ExecuteMemory(exp, Options{})
+	plain, err := executeMemory(exp, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var stages []string
 	var live []MemoryFigure
-	got, err := ExecuteMemory(exp, Options{LiveFigures: true, Observe: func(stage string, fig *MemoryFigure) {
+	got, err := executeMemory(exp, Options{LiveFigures: true, Observe: func(stage string, fig *MemoryFigure) {
 		stages = append(stages, stage)
 		if stage == "live" {
 			live = append(live, *fig)
@@ -46,7 +46,7 @@ func TestLiveFiguresSameOutputs(t *testing.T) {
 			t.Errorf("live figure %d is not the overview titled %q", i, want)
 		}
 	}
-	if !bytes.Equal(got.Summary, plain.Summary) || len(got.Figures) != len(plain.Figures) {
+	if !bytes.Equal(got.Data(SummaryFile), plain.Data(SummaryFile)) || len(got.Figures) != len(plain.Figures) {
 		t.Fatalf("summary.json or the figures changed with live figures")
 	}
 	for i := range got.Figures {
@@ -59,7 +59,7 @@ func TestLiveFiguresSameOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ExecuteMemory(small, Options{LiveFigures: true, Observe: func(stage string, _ *MemoryFigure) {
+	if _, err := executeMemory(small, Options{LiveFigures: true, Observe: func(stage string, _ *MemoryFigure) {
 		if stage == "live" {
 			t.Errorf("a small run (%.0f events estimated) was drawn live", runner.Estimate(mustModel(t, small)).Events)
 		}
@@ -97,7 +97,7 @@ func TestLiveFiguresEveryBundled(t *testing.T) {
 		}
 		large++
 		n := 0
-		if _, err := ExecuteMemory(exp, Options{LiveFigures: true, Observe: func(stage string, _ *MemoryFigure) {
+		if _, err := executeMemory(exp, Options{LiveFigures: true, Observe: func(stage string, _ *MemoryFigure) {
 			if stage == "live" {
 				n++
 			}

@@ -46,7 +46,7 @@ func (p Replica) Label() string {
 }
 
 // DefaultReplicaDir is where Execute writes a replica's outputs when
-// Options.OutDir is empty: out/<name>/replica/<label>.
+// the Folder names no folder: out/<name>/replica/<label>.
 func DefaultReplicaDir(name string, p Replica) string {
 	return filepath.Join(DefaultOutDir(name), "replica", p.Label())
 }

@@ -20,7 +20,7 @@ import (
 // and headline.
 func replicaSummary(t *testing.T, exp *experiment.Experiment, p Replica, seed *uint64) ([]byte, Headline) {
 	t.Helper()
-	out, err := Execute(exp, Options{OutDir: t.TempDir(), Replica: &p, Seed: seed})
+	out, err := Execute(exp, Options{Replica: &p, Seed: seed}, NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatalf("%s: %v", p.Label(), err)
 	}
@@ -43,7 +43,7 @@ func digest(b []byte) string {
 func TestReplicaReproducesCompare(t *testing.T) {
 	exp := loadVariants(t)
 	seed := uint64(11)
-	out, err := Compare(context.Background(), exp, CompareOptions{OutDir: t.TempDir(), Jobs: 2, Seed: &seed, KeepRuns: true})
+	out, err := Compare(context.Background(), exp, CompareOptions{Jobs: 2, Seed: &seed, KeepRuns: true}, NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestReplicaReproducesSweepCell(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := RunSweep(context.Background(), exp, CompareOptions{OutDir: t.TempDir(), Jobs: 2})
+	out, err := RunSweep(context.Background(), exp, CompareOptions{Jobs: 2}, NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,9 +17,6 @@ import (
 
 // Options control one execution.
 type Options struct {
-	// OutDir is the output directory, created if missing. Empty means
-	// DefaultOutDir(name).
-	OutDir string
 	// Seed, if non-nil, overrides the experiment's seed.
 	Seed *uint64
 	// Plots draws the PNG figures; without it only data files are written.
@@ -27,8 +24,6 @@ type Options struct {
 	// TraceEvery, if > 0, traces one user request in TraceEvery (at most
 	// TraceMax, 0 meaning 200) into trace.json.
 	TraceEvery, TraceMax int
-	// SVG also writes every figure as SVG (same name, .svg).
-	SVG bool
 	// HistogramSeries records the per-interval latency histograms in
 	// Output.Result.Histograms (topology.Model.RecordHistogramSeries), for
 	// the OpenMetrics export; off, they are nil.
@@ -46,29 +41,29 @@ type Options struct {
 	// sweep cell) exactly as compare or sweep ran it, Seed being the
 	// comparison's seed; the default OutDir is then DefaultReplicaDir.
 	Replica *Replica
-	// Observe, if not nil, hears ExecuteMemory's stages as each ends:
+	// Observe, if not nil, hears the stages of Execute into a Memory sink as each ends:
 	// "simulated", "figure" with the overview, "summary", then "figure"
 	// once per other figure, with the figure (nil for the others); and,
 	// with LiveFigures, "live" with a live overview while simulating. The playground uses it to show the
 	// first figure while the others are drawn, and to time the stages.
-	// Called on ExecuteMemory's goroutine; Execute ignores it.
+	// Called on Execute's goroutine; a Folder sink ignores it.
 	Observe func(stage string, fig *MemoryFigure)
-	// LiveFigures, with Observe set, has ExecuteMemory draw the overview
+	// LiveFigures, with Observe set, has Execute into a Memory sink draw the overview
 	// while a large run goes on (Estimate at least LiveMinEvents events),
 	// at 20 % and 50 % of the simulated time, told to Observe as stage
-	// "live" with the figure; the outputs are the same. Execute ignores it.
+	// "live" with the figure; the outputs are the same. A Folder sink ignores it.
 	LiveFigures bool
 }
 
-// DefaultOutDir is where outputs go when Options.OutDir is empty: out/<name>.
+// DefaultOutDir is where a run goes when its Folder names no folder: out/<name>.
 func DefaultOutDir(name string) string { return filepath.Join("out", name) }
 
 // Output is what Execute produced.
 type Output struct {
 	Result *topology.Result
-	// Dir is the output directory.
+	// Dir is the output directory ("" for a Memory sink).
 	Dir string
-	// Files are the paths written, in the order written.
+	// Files are the paths written (a Memory sink's names), in the order written.
 	Files []string
 	// Warnings are the figures that could not be drawn.
 	Warnings []string
@@ -82,53 +77,70 @@ const (
 	TraceFile = "trace.json"
 )
 
-// Execute runs exp and writes its outputs. Before simulating it refuses a
-// run over opt.Budget (runner.ErrBudget) and checks and stages the output folder
-// (ErrOutput); the outputs are committed as one set (atomicfile.Dir), so
-// a failed or stopped run leaves the previous set untouched. A figure
-// that cannot be drawn is a warning (Output.Warnings), not an error.
-func Execute(exp *experiment.Experiment, opt Options) (*Output, error) {
-	cfg, err := model(exp, opt)
+// Execute runs exp and writes its outputs into sink. Before simulating it
+// refuses a run over opt.Budget (runner.ErrBudget) and opens the sink (a
+// Folder is checked and staged, ErrOutput); the outputs are committed as
+// one set, so a failed or stopped run leaves the previous set untouched.
+// A figure that cannot be drawn is a warning (Output.Warnings), not an
+// error. Into a Folder it writes summary.json, timeseries.csv, events.csv
+// (trace.json with TraceEvery), then with Plots the figures; into an
+// interactive sink (Memory) the overview, summary.json, then the other
+// figures, telling opt.Observe of each stage. Safe for concurrent use on
+// distinct sinks.
+func Execute(exp *experiment.Experiment, opt Options, sink Sink) (*Output, error) {
+	out, err := execute(exp, opt, sink)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
 	}
-	cfg.Trace = topology.TraceConfig{Every: opt.TraceEvery, Max: opt.TraceMax}
-	writes := runner.WritesSeries | runner.WritesEvents
-	if opt.HistogramSeries {
-		writes |= runner.WritesOpenMetrics // the histograms are recorded for metrics.om
-	}
-	if err := opt.Budget.Check([]runner.PlannedRun{{Model: cfg, Times: 1, Writes: writes}}); err != nil {
-		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
-	}
-	out := &Output{Dir: opt.OutDir}
-	switch {
-	case out.Dir != "":
-	case opt.Replica != nil:
-		out.Dir = DefaultReplicaDir(exp.Name, *opt.Replica)
-	default:
-		out.Dir = DefaultOutDir(exp.Name)
-	}
-	stage, err := stageOutput(out.Dir)
-	if err != nil {
-		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
-	}
-	defer stage.Abort()
-	opt.LiveFigures = false // ExecuteMemory's only
-	if out.Result, err = simulate(cfg, opt); err != nil {
-		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
-	}
-	if err := out.write(stage.Path(), opt); err != nil {
-		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
-	}
-	if err := stage.Commit(); err != nil {
-		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
-	}
-	out.Files = underDir(out.Files, stage.Path(), out.Dir)
 	return out, nil
 }
 
+func execute(exp *experiment.Experiment, opt Options, sink Sink) (*Output, error) {
+	cfg, err := model(exp, opt)
+	if err != nil {
+		return nil, err
+	}
+	live := sink.interactive()
+	var writes runner.Writes
+	if !live {
+		cfg.Trace = topology.TraceConfig{Every: opt.TraceEvery, Max: opt.TraceMax}
+		writes = runner.WritesSeries | runner.WritesEvents
+		if opt.HistogramSeries {
+			writes |= runner.WritesOpenMetrics // the histograms are recorded for metrics.om
+		}
+	}
+	if err := opt.Budget.Check([]runner.PlannedRun{{Model: cfg, Times: 1, Writes: writes}}); err != nil {
+		return nil, err
+	}
+	dir := DefaultOutDir(exp.Name)
+	if opt.Replica != nil {
+		dir = DefaultReplicaDir(exp.Name, *opt.Replica)
+	}
+	if !live {
+		if err := sink.open(dir); err != nil {
+			return nil, err
+		}
+		opt.LiveFigures = false // the playground's only
+	}
+	defer sink.Abort()
+	out := &Output{}
+	if out.Result, err = simulate(cfg, opt); err != nil {
+		return nil, err
+	}
+	out.Dir = sink.dir()
+	if live {
+		err = out.writeLive(sink, opt)
+	} else {
+		err = out.write(sink, opt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, sink.Commit()
+}
+
 // simulate runs one model under opt's progress callback, context and
-// budget guard: the part of a run that Execute and ExecuteMemory share.
+// budget guard.
 func simulate(cfg topology.Config, opt Options) (*topology.Result, error) {
 	ctx := opt.Context
 	if ctx == nil {
@@ -138,25 +150,30 @@ func simulate(cfg topology.Config, opt Options) (*topology.Result, error) {
 	return runner.NewMeter(ctx, opt.Budget, cfg).Run(cfg, ro)
 }
 
-// write writes a run's files into dir (the staging folder).
-func (out *Output) write(dir string, opt Options) error {
+// summaryOutput is a run's summary.json.
+func summaryOutput(res *topology.Result) output {
+	return output{SummaryFile, func(w io.Writer) error {
+		b, err := SummaryJSON(res)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}}
+}
+
+// write writes a run's files into sink, then with opt.Plots its figures.
+func (out *Output) write(sink Sink, opt Options) error {
 	res := out.Result
 	files := []output{
-		{SummaryFile, func(w io.Writer) error {
-			b, err := SummaryJSON(res)
-			if err != nil {
-				return err
-			}
-			_, err = w.Write(b)
-			return err
-		}},
+		summaryOutput(res),
 		{TimeSeriesFile, func(w io.Writer) error { return metrics.WriteCSV(w, res.Series) }},
 		{EventsFile, func(w io.Writer) error { return WriteEventsCSV(w, res.EventLog) }},
 	}
 	if opt.TraceEvery > 0 {
 		files = append(files, output{TraceFile, res.WriteTrace})
 	}
-	paths, err := writeOutputs(dir, files)
+	paths, err := writeFiles(sink, files)
 	if err != nil {
 		return err
 	}
@@ -166,11 +183,49 @@ func (out *Output) write(dir string, opt Options) error {
 		for _, f := range figures.Default(res) {
 			figs = append(figs, growingFigure(f.File, f.Figure))
 		}
-		paths, warn := writeFigures(dir, figs, opt.SVG)
+		paths, warn := drawFigures(sink, figs)
 		out.Files = append(out.Files, paths...)
 		out.Warnings = append(out.Warnings, warn...)
 	}
 	return nil
+}
+
+// writeLive writes a run into an interactive sink, telling opt.Observe of
+// each stage: the first figure (the overview) is drawn before
+// summary.json, which nobody looks at first, so the page shows it sooner.
+func (out *Output) writeLive(sink Sink, opt Options) error {
+	opt.observe("simulated", nil)
+	summarize := func() error {
+		paths, err := writeFiles(sink, []output{summaryOutput(out.Result)})
+		out.Files = append(out.Files, paths...)
+		opt.observe("summary", nil)
+		return err
+	}
+	figs := figures.Default(out.Result)
+	for i, f := range figs {
+		if i == 1 {
+			if err := summarize(); err != nil {
+				return err
+			}
+		}
+		paths, warn := sink.figure(growingFigure(f.File, f.Figure))
+		out.Files = append(out.Files, paths...)
+		out.Warnings = append(out.Warnings, warn...)
+		if m, ok := sink.(*Memory); ok && len(paths) > 0 {
+			opt.observe("figure", m.last())
+		}
+	}
+	if len(figs) < 2 {
+		return summarize()
+	}
+	return nil
+}
+
+// observe calls o.Observe, if set.
+func (o Options) observe(stage string, fig *MemoryFigure) {
+	if o.Observe != nil {
+		o.Observe(stage, fig)
+	}
 }
 
 // model returns the configuration Execute runs: the base with its seed or

@@ -31,11 +31,11 @@ func load(t *testing.T) *experiment.Experiment {
 // requires byte-identical outputs.
 func TestDeterministic(t *testing.T) {
 	exp := load(t)
-	a, err := Execute(exp, Options{OutDir: t.TempDir(), Plots: true})
+	a, err := Execute(exp, Options{Plots: true}, NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Execute(exp, Options{OutDir: t.TempDir(), Plots: true})
+	b, err := Execute(exp, Options{Plots: true}, NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,11 +56,11 @@ func TestDeterministic(t *testing.T) {
 func TestSeedOverride(t *testing.T) {
 	exp := load(t)
 	seed := uint64(43)
-	a, err := Execute(exp, Options{OutDir: t.TempDir()})
+	a, err := Execute(exp, Options{}, NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Execute(exp, Options{OutDir: t.TempDir(), Seed: &seed})
+	b, err := Execute(exp, Options{Seed: &seed}, NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestSeedOverride(t *testing.T) {
 // change to the model, the random streams or the formats shows up here.
 // Regenerate with: go test ./sim/run -run TestGoldenOutputs -update
 func TestGoldenOutputs(t *testing.T) {
-	out, err := Execute(load(t), Options{OutDir: t.TempDir()})
+	out, err := Execute(load(t), Options{}, NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestGoldenOutputs(t *testing.T) {
 func TestSummaryNulls(t *testing.T) {
 	exp := load(t)
 	exp.Model.Clients = exp.Model.Clients[:1] // db gets no traffic
-	out, err := Execute(exp, Options{OutDir: t.TempDir()})
+	out, err := Execute(exp, Options{}, NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestTrace(t *testing.T) {
 	}
 	var raw [2][]byte
 	for i := range raw {
-		out, err := Execute(exp, Options{OutDir: t.TempDir(), TraceEvery: 50, TraceMax: 5})
+		out, err := Execute(exp, Options{TraceEvery: 50, TraceMax: 5}, NewFolder(t.TempDir(), false))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -216,7 +216,7 @@ func TestFigureGolden(t *testing.T) {
 			}
 		}
 	}
-	out, err := Execute(load(t), Options{OutDir: t.TempDir()})
+	out, err := Execute(load(t), Options{}, NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestFigureGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bf, err := Execute(exp, Options{OutDir: t.TempDir()})
+	bf, err := Execute(exp, Options{}, NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}

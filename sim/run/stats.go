@@ -4,13 +4,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"strconv"
 
-	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/sim/analysis"
 	"github.com/ressim/ressim/sim/headline"
-	"github.com/ressim/ressim/sim/report"
 )
 
 // MetricDef is a per-run headline metric of a comparison: its row of the
@@ -198,43 +195,10 @@ func csvNum(x float64) string {
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
-// writeOutputs writes each table of a comparison or sweep atomically into
-// dir, returning the paths in order.
-func writeOutputs(dir string, files []output) ([]string, error) {
-	var paths []string
-	for _, f := range files {
-		p := filepath.Join(dir, f.name)
-		if err := atomicfile.Write(p, f.fill); err != nil {
-			return nil, err
-		}
-		paths = append(paths, p)
-	}
-	return paths, nil
-}
-
 // output is one table file and what fills it.
 type output struct {
 	name string
 	fill func(io.Writer) error
-}
-
-// writeFigures draws each figure into dir (as SVG too with svg),
-// returning the paths written in order and a warning per figure that
-// could not be drawn: a figure never fails the run whose data it shows.
-func writeFigures(dir string, figs []compareFigure, svg bool) ([]string, []string) {
-	var paths, warnings []string
-	var scratch report.Scratch // the figures are drawn one after another
-	for _, f := range figs {
-		for _, name := range figureFiles(f.File, svg) {
-			p := filepath.Join(dir, name)
-			if err := drawSafely(func() error { return f.write(p, &scratch) }); err != nil {
-				warnings = append(warnings, fmt.Sprintf("figure %s not drawn: %v", name, err))
-				continue
-			}
-			paths = append(paths, p)
-		}
-	}
-	return paths, warnings
 }
 
 // drawSafely runs draw, turning a panic in the plotting library into an
@@ -246,17 +210,4 @@ func drawSafely(draw func() error) (err error) {
 		}
 	}()
 	return draw()
-}
-
-// underDir maps paths under from to the same names under to.
-func underDir(paths []string, from, to string) []string {
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		rel, err := filepath.Rel(from, p)
-		if err != nil {
-			rel = filepath.Base(p)
-		}
-		out[i] = filepath.Join(to, rel)
-	}
-	return out
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ressim/ressim/internal/atomicfile"
 	"github.com/ressim/ressim/sim/analysis"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/headline"
@@ -74,23 +73,23 @@ type SweepOutput struct {
 }
 
 // RunSweep runs the experiment's [sweep] grid and writes its table and
-// plots: a heatmap of the metric over the two axes per variant (the phase
-// diagram), or, for one axis, the metric against it with a line per
-// variant.
-func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*SweepOutput, error) {
+// plots into sink: a heatmap of the metric over the two axes per variant
+// (the phase diagram), or, for one axis, the metric against it with a
+// line per variant. An interactive sink (Memory) always gets the figures.
+func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOptions, sink Sink) (*SweepOutput, error) {
 	res, cells, g, err := startSweep(ctx, exp, opt)
 	if err != nil {
 		return nil, err
 	}
-	out := &SweepOutput{Result: res, Dir: sweepDir(exp.Name, opt.OutDir)}
-	stage, err := stageOutput(out.Dir)
-	if err != nil {
+	if err := sink.open(sweepDir(exp.Name, "")); err != nil {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 	}
-	defer stage.Abort()
-	if res.spool, err = newCellSpool(stage.Path()); err != nil {
+	defer sink.Abort()
+	out := &SweepOutput{Result: res, Dir: sink.dir()}
+	if res.spool, err = newCellSpool(sink.scratch()); err != nil {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 	}
+	opt.Plots = opt.Plots || sink.interactive()
 	runErr := res.runCells(ctx, cells, opt, g)
 	if runErr != nil && !IsStop(runErr) {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, runErr)
@@ -98,7 +97,7 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 	if res.Replications == 0 {
 		return out, runErr
 	}
-	if err := out.commit(stage, opt); err != nil {
+	if err := out.commit(sink, opt); err != nil {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 	}
 	return out, runErr
@@ -157,18 +156,14 @@ func newSweep(exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []s
 	return res, cells, nil
 }
 
-// commit writes the sweep's files into stage and commits it whole. The
+// commit writes the sweep's files into sink and commits it whole. The
 // unsharded sweep and a merge (Batch.Commit) both end here: the same
 // records in the same order give the same bytes.
-func (out *SweepOutput) commit(stage *atomicfile.Dir, opt CompareOptions) error {
-	if err := out.write(stage.Path(), opt); err != nil {
+func (out *SweepOutput) commit(sink Sink, opt CompareOptions) error {
+	if err := out.write(sink, opt); err != nil {
 		return err
 	}
-	if err := stage.Commit(); err != nil {
-		return err
-	}
-	out.Files = underDir(out.Files, stage.Path(), out.Dir)
-	return nil
+	return sink.Commit()
 }
 
 // sweepCell is one cell of the grid for one variant, and its model.
@@ -247,15 +242,15 @@ func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt Compa
 	return firstErr
 }
 
-// write writes the sweep's files into dir (the staging folder).
-func (out *SweepOutput) write(dir string, opt CompareOptions) error {
+// write writes the sweep's files into sink.
+func (out *SweepOutput) write(sink Sink, opt CompareOptions) error {
 	res := out.Result
 	stats, err := res.stats()
 	if err != nil {
 		return err
 	}
 	out.Stats = stats
-	paths, err := writeOutputs(dir, []output{
+	paths, err := writeFiles(sink, []output{
 		{SweepCSV, func(w io.Writer) error { return writeSweepCSV(w, res, out.Stats) }},
 		{SweepJSON, func(w io.Writer) error { return writeSweepJSON(w, res, out.Stats) }},
 		{SweepMarkdown, func(w io.Writer) error { return WriteSweepTable(w, res, out.Stats) }},
@@ -268,7 +263,7 @@ func (out *SweepOutput) write(dir string, opt CompareOptions) error {
 	}
 	out.Files = paths
 	if opt.Plots {
-		figs, warn := writeFigures(dir, res.figures(out.Stats), opt.SVG)
+		figs, warn := drawFigures(sink, res.figures(out.Stats))
 		out.Files = append(out.Files, figs...)
 		out.Warnings = append(out.Warnings, warn...)
 	}

@@ -51,7 +51,7 @@ func TestSweep(t *testing.T) {
 	}
 	var outs []*SweepOutput
 	for _, j := range []int{1, 3} {
-		out, err := RunSweep(context.Background(), exp, CompareOptions{OutDir: t.TempDir(), Jobs: j, Plots: j == 1})
+		out, err := RunSweep(context.Background(), exp, CompareOptions{Jobs: j, Plots: j == 1}, NewFolder(t.TempDir(), false))
 		if err != nil {
 			t.Fatal(err)
 		}

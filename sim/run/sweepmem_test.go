@@ -44,12 +44,12 @@ func sweepHeldAfterRuns(t *testing.T, exp *experiment.Experiment, reps int) uint
 	if err != nil {
 		t.Fatal(err)
 	}
-	stage, err := stageOutput(t.TempDir() + "/out")
-	if err != nil {
+	stage := NewFolder(t.TempDir()+"/out", false)
+	if err := stage.open(""); err != nil {
 		t.Fatal(err)
 	}
 	defer stage.Abort()
-	if res.spool, err = newCellSpool(stage.Path()); err != nil {
+	if res.spool, err = newCellSpool(stage.scratch()); err != nil {
 		t.Fatal(err)
 	}
 	if err := res.runCells(context.Background(), cells, CompareOptions{Jobs: 2}, runner.NewMeter(context.Background(), runner.Budget{})); err != nil {

@@ -19,7 +19,7 @@ import (
 func TestCompareShardMergeMatchesUnsharded(t *testing.T) {
 	exp, data := loadSweep(t, "compare-small.toml")
 	full := filepath.Join(t.TempDir(), "full")
-	if _, err := run.Compare(context.Background(), exp, run.CompareOptions{OutDir: full, Jobs: 2, Plots: true}); err != nil {
+	if _, err := run.Compare(context.Background(), exp, run.CompareOptions{Jobs: 2, Plots: true}, run.NewFolder(full, false)); err != nil {
 		t.Fatal(err)
 	}
 	for n := 1; n <= 7; n++ {

@@ -61,7 +61,7 @@ func sameTree(t *testing.T, a, b string) {
 func unsharded(t *testing.T, exp *experiment.Experiment) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "full")
-	if _, err := run.RunSweep(context.Background(), exp, run.CompareOptions{OutDir: dir, Jobs: 2, Plots: true}); err != nil {
+	if _, err := run.RunSweep(context.Background(), exp, run.CompareOptions{Jobs: 2, Plots: true}, run.NewFolder(dir, false)); err != nil {
 		t.Fatal(err)
 	}
 	return dir
