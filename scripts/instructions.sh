@@ -52,7 +52,7 @@ python3 - "$work" "$rev" "$top" <<'EOF'
 import collections, re, subprocess, sys
 work, rev, top = sys.argv[1], sys.argv[2], int(sys.argv[3])
 def load(f):
-    out = subprocess.run(['cg_annotate', f], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(['cg_annotate', '--threshold=0', f], capture_output=True, text=True, check=True).stdout
     d = collections.Counter()
     for line in out.splitlines():
         m = re.match(r'\s*([\d,]+) \([^)]*\)\s+\S+:(\S+)$', line)
