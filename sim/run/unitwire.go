@@ -204,7 +204,7 @@ func UnitLine(u int, d Unit) ([]byte, error) {
 // verifies its checksum, returning the unit's id and data.
 func ParseUnitLine(line []byte) (int, Unit, error) {
 	var pu partialUnit
-	if err := strictJSON(line, &pu); err != nil {
+	if err := DecodeStrict(line, &pu); err != nil {
 		return 0, Unit{}, err
 	}
 	sum := sha256.Sum256(pu.Data)
@@ -212,7 +212,7 @@ func ParseUnitLine(line []byte) (int, Unit, error) {
 		return 0, Unit{}, fmt.Errorf("unit %d: checksum mismatch", pu.Unit)
 	}
 	var w wireRecord
-	if err := strictJSON(pu.Data, &w); err != nil {
+	if err := DecodeStrict(pu.Data, &w); err != nil {
 		return 0, Unit{}, fmt.Errorf("unit %d: %w", pu.Unit, err)
 	}
 	d, err := w.unit()
@@ -222,7 +222,10 @@ func ParseUnitLine(line []byte) (int, Unit, error) {
 	return pu.Unit, d, nil
 }
 
-func strictJSON(b []byte, v any) error {
+// DecodeStrict decodes one JSON value of b into v, refusing unknown
+// fields and trailing data: the partial format's lines (a unit's here,
+// the header's in package shard) are read this way.
+func DecodeStrict(b []byte, v any) error {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {

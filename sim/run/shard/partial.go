@@ -2,8 +2,6 @@ package shard
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -141,7 +139,7 @@ func scanPartialAt(path string, unit func(n int, line []byte, u int, d run.Unit)
 }
 
 func readHeaderLine(line []byte, h *PartialHeader) error {
-	if err := strictJSON(line, h); err != nil {
+	if err := run.DecodeStrict(line, h); err != nil {
 		return fmt.Errorf("header: %w", err)
 	}
 	if h.Format != PartialFormat {
@@ -156,17 +154,4 @@ func scanUnitLine(n int, line []byte, unit func(n int, line []byte, u int, d run
 		return err
 	}
 	return unit(n, line, u, d)
-}
-
-// strictJSON decodes b into v, refusing unknown fields and trailing data.
-func strictJSON(b []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return err
-	}
-	if d.More() {
-		return errors.New("trailing data")
-	}
-	return nil
 }
