@@ -25,14 +25,7 @@ func TestChooseStepSplits(t *testing.T) {
 	if got := choose.Share(0); got != 0.8 {
 		t.Errorf("Share(0) = %v, want 0.8", got)
 	}
-	m, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := m.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustRun(t, cfg)
 	arrivals := map[string]float64{}
 	for _, s := range res.Services {
 		arrivals[s.Name] = float64(s.Arrivals)

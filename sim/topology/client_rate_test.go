@@ -38,14 +38,7 @@ func TestOpenRequestsMatchesModel(t *testing.T) {
 			if math.Abs(got-tc.want) > 1e-9*tc.want {
 				t.Fatalf("OpenRequests = %v, want %v", got, tc.want)
 			}
-			m, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := m.Run()
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustRun(t, cfg)
 			sent := float64(res.Clients[0].Sent)
 			if d := math.Abs(sent - got); d > 5*math.Sqrt(got) {
 				t.Errorf("the model sent %v requests, OpenRequests expects %v (more than 5 sigma = %.0f apart)", sent, got, 5*math.Sqrt(got))
