@@ -31,14 +31,7 @@ func TestSeriesColumnsMatchModel(t *testing.T) {
 			{Name: "db", Workers: 2, Steps: work(constant(time.Millisecond))},
 		},
 	}
-	m, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := m.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustRun(t, cfg)
 	// totals 2, client 7, api 17 + db 17 - 3 shared with the client, the
 	// site api->db/call 6, the client's site 3
 	if got, want := cfg.SeriesColumns(), 2+7+17+17-3+6+3; got != want {
