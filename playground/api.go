@@ -13,6 +13,7 @@ import (
 	"github.com/ressim/ressim/experiments"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/run/runner"
 )
 
@@ -211,7 +212,7 @@ func ExecuteWith(text, seed, setJSON string, h Hooks) Ran {
 			}
 		}
 	}
-	mem := &run.Memory{}
+	mem := &output.Memory{}
 	ran, err := run.Execute(exp, opt, mem)
 	if err != nil {
 		return Ran{Error: err.Error()}
@@ -230,7 +231,7 @@ func (h Hooks) stage(name string) {
 }
 
 // observe passes run.Options.Observe's news on to h.
-func (h Hooks) observe(stage string, f *run.MemoryFigure) {
+func (h Hooks) observe(stage string, f *output.MemoryFigure) {
 	h.stage(stage)
 	switch {
 	case f == nil:

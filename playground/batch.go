@@ -8,6 +8,7 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/output"
 )
 
 // File is one data file of a comparison or a sweep (compare.json,
@@ -77,7 +78,7 @@ func Compare(text, seed, reps string, progress func(done, total int)) Batched {
 	if len(exp.Variants) == 0 {
 		return Batched{Error: "the file has no [[variant]] to compare: add one, or use Run"}
 	}
-	mem := &run.Memory{}
+	mem := &output.Memory{}
 	out, err := run.Compare(context.Background(), exp, opt, mem)
 	if out == nil {
 		return Batched{Error: err.Error()}
@@ -104,7 +105,7 @@ func Sweep(text, seed, reps string, progress func(done, total int)) Batched {
 	if exp.Sweep == nil {
 		return Batched{Error: "the file has no [sweep] table"}
 	}
-	mem := &run.Memory{}
+	mem := &output.Memory{}
 	out, err := run.RunSweep(context.Background(), exp, opt, mem)
 	if out == nil {
 		return Batched{Error: err.Error()}
@@ -191,7 +192,7 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-func files(fs []run.MemoryFile) []File {
+func files(fs []output.MemoryFile) []File {
 	out := make([]File, len(fs))
 	for i, f := range fs {
 		out[i] = File{File: f.File, Text: string(f.Data)}
@@ -199,7 +200,7 @@ func files(fs []run.MemoryFile) []File {
 	return out
 }
 
-func figures(fs []run.MemoryFigure) []Figure {
+func figures(fs []output.MemoryFigure) []Figure {
 	out := make([]Figure, len(fs))
 	for i, f := range fs {
 		out[i] = Figure{File: f.File, SVG: string(f.SVG)}

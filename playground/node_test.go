@@ -13,6 +13,7 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/output"
 )
 
 // TestWasmSameBytesAsCLI: main.wasm, run under Node the way the page's
@@ -36,7 +37,7 @@ func TestWasmSameBytesAsCLI(t *testing.T) {
 	}
 	out := t.TempDir()
 	s := uint64(seed)
-	if _, err := run.Execute(exp, run.Options{Seed: &s}, run.NewFolder(out, false)); err != nil {
+	if _, err := run.Execute(exp, run.Options{Seed: &s}, output.NewFolder(out, false)); err != nil {
 		t.Fatal(err)
 	}
 	want, err := os.ReadFile(filepath.Join(out, run.SummaryFile))
@@ -79,7 +80,7 @@ func TestWasmCompareSameBytesAsCLI(t *testing.T) {
 
 // cliBatch runs ressim compare or sweep's own code on file and returns
 // the output file's bytes.
-func cliBatch(t *testing.T, op, file, output string, seed uint64, reps int) []byte {
+func cliBatch(t *testing.T, op, file, name string, seed uint64, reps int) []byte {
 	t.Helper()
 	exp, err := experiment.Load(file)
 	if err != nil {
@@ -87,14 +88,14 @@ func cliBatch(t *testing.T, op, file, output string, seed uint64, reps int) []by
 	}
 	opt := run.CompareOptions{OutDir: t.TempDir(), Seed: &seed, Replications: reps}
 	if op == "compare" {
-		_, err = run.Compare(context.Background(), exp, opt, run.NewFolder(opt.OutDir, opt.SVG))
+		_, err = run.Compare(context.Background(), exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
 	} else {
-		_, err = run.RunSweep(context.Background(), exp, opt, run.NewFolder(opt.OutDir, opt.SVG))
+		_, err = run.RunSweep(context.Background(), exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(opt.OutDir, output))
+	b, err := os.ReadFile(filepath.Join(opt.OutDir, name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/output"
 )
 
 var update = flag.Bool("update", false, "rewrite the committed figures from the experiments")
@@ -100,11 +101,11 @@ func generate(t *testing.T, kind, name string) string {
 	opt := run.CompareOptions{OutDir: dir, Plots: true, Jobs: 2}
 	switch kind {
 	case "run":
-		_, err = run.Execute(exp, run.Options{Plots: true}, run.NewFolder(dir, false))
+		_, err = run.Execute(exp, run.Options{Plots: true}, output.NewFolder(dir, false))
 	case "compare":
-		_, err = run.Compare(ctx, exp, opt, run.NewFolder(opt.OutDir, opt.SVG))
+		_, err = run.Compare(ctx, exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
 	case "sweep":
-		_, err = run.RunSweep(ctx, exp, opt, run.NewFolder(opt.OutDir, opt.SVG))
+		_, err = run.RunSweep(ctx, exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
 	}
 	if err != nil {
 		t.Fatalf("%s %s: %v", kind, name, err)

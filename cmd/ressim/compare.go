@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/output"
 )
 
 func newCompareCmd() *cobra.Command {
@@ -67,7 +68,7 @@ SLURM_ARRAY_TASK_MIN. --series all cannot be sharded. See docs/scale-out.md.`,
 			if shard != "" {
 				return runShard(ctx, c, args[0], exp, shard, opt)
 			}
-			out, err := run.Compare(ctx, exp, opt, run.NewFolder(opt.OutDir, opt.SVG))
+			out, err := run.Compare(ctx, exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
 			if out == nil {
 				return err
 			}

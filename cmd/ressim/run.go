@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -93,7 +94,7 @@ are kept. SIGINT or SIGTERM stops the run the same way (status 1).`,
 			if c.Flags().Changed("seed") {
 				opt.Seed = &seed
 			}
-			out, err := run.Execute(exp, opt, run.NewFolder(outDir, svg))
+			out, err := run.Execute(exp, opt, output.NewFolder(outDir, svg))
 			if errors.Is(err, context.Canceled) {
 				return fmt.Errorf("interrupted: nothing written, the output folder keeps its previous set")
 			}

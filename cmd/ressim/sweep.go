@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/output"
 )
 
 func newSweepCmd() *cobra.Command {
@@ -54,7 +55,7 @@ See docs/scale-out.md.`,
 			if shard != "" {
 				return runShard(ctx, c, args[0], exp, shard, opt)
 			}
-			out, err := run.RunSweep(ctx, exp, opt, run.NewFolder(opt.OutDir, opt.SVG))
+			out, err := run.RunSweep(ctx, exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
 			if out == nil {
 				return err
 			}

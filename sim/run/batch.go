@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
@@ -33,7 +34,7 @@ type Batch struct {
 	sweep *SweepResult
 	cells []sweepCell
 	cmp   *Comparison
-	sink  *Folder
+	sink  *output.Folder
 	swOut *SweepOutput
 	cmOut *CompareOutput
 }
@@ -100,20 +101,20 @@ func (b *Batch) Label(u int) string {
 // A sweep's units are added after Stage (its records wait in the staging
 // folder), a comparison's before or after.
 func (b *Batch) Stage(opt CompareOptions) error {
-	b.sink = NewFolder(opt.OutDir, opt.SVG)
+	b.sink = output.NewFolder(opt.OutDir, opt.SVG)
 	if b.cmp != nil {
-		if err := b.sink.open(filepath.Join(DefaultOutDir(b.Name), "compare")); err != nil {
+		if err := b.sink.Open(filepath.Join(DefaultOutDir(b.Name), "compare")); err != nil {
 			return err
 		}
 		b.cmOut = &CompareOutput{Comparison: b.cmp, Dir: b.sink.Dir}
 		return nil
 	}
-	if err := b.sink.open(sweepDir(b.Name, "")); err != nil {
+	if err := b.sink.Open(sweepDir(b.Name, "")); err != nil {
 		return err
 	}
 	b.swOut = &SweepOutput{Result: b.sweep, Dir: b.sink.Dir}
 	var err error
-	b.sweep.spool, err = newCellSpool(b.sink.scratch())
+	b.sweep.spool, err = newCellSpool(b.sink.Scratch())
 	return err
 }
 

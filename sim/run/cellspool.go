@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+
+	"github.com/ressim/ressim/sim/run/output"
 )
 
 // cellSpoolDir is the folder, inside a sweep's staging folder, where each
@@ -40,7 +42,7 @@ func newCellSpool(stage string) (*cellSpool, error) {
 	}
 	dir := filepath.Join(stage, cellSpoolDir)
 	if err := os.Mkdir(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrOutput, err)
+		return nil, fmt.Errorf("%w: %w", output.ErrOutput, err)
 	}
 	return &cellSpool{dir: dir}, nil
 }

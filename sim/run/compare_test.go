@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/output"
 )
 
 func loadVariants(t *testing.T) *experiment.Experiment {
@@ -26,7 +27,7 @@ func TestCompareIndependentOfJobs(t *testing.T) {
 	exp := loadVariants(t)
 	var outs [3]*CompareOutput
 	for i, j := range []int{1, 2, 4} {
-		out, err := Compare(context.Background(), exp, CompareOptions{Jobs: j, Plots: i < 2}, NewFolder(t.TempDir(), false))
+		out, err := Compare(context.Background(), exp, CompareOptions{Jobs: j, Plots: i < 2}, output.NewFolder(t.TempDir(), false))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +92,7 @@ func TestCompareStatistics(t *testing.T) {
 func TestCompareCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	out, err := Compare(ctx, loadVariants(t), CompareOptions{Jobs: 1}, NewFolder(t.TempDir(), false))
+	out, err := Compare(ctx, loadVariants(t), CompareOptions{Jobs: 1}, output.NewFolder(t.TempDir(), false))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}

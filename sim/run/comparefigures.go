@@ -1,72 +1,40 @@
 package run
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"math"
 	"strings"
 
 	"github.com/ressim/ressim/sim/headline"
 	"github.com/ressim/ressim/sim/report"
 	"github.com/ressim/ressim/sim/run/figures"
+	"github.com/ressim/ressim/sim/run/output"
 )
-
-// compareFigure is a figure of a comparison and its file name: write
-// draws it to a file (PNG or SVG by the path's extension), svg to SVG
-// bytes in memory (the Memory sink).
-type compareFigure struct {
-	File  string
-	write func(path string, s *report.Scratch) error // s: memory shared by the figures of one set
-	svg   func() ([]byte, error)
-}
-
-// growingFigure is a figure whose height doubles until its panels fit.
-func growingFigure(file string, f report.Figure) compareFigure {
-	return compareFigure{File: file,
-		write: func(p string, s *report.Scratch) error { return figures.WriteGrowing(p, f, s) },
-		svg:   func() ([]byte, error) { return svgGrowing(f) }}
-}
-
-// chart is a fixed-size chart: report.BarChart or report.Heatmap.
-type chart interface {
-	WriteFile(path string) error
-	RenderSVG(w io.Writer) error
-}
-
-// chartFigure is a fixed-size chart's figure.
-func chartFigure(file string, c chart) compareFigure {
-	return compareFigure{File: file, write: func(p string, _ *report.Scratch) error { return c.WriteFile(p) }, svg: func() ([]byte, error) {
-		var b bytes.Buffer
-		err := c.RenderSVG(&b)
-		return b.Bytes(), err
-	}}
-}
 
 // CompareFigures draws the comparison: goodput and user p99 latency over
 // time with one line per variant (the mean over replications, interval by
 // interval), fault windows shaded; and a bar chart per headline metric
 // with 95 % interval whiskers.
-func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []compareFigure {
+func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []output.Figure {
 	timeline := compareTimeline(c)
-	figs := []compareFigure{growingFigure("compare-timeline.png", timeline)}
+	figs := []output.Figure{output.Growing("compare-timeline.png", timeline)}
 	// Each variant's own overview, replication 0.
 	for a, arm := range c.Arms {
 		for _, nf := range figures.Variant(c.Runs[a][0], arm.Name) {
 			if nf.File == "overview.png" {
-				figs = append(figs, growingFigure("overview-"+arm.Name+".png", nf.Figure))
+				figs = append(figs, output.Growing("overview-"+arm.Name+".png", nf.Figure))
 			}
 		}
 	}
 	// One bar per variant, named under it on the axis, its value above it.
 	for _, ms := range stats {
 		if bc, ok := metricBars(c, ms); ok {
-			figs = append(figs, chartFigure("bars-"+ms.Metric.Name+".png", bc))
+			figs = append(figs, output.ChartFigure("bars-"+ms.Metric.Name+".png", bc))
 		}
 	}
 	if len(locked) > 0 {
 		bc := lockedBars(c, locked)
-		figs = append(figs, chartFigure("bars-locked_in.png", bc))
+		figs = append(figs, output.ChartFigure("bars-locked_in.png", bc))
 	}
 	return figs
 }
@@ -245,25 +213,4 @@ func (c *Comparison) verdicts() string {
 		return verb(locked, "stays locked in", "stay locked in") + fmt.Sprintf("; the other %d recover", len(recovered))
 	}
 	return verb(locked, "stays locked in", "stay locked in") + "; " + verb(recovered, "recovers", "recover")
-}
-
-// svgGrowing renders f as SVG, doubling its height while the panels do
-// not fit, as figures.WriteGrowing does for files.
-func svgGrowing(f report.Figure) ([]byte, error) {
-	h := f.Height
-	if h == 0 {
-		h = report.DefaultHeight
-	}
-	for {
-		f.Height = h
-		var b bytes.Buffer
-		err := report.RenderSVG(&b, f)
-		if err == nil {
-			return b.Bytes(), nil
-		}
-		if !strings.Contains(err.Error(), "too small") || h >= report.MaxSize {
-			return nil, err
-		}
-		h = min(2*h, report.MaxSize)
-	}
 }

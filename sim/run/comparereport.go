@@ -17,6 +17,7 @@ import (
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/headline"
 	"github.com/ressim/ressim/sim/metrics"
+	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -32,27 +33,27 @@ const (
 // Compare runs every variant of exp and writes the comparison into sink:
 // tables (JSON, CSV, Markdown), the time series (opt.Series) and, with
 // opt.Plots, overlay and bar charts. The sink is opened (a Folder checked
-// and staged, ErrOutput) before any run, and the set is committed whole
+// and staged, output.ErrOutput) before any run, and the set is committed whole
 // at the end. When ctx is cancelled or the budget stops a run, it writes
 // the whole replications that finished and returns the reason with the
 // output. A figure that cannot be drawn is a warning (Warnings), not an
 // error: the data files are written regardless. An interactive sink
 // (Memory) gets no timeseries.csv and always the figures.
-func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions, sink Sink) (*CompareOutput, error) {
+func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions, sink output.Sink) (*CompareOutput, error) {
 	if err := CheckSeries(opt.Series); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 	}
-	if err := sink.open(filepath.Join(DefaultOutDir(exp.Name), "compare")); err != nil {
+	if err := sink.Open(filepath.Join(DefaultOutDir(exp.Name), "compare")); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 	}
 	defer sink.Abort()
-	out := &CompareOutput{Dir: sink.dir()}
+	out := &CompareOutput{Dir: sink.OutDir()}
 	mode := seriesMode(exp, opt)
 	opt.spool = ""
-	if sink.interactive() {
+	if sink.Interactive() {
 		mode, opt.Plots = experiment.SeriesNone, true
 	} else if mode == experiment.SeriesAll {
-		opt.spool = filepath.Join(sink.scratch(), spoolDir)
+		opt.spool = filepath.Join(sink.Scratch(), spoolDir)
 		if err := os.Mkdir(opt.spool, 0o755); err != nil {
 			return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 		}
@@ -75,19 +76,19 @@ func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions
 }
 
 // write writes the comparison's files into sink.
-func (out *CompareOutput) write(sink Sink, opt CompareOptions, mode string) error {
+func (out *CompareOutput) write(sink output.Sink, opt CompareOptions, mode string) error {
 	c := out.Comparison
 	stats, locked := c.Stats()
 	out.Stats, out.Locked = stats, locked
-	files := []output{
-		{CompareJSON, func(w io.Writer) error { return writeCompareJSON(w, c, stats, locked) }},
-		{CompareCSV, func(w io.Writer) error { return writeCompareCSV(w, stats, locked) }},
-		{CompareMarkdown, func(w io.Writer) error { return WriteCompareTable(w, c, stats, locked, true) }},
+	files := []output.File{
+		{Name: CompareJSON, Fill: func(w io.Writer) error { return writeCompareJSON(w, c, stats, locked) }},
+		{Name: CompareCSV, Fill: func(w io.Writer) error { return writeCompareCSV(w, stats, locked) }},
+		{Name: CompareMarkdown, Fill: func(w io.Writer) error { return WriteCompareTable(w, c, stats, locked, true) }},
 	}
 	if reps := seriesReplications(mode, c.Replications); reps > 0 {
-		files = append(files, output{CompareSeries, func(w io.Writer) error { return writeCompareSeries(w, c, reps, opt.spool) }})
+		files = append(files, output.File{Name: CompareSeries, Fill: func(w io.Writer) error { return writeCompareSeries(w, c, reps, opt.spool) }})
 	}
-	paths, err := writeFiles(sink, files)
+	paths, err := output.WriteFiles(sink, files)
 	if err != nil {
 		return err
 	}
@@ -96,7 +97,7 @@ func (out *CompareOutput) write(sink Sink, opt CompareOptions, mode string) erro
 	}
 	out.Files = paths
 	if opt.Plots {
-		figs, warn := drawFigures(sink, CompareFigures(c, stats, locked))
+		figs, warn := output.DrawFigures(sink, CompareFigures(c, stats, locked))
 		out.Files = append(out.Files, figs...)
 		out.Warnings = append(out.Warnings, warn...)
 	}

@@ -5,14 +5,16 @@
 //
 // Its rooms, each a package with one job, are layered (TestLayering):
 // runner, the one guarded way to run a model, and figures, one run's
-// default figures, lie below it; shard, which runs a sweep or a
-// comparison in parts and merges them, lies above it.
+// default figures, lie at the bottom; output, where outputs go, above
+// them and below this package; shard, which runs a sweep or a comparison
+// in parts and merges them, lies at the top.
 //
 // Each command (Execute, Compare, RunSweep, and a shard merge's Batch)
-// has one entry point and decides what it writes; a Sink decides where:
-// a Folder, staged and committed whole, for the command line, or Memory,
-// the same data-file bytes and the figures as SVG, for the WebAssembly
-// playground (TestSinksSameRun, TestSinksSameCompare, TestSinksSameSweep).
+// has one entry point and decides what it writes; an output.Sink decides
+// where: a Folder, staged and committed whole, for the command line, or
+// Memory, the same data-file bytes and the figures as SVG, for the
+// WebAssembly playground (TestSinksSameRun, TestSinksSameCompare,
+// TestSinksSameSweep).
 //
 // Every output is deterministic: the same experiment and seed give the same
 // bytes on any machine, and every file is written atomically.

@@ -12,6 +12,7 @@ import (
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/report"
 	"github.com/ressim/ressim/sim/run/figures"
+	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -47,7 +48,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 // TestEventsCSVGolden: breaker-fallback's events.csv, byte for byte, as
 // the run writes it next to timeseries.csv.
 func TestEventsCSVGolden(t *testing.T) {
-	out, err := Execute(bundled(t, "breaker-fallback"), Options{}, NewFolder(t.TempDir(), false))
+	out, err := Execute(bundled(t, "breaker-fallback"), Options{}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func overview(t *testing.T, res *topology.Result) report.Figure {
 func TestOverviewEventsGolden(t *testing.T) {
 	var b strings.Builder
 	for _, name := range []string{"breaker-fallback", "outlier-ejection", "readiness-trap", "adaptive-limit"} {
-		mem, err := Execute(bundled(t, name), Options{}, &Memory{})
+		mem, err := Execute(bundled(t, name), Options{}, &output.Memory{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +111,7 @@ func TestOverviewEventsGolden(t *testing.T) {
 // file's comment), with the first half-open under a second long: what
 // the end-of-interval sample misses (it reads closed, open, closed).
 func TestBreakerBandsShowEveryTransition(t *testing.T) {
-	mem, err := Execute(bundled(t, "breaker-fallback"), Options{}, &Memory{})
+	mem, err := Execute(bundled(t, "breaker-fallback"), Options{}, &output.Memory{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func TestBreakerBandsFallBackToSamples(t *testing.T) {
 	exp := bundled(t, "breaker-fallback")
 	exp.Model.EventLogCap = 2
 	dir := t.TempDir()
-	out, err := Execute(exp, Options{}, NewFolder(dir, false))
+	out, err := Execute(exp, Options{}, output.NewFolder(dir, false))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/run/runner"
 )
 
@@ -25,7 +26,7 @@ func BenchmarkExecute(b *testing.B) {
 			dir := b.TempDir()
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Execute(exp, Options{Budget: runner.DefaultBudget}, NewFolder(dir, false)); err != nil {
+				if _, err := Execute(exp, Options{Budget: runner.DefaultBudget}, output.NewFolder(dir, false)); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/output"
 )
 
 func parseExp(t *testing.T, src string) *experiment.Experiment {
@@ -46,7 +47,7 @@ func TestManyFaultsStillPlot(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		fmt.Fprintf(&b, "[[fault]]\nkind = \"latency\"\ntarget = \"api\"\nstart = \"%dms\"\nduration = \"1s\"\nmultiply = 2\nlabel = \"spike number %d\"\n", 20000+i, i)
 	}
-	out, err := Execute(parseExp(t, b.String()), Options{Plots: true}, NewFolder(t.TempDir(), false))
+	out, err := Execute(parseExp(t, b.String()), Options{Plots: true}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestSweepValuesInAnyOrder(t *testing.T) {
 		if strings.Contains(values, "300") {
 			src = oneService + "[sweep]\nmetric = \"goodput\"\nx = { path = \"client.c.rate\", values = " + values + " }\n"
 		}
-		out, err := RunSweep(context.Background(), parseExp(t, src), CompareOptions{Jobs: 1, Plots: true}, NewFolder(t.TempDir(), false))
+		out, err := RunSweep(context.Background(), parseExp(t, src), CompareOptions{Jobs: 1, Plots: true}, output.NewFolder(t.TempDir(), false))
 		if err != nil {
 			t.Fatalf("%s: %v", values, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/run/runner"
 )
 
@@ -36,16 +37,16 @@ func FuzzPipeline(f *testing.F) {
 			return
 		}
 		plots := len(data)%2 == 1 // half the inputs draw their figures
-		_, err = Execute(exp, Options{Plots: plots, TraceEvery: 7, Budget: tinyBudget}, NewFolder(t.TempDir(), false))
+		_, err = Execute(exp, Options{Plots: plots, TraceEvery: 7, Budget: tinyBudget}, output.NewFolder(t.TempDir(), false))
 		allowed(t, "run", err)
 		opt := CompareOptions{OutDir: t.TempDir(), Jobs: 1, Replications: 2, Plots: plots, Budget: tinyBudget}
 		if len(exp.Variants) > 0 {
-			_, err = Compare(context.Background(), exp, opt, NewFolder(opt.OutDir, opt.SVG))
+			_, err = Compare(context.Background(), exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
 			allowed(t, "compare", err)
 		}
 		if exp.Sweep != nil {
 			opt.OutDir, opt.Replications = t.TempDir(), 1
-			_, err = RunSweep(context.Background(), exp, opt, NewFolder(opt.OutDir, opt.SVG))
+			_, err = RunSweep(context.Background(), exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
 			allowed(t, "sweep", err)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ressim/ressim/sim/run/figures"
+	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
@@ -53,9 +54,9 @@ func liveProgress(cfg topology.Config, opt Options) func(now, end time.Duration,
 
 // liveOverview draws res's overview as SVG, titled with how far the run
 // has got.
-func liveOverview(res *topology.Result, now time.Duration) (MemoryFigure, error) {
+func liveOverview(res *topology.Result, now time.Duration) (output.MemoryFigure, error) {
 	f := figures.Overview(res, fmt.Sprintf("%s: running, %v of %v simulated", res.Name, now.Round(time.Second), res.Duration))
 	var svg []byte
-	err := drawSafely(func() (err error) { svg, err = svgGrowing(f.Figure); return err })
-	return MemoryFigure{File: strings.TrimSuffix(f.File, ".png") + ".svg", SVG: svg}, err
+	err := output.DrawSafely(func() (err error) { svg, err = output.SVGGrowing(f.Figure); return err })
+	return output.MemoryFigure{File: strings.TrimSuffix(f.File, ".png") + ".svg", SVG: svg}, err
 }

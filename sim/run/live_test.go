@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
@@ -28,8 +29,8 @@ func TestLiveFiguresSameOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stages []string
-	var live []MemoryFigure
-	got, err := executeMemory(exp, Options{LiveFigures: true, Observe: func(stage string, fig *MemoryFigure) {
+	var live []output.MemoryFigure
+	got, err := executeMemory(exp, Options{LiveFigures: true, Observe: func(stage string, fig *output.MemoryFigure) {
 		stages = append(stages, stage)
 		if stage == "live" {
 			live = append(live, *fig)
@@ -59,7 +60,7 @@ func TestLiveFiguresSameOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := executeMemory(small, Options{LiveFigures: true, Observe: func(stage string, _ *MemoryFigure) {
+	if _, err := executeMemory(small, Options{LiveFigures: true, Observe: func(stage string, _ *output.MemoryFigure) {
 		if stage == "live" {
 			t.Errorf("a small run (%.0f events estimated) was drawn live", runner.Estimate(mustModel(t, small)).Events)
 		}
@@ -97,7 +98,7 @@ func TestLiveFiguresEveryBundled(t *testing.T) {
 		}
 		large++
 		n := 0
-		if _, err := executeMemory(exp, Options{LiveFigures: true, Observe: func(stage string, _ *MemoryFigure) {
+		if _, err := executeMemory(exp, Options{LiveFigures: true, Observe: func(stage string, _ *output.MemoryFigure) {
 			if stage == "live" {
 				n++
 			}

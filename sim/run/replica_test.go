@@ -14,13 +14,14 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/output"
 )
 
 // replicaSummary runs p with Execute and returns its summary.json bytes
 // and headline.
 func replicaSummary(t *testing.T, exp *experiment.Experiment, p Replica, seed *uint64) ([]byte, Headline) {
 	t.Helper()
-	out, err := Execute(exp, Options{Replica: &p, Seed: seed}, NewFolder(t.TempDir(), false))
+	out, err := Execute(exp, Options{Replica: &p, Seed: seed}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatalf("%s: %v", p.Label(), err)
 	}
@@ -43,7 +44,7 @@ func digest(b []byte) string {
 func TestReplicaReproducesCompare(t *testing.T) {
 	exp := loadVariants(t)
 	seed := uint64(11)
-	out, err := Compare(context.Background(), exp, CompareOptions{Jobs: 2, Seed: &seed, KeepRuns: true}, NewFolder(t.TempDir(), false))
+	out, err := Compare(context.Background(), exp, CompareOptions{Jobs: 2, Seed: &seed, KeepRuns: true}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestReplicaReproducesSweepCell(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := RunSweep(context.Background(), exp, CompareOptions{Jobs: 2}, NewFolder(t.TempDir(), false))
+	out, err := RunSweep(context.Background(), exp, CompareOptions{Jobs: 2}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}

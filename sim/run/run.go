@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/metrics"
 	"github.com/ressim/ressim/sim/run/figures"
+	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
@@ -47,7 +47,7 @@ type Options struct {
 	// with LiveFigures, "live" with a live overview while simulating. The playground uses it to show the
 	// first figure while the others are drawn, and to time the stages.
 	// Called on Execute's goroutine; a Folder sink ignores it.
-	Observe func(stage string, fig *MemoryFigure)
+	Observe func(stage string, fig *output.MemoryFigure)
 	// LiveFigures, with Observe set, has Execute into a Memory sink draw the overview
 	// while a large run goes on (Estimate at least LiveMinEvents events),
 	// at 20 % and 50 % of the simulated time, told to Observe as stage
@@ -79,7 +79,7 @@ const (
 
 // Execute runs exp and writes its outputs into sink. Before simulating it
 // refuses a run over opt.Budget (runner.ErrBudget) and opens the sink (a
-// Folder is checked and staged, ErrOutput); the outputs are committed as
+// Folder is checked and staged, output.ErrOutput); the outputs are committed as
 // one set, so a failed or stopped run leaves the previous set untouched.
 // A figure that cannot be drawn is a warning (Output.Warnings), not an
 // error. Into a Folder it writes summary.json, timeseries.csv, events.csv
@@ -87,7 +87,7 @@ const (
 // interactive sink (Memory) the overview, summary.json, then the other
 // figures, telling opt.Observe of each stage. Safe for concurrent use on
 // distinct sinks.
-func Execute(exp *experiment.Experiment, opt Options, sink Sink) (*Output, error) {
+func Execute(exp *experiment.Experiment, opt Options, sink output.Sink) (*Output, error) {
 	out, err := execute(exp, opt, sink)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", exp.Name, err)
@@ -95,12 +95,12 @@ func Execute(exp *experiment.Experiment, opt Options, sink Sink) (*Output, error
 	return out, nil
 }
 
-func execute(exp *experiment.Experiment, opt Options, sink Sink) (*Output, error) {
+func execute(exp *experiment.Experiment, opt Options, sink output.Sink) (*Output, error) {
 	cfg, err := model(exp, opt)
 	if err != nil {
 		return nil, err
 	}
-	live := sink.interactive()
+	live := sink.Interactive()
 	var writes runner.Writes
 	if !live {
 		cfg.Trace = topology.TraceConfig{Every: opt.TraceEvery, Max: opt.TraceMax}
@@ -117,7 +117,7 @@ func execute(exp *experiment.Experiment, opt Options, sink Sink) (*Output, error
 		dir = DefaultReplicaDir(exp.Name, *opt.Replica)
 	}
 	if !live {
-		if err := sink.open(dir); err != nil {
+		if err := sink.Open(dir); err != nil {
 			return nil, err
 		}
 		opt.LiveFigures = false // the playground's only
@@ -127,7 +127,7 @@ func execute(exp *experiment.Experiment, opt Options, sink Sink) (*Output, error
 	if out.Result, err = simulate(cfg, opt); err != nil {
 		return nil, err
 	}
-	out.Dir = sink.dir()
+	out.Dir = sink.OutDir()
 	if live {
 		err = out.writeLive(sink, opt)
 	} else {
@@ -151,8 +151,8 @@ func simulate(cfg topology.Config, opt Options) (*topology.Result, error) {
 }
 
 // summaryOutput is a run's summary.json.
-func summaryOutput(res *topology.Result) output {
-	return output{SummaryFile, func(w io.Writer) error {
+func summaryOutput(res *topology.Result) output.File {
+	return output.File{Name: SummaryFile, Fill: func(w io.Writer) error {
 		b, err := SummaryJSON(res)
 		if err != nil {
 			return err
@@ -163,27 +163,27 @@ func summaryOutput(res *topology.Result) output {
 }
 
 // write writes a run's files into sink, then with opt.Plots its figures.
-func (out *Output) write(sink Sink, opt Options) error {
+func (out *Output) write(sink output.Sink, opt Options) error {
 	res := out.Result
-	files := []output{
+	files := []output.File{
 		summaryOutput(res),
-		{TimeSeriesFile, func(w io.Writer) error { return metrics.WriteCSV(w, res.Series) }},
-		{EventsFile, func(w io.Writer) error { return WriteEventsCSV(w, res.EventLog) }},
+		{Name: TimeSeriesFile, Fill: func(w io.Writer) error { return metrics.WriteCSV(w, res.Series) }},
+		{Name: EventsFile, Fill: func(w io.Writer) error { return WriteEventsCSV(w, res.EventLog) }},
 	}
 	if opt.TraceEvery > 0 {
-		files = append(files, output{TraceFile, res.WriteTrace})
+		files = append(files, output.File{Name: TraceFile, Fill: res.WriteTrace})
 	}
-	paths, err := writeFiles(sink, files)
+	paths, err := output.WriteFiles(sink, files)
 	if err != nil {
 		return err
 	}
 	out.Files = paths
 	if opt.Plots {
-		var figs []compareFigure
+		var figs []output.Figure
 		for _, f := range figures.Default(res) {
-			figs = append(figs, growingFigure(f.File, f.Figure))
+			figs = append(figs, output.Growing(f.File, f.Figure))
 		}
-		paths, warn := drawFigures(sink, figs)
+		paths, warn := output.DrawFigures(sink, figs)
 		out.Files = append(out.Files, paths...)
 		out.Warnings = append(out.Warnings, warn...)
 	}
@@ -193,10 +193,10 @@ func (out *Output) write(sink Sink, opt Options) error {
 // writeLive writes a run into an interactive sink, telling opt.Observe of
 // each stage: the first figure (the overview) is drawn before
 // summary.json, which nobody looks at first, so the page shows it sooner.
-func (out *Output) writeLive(sink Sink, opt Options) error {
+func (out *Output) writeLive(sink output.Sink, opt Options) error {
 	opt.observe("simulated", nil)
 	summarize := func() error {
-		paths, err := writeFiles(sink, []output{summaryOutput(out.Result)})
+		paths, err := output.WriteFiles(sink, []output.File{summaryOutput(out.Result)})
 		out.Files = append(out.Files, paths...)
 		opt.observe("summary", nil)
 		return err
@@ -208,11 +208,11 @@ func (out *Output) writeLive(sink Sink, opt Options) error {
 				return err
 			}
 		}
-		paths, warn := sink.figure(growingFigure(f.File, f.Figure))
+		paths, warn := sink.Figure(output.Growing(f.File, f.Figure))
 		out.Files = append(out.Files, paths...)
 		out.Warnings = append(out.Warnings, warn...)
-		if m, ok := sink.(*Memory); ok && len(paths) > 0 {
-			opt.observe("figure", m.last())
+		if m, ok := sink.(*output.Memory); ok && len(paths) > 0 {
+			opt.observe("figure", &m.Figures[len(m.Figures)-1])
 		}
 	}
 	if len(figs) < 2 {
@@ -222,7 +222,7 @@ func (out *Output) writeLive(sink Sink, opt Options) error {
 }
 
 // observe calls o.Observe, if set.
-func (o Options) observe(stage string, fig *MemoryFigure) {
+func (o Options) observe(stage string, fig *output.MemoryFigure) {
 	if o.Observe != nil {
 		o.Observe(stage, fig)
 	}
@@ -241,13 +241,4 @@ func model(exp *experiment.Experiment, opt Options) (topology.Config, error) {
 	cfg := exp.Model
 	cfg.Seed = seed
 	return cfg, nil
-}
-
-// figureFiles returns the file names a figure is written to: the PNG, and
-// with svg the SVG too.
-func figureFiles(png string, svg bool) []string {
-	if !svg {
-		return []string{png}
-	}
-	return []string{png, strings.TrimSuffix(png, ".png") + ".svg"}
 }

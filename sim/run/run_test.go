@@ -14,6 +14,7 @@ import (
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/report"
 	"github.com/ressim/ressim/sim/run/figures"
+	"github.com/ressim/ressim/sim/run/output"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -31,11 +32,11 @@ func load(t *testing.T) *experiment.Experiment {
 // requires byte-identical outputs.
 func TestDeterministic(t *testing.T) {
 	exp := load(t)
-	a, err := Execute(exp, Options{Plots: true}, NewFolder(t.TempDir(), false))
+	a, err := Execute(exp, Options{Plots: true}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Execute(exp, Options{Plots: true}, NewFolder(t.TempDir(), false))
+	b, err := Execute(exp, Options{Plots: true}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,11 +57,11 @@ func TestDeterministic(t *testing.T) {
 func TestSeedOverride(t *testing.T) {
 	exp := load(t)
 	seed := uint64(43)
-	a, err := Execute(exp, Options{}, NewFolder(t.TempDir(), false))
+	a, err := Execute(exp, Options{}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Execute(exp, Options{Seed: &seed}, NewFolder(t.TempDir(), false))
+	b, err := Execute(exp, Options{Seed: &seed}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestSeedOverride(t *testing.T) {
 // change to the model, the random streams or the formats shows up here.
 // Regenerate with: go test ./sim/run -run TestGoldenOutputs -update
 func TestGoldenOutputs(t *testing.T) {
-	out, err := Execute(load(t), Options{}, NewFolder(t.TempDir(), false))
+	out, err := Execute(load(t), Options{}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestGoldenOutputs(t *testing.T) {
 func TestSummaryNulls(t *testing.T) {
 	exp := load(t)
 	exp.Model.Clients = exp.Model.Clients[:1] // db gets no traffic
-	out, err := Execute(exp, Options{}, NewFolder(t.TempDir(), false))
+	out, err := Execute(exp, Options{}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func TestTrace(t *testing.T) {
 	}
 	var raw [2][]byte
 	for i := range raw {
-		out, err := Execute(exp, Options{TraceEvery: 50, TraceMax: 5}, NewFolder(t.TempDir(), false))
+		out, err := Execute(exp, Options{TraceEvery: 50, TraceMax: 5}, output.NewFolder(t.TempDir(), false))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -216,7 +217,7 @@ func TestFigureGolden(t *testing.T) {
 			}
 		}
 	}
-	out, err := Execute(load(t), Options{}, NewFolder(t.TempDir(), false))
+	out, err := Execute(load(t), Options{}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +228,7 @@ func TestFigureGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bf, err := Execute(exp, Options{}, NewFolder(t.TempDir(), false))
+	bf, err := Execute(exp, Options{}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/output"
 )
 
 // seriesRows reads a compare timeseries.csv; nil if the file is absent.
@@ -38,7 +39,7 @@ func TestCompareSeriesModes(t *testing.T) {
 	dir := t.TempDir()
 	compare := func(e *experiment.Experiment, mode string) [][]string {
 		t.Helper()
-		if _, err := Compare(context.Background(), e, CompareOptions{Jobs: 2, Series: mode}, NewFolder(dir, false)); err != nil {
+		if _, err := Compare(context.Background(), e, CompareOptions{Jobs: 2, Series: mode}, output.NewFolder(dir, false)); err != nil {
 			t.Fatal(err)
 		}
 		return seriesRows(t, dir)
@@ -80,7 +81,7 @@ func TestCompareSeriesModes(t *testing.T) {
 	if got := compare(keyed, experiment.SeriesNone); got != nil {
 		t.Errorf("--series none over compare_series = \"all\" wrote %d rows", len(got))
 	}
-	if _, err := Compare(context.Background(), exp, CompareOptions{Series: "some"}, NewFolder(dir, false)); err == nil || !strings.Contains(err.Error(), `series must be one of all, first, none, got "some"`) {
+	if _, err := Compare(context.Background(), exp, CompareOptions{Series: "some"}, output.NewFolder(dir, false)); err == nil || !strings.Contains(err.Error(), `series must be one of all, first, none, got "some"`) {
 		t.Errorf("Series \"some\": err = %v", err)
 	}
 }

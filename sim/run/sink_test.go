@@ -11,19 +11,20 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/run/runner"
 )
 
 // executeMemory runs exp into a Memory sink and returns the sink.
-func executeMemory(exp *experiment.Experiment, opt Options) (*Memory, error) {
-	mem := &Memory{}
+func executeMemory(exp *experiment.Experiment, opt Options) (*output.Memory, error) {
+	mem := &output.Memory{}
 	_, err := Execute(exp, opt, mem)
 	return mem, err
 }
 
 // sameFiles checks that every in-memory file and SVG figure has the bytes
 // of the file of that name in dir, and that there are figures.
-func sameFiles(t *testing.T, dir string, mem *Memory, wantFiles, wantFigs int) {
+func sameFiles(t *testing.T, dir string, mem *output.Memory, wantFiles, wantFigs int) {
 	t.Helper()
 	if len(mem.Files) != wantFiles {
 		t.Errorf("%d data files, want %d", len(mem.Files), wantFiles)
@@ -70,7 +71,7 @@ func TestSinksSameRun(t *testing.T) {
 	}
 	seed := uint64(7)
 	dir := t.TempDir()
-	out, err := Execute(exp, Options{Seed: &seed, Plots: true}, NewFolder(dir, true))
+	out, err := Execute(exp, Options{Seed: &seed, Plots: true}, output.NewFolder(dir, true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,8 +94,8 @@ func TestMemoryObserve(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stages []string
-	var seen []MemoryFigure
-	mem, err := executeMemory(exp, Options{Observe: func(stage string, fig *MemoryFigure) {
+	var seen []output.MemoryFigure
+	mem, err := executeMemory(exp, Options{Observe: func(stage string, fig *output.MemoryFigure) {
 		if (stage == "figure") != (fig != nil) {
 			t.Errorf("stage %q with figure %v", stage, fig)
 		}
@@ -128,14 +129,14 @@ func TestSinksSameCompare(t *testing.T) {
 	exp := loadVariants(t)
 	seed := uint64(11)
 	opt := CompareOptions{Seed: &seed, Replications: 2, Jobs: 2}
-	mem := &Memory{}
+	mem := &output.Memory{}
 	if _, err := Compare(context.Background(), exp, opt, mem); err != nil {
 		t.Fatal(err)
 	}
 	disk := opt
 	dir := t.TempDir()
 	disk.Plots, disk.Series = true, experiment.SeriesNone
-	if _, err := Compare(context.Background(), exp, disk, NewFolder(dir, true)); err != nil {
+	if _, err := Compare(context.Background(), exp, disk, output.NewFolder(dir, true)); err != nil {
 		t.Fatal(err)
 	}
 	// The timeline, one overview per variant, a bar chart per metric with
@@ -149,12 +150,12 @@ func TestSinksSameSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem := &Memory{}
+	mem := &output.Memory{}
 	if _, err := RunSweep(context.Background(), exp, CompareOptions{Jobs: 2}, mem); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := RunSweep(context.Background(), exp, CompareOptions{Plots: true}, NewFolder(dir, true)); err != nil {
+	if _, err := RunSweep(context.Background(), exp, CompareOptions{Plots: true}, output.NewFolder(dir, true)); err != nil {
 		t.Fatal(err)
 	}
 	// Two variants over two axes: a phase diagram each.
@@ -169,10 +170,10 @@ func TestMemoryBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	tiny := CompareOptions{Budget: runner.Budget{MaxEvents: 1000}}
-	if _, err := RunSweep(context.Background(), exp, tiny, &Memory{}); !errors.Is(err, runner.ErrBudget) {
+	if _, err := RunSweep(context.Background(), exp, tiny, &output.Memory{}); !errors.Is(err, runner.ErrBudget) {
 		t.Errorf("sweep: err = %v, want runner.ErrBudget", err)
 	}
-	if _, err := Compare(context.Background(), exp, tiny, &Memory{}); !errors.Is(err, runner.ErrBudget) {
+	if _, err := Compare(context.Background(), exp, tiny, &output.Memory{}); !errors.Is(err, runner.ErrBudget) {
 		t.Errorf("compare: err = %v, want runner.ErrBudget", err)
 	}
 }
@@ -185,20 +186,20 @@ func TestFolderAbortKeepsPrevious(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	if _, err := Execute(exp, Options{}, NewFolder(dir, false)); err != nil {
+	if _, err := Execute(exp, Options{}, output.NewFolder(dir, false)); err != nil {
 		t.Fatal(err)
 	}
 	before := readDir(t, dir)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Execute(exp, Options{Context: ctx}, NewFolder(dir, false)); err == nil {
+	if _, err := Execute(exp, Options{Context: ctx}, output.NewFolder(dir, false)); err == nil {
 		t.Fatal("a cancelled run succeeded")
 	}
-	f := NewFolder(dir, false)
-	if err := f.open("unused"); err != nil {
+	f := output.NewFolder(dir, false)
+	if err := f.Open("unused"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.file(SummaryFile, func(w io.Writer) error { _, err := io.WriteString(w, "{}"); return err }); err != nil {
+	if _, err := f.File(SummaryFile, func(w io.Writer) error { _, err := io.WriteString(w, "{}"); return err }); err != nil {
 		t.Fatal(err)
 	}
 	f.Abort()

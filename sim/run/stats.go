@@ -2,7 +2,6 @@ package run
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 
@@ -193,21 +192,4 @@ func csvNum(x float64) string {
 		return ""
 	}
 	return strconv.FormatFloat(x, 'g', -1, 64)
-}
-
-// output is one table file and what fills it.
-type output struct {
-	name string
-	fill func(io.Writer) error
-}
-
-// drawSafely runs draw, turning a panic in the plotting library into an
-// error.
-func drawSafely(draw func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("plotting failed: %v", r)
-		}
-	}()
-	return draw()
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/ressim/ressim/sim/analysis"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/headline"
+	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 )
@@ -76,20 +77,20 @@ type SweepOutput struct {
 // plots into sink: a heatmap of the metric over the two axes per variant
 // (the phase diagram), or, for one axis, the metric against it with a
 // line per variant. An interactive sink (Memory) always gets the figures.
-func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOptions, sink Sink) (*SweepOutput, error) {
+func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOptions, sink output.Sink) (*SweepOutput, error) {
 	res, cells, g, err := startSweep(ctx, exp, opt)
 	if err != nil {
 		return nil, err
 	}
-	if err := sink.open(sweepDir(exp.Name, "")); err != nil {
+	if err := sink.Open(sweepDir(exp.Name, "")); err != nil {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 	}
 	defer sink.Abort()
-	out := &SweepOutput{Result: res, Dir: sink.dir()}
-	if res.spool, err = newCellSpool(sink.scratch()); err != nil {
+	out := &SweepOutput{Result: res, Dir: sink.OutDir()}
+	if res.spool, err = newCellSpool(sink.Scratch()); err != nil {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 	}
-	opt.Plots = opt.Plots || sink.interactive()
+	opt.Plots = opt.Plots || sink.Interactive()
 	runErr := res.runCells(ctx, cells, opt, g)
 	if runErr != nil && !IsStop(runErr) {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, runErr)
@@ -159,7 +160,7 @@ func newSweep(exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []s
 // commit writes the sweep's files into sink and commits it whole. The
 // unsharded sweep and a merge (Batch.Commit) both end here: the same
 // records in the same order give the same bytes.
-func (out *SweepOutput) commit(sink Sink, opt CompareOptions) error {
+func (out *SweepOutput) commit(sink output.Sink, opt CompareOptions) error {
 	if err := out.write(sink, opt); err != nil {
 		return err
 	}
@@ -243,17 +244,17 @@ func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt Compa
 }
 
 // write writes the sweep's files into sink.
-func (out *SweepOutput) write(sink Sink, opt CompareOptions) error {
+func (out *SweepOutput) write(sink output.Sink, opt CompareOptions) error {
 	res := out.Result
 	stats, err := res.stats()
 	if err != nil {
 		return err
 	}
 	out.Stats = stats
-	paths, err := writeFiles(sink, []output{
-		{SweepCSV, func(w io.Writer) error { return writeSweepCSV(w, res, out.Stats) }},
-		{SweepJSON, func(w io.Writer) error { return writeSweepJSON(w, res, out.Stats) }},
-		{SweepMarkdown, func(w io.Writer) error { return WriteSweepTable(w, res, out.Stats) }},
+	paths, err := output.WriteFiles(sink, []output.File{
+		{Name: SweepCSV, Fill: func(w io.Writer) error { return writeSweepCSV(w, res, out.Stats) }},
+		{Name: SweepJSON, Fill: func(w io.Writer) error { return writeSweepJSON(w, res, out.Stats) }},
+		{Name: SweepMarkdown, Fill: func(w io.Writer) error { return WriteSweepTable(w, res, out.Stats) }},
 	})
 	if err != nil {
 		return err
@@ -263,7 +264,7 @@ func (out *SweepOutput) write(sink Sink, opt CompareOptions) error {
 	}
 	out.Files = paths
 	if opt.Plots {
-		figs, warn := drawFigures(sink, res.figures(out.Stats))
+		figs, warn := output.DrawFigures(sink, res.figures(out.Stats))
 		out.Files = append(out.Files, figs...)
 		out.Warnings = append(out.Warnings, warn...)
 	}

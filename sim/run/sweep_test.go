@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/output"
 )
 
 const sweepFile = `schema = 1
@@ -51,7 +52,7 @@ func TestSweep(t *testing.T) {
 	}
 	var outs []*SweepOutput
 	for _, j := range []int{1, 3} {
-		out, err := RunSweep(context.Background(), exp, CompareOptions{Jobs: j, Plots: j == 1}, NewFolder(t.TempDir(), false))
+		out, err := RunSweep(context.Background(), exp, CompareOptions{Jobs: j, Plots: j == 1}, output.NewFolder(t.TempDir(), false))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,20 +8,21 @@ import (
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/headline"
 	"github.com/ressim/ressim/sim/report"
+	"github.com/ressim/ressim/sim/run/output"
 )
 
 // figures draws the sweep: a heatmap per variant for two axes, or one
 // line chart with a line per variant for one axis. When the x axis is a
 // client's rate, both mark the capacity (see Capacity).
-func (r *SweepResult) figures(stats []CellStat) []compareFigure {
+func (r *SweepResult) figures(stats []CellStat) []output.Figure {
 	if r.Sweep.Y == nil {
 		f := r.lineFigure(stats)
-		return []compareFigure{growingFigure("sweep-"+r.Sweep.Metric.Name()+".png", f)}
+		return []output.Figure{output.Growing("sweep-"+r.Sweep.Metric.Name()+".png", f)}
 	}
-	var figs []compareFigure
+	var figs []output.Figure
 	for v := range r.Variants {
 		h := r.phaseFigure(stats, v)
-		figs = append(figs, chartFigure("phase-"+r.Variants[v]+".png", h))
+		figs = append(figs, output.ChartFigure("phase-"+r.Variants[v]+".png", h))
 	}
 	return figs
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/run/runner"
 )
 
@@ -44,12 +45,12 @@ func sweepHeldAfterRuns(t *testing.T, exp *experiment.Experiment, reps int) uint
 	if err != nil {
 		t.Fatal(err)
 	}
-	stage := NewFolder(t.TempDir()+"/out", false)
-	if err := stage.open(""); err != nil {
+	stage := output.NewFolder(t.TempDir()+"/out", false)
+	if err := stage.Open(""); err != nil {
 		t.Fatal(err)
 	}
 	defer stage.Abort()
-	if res.spool, err = newCellSpool(stage.scratch()); err != nil {
+	if res.spool, err = newCellSpool(stage.Scratch()); err != nil {
 		t.Fatal(err)
 	}
 	if err := res.runCells(context.Background(), cells, CompareOptions{Jobs: 2}, runner.NewMeter(context.Background(), runner.Budget{})); err != nil {

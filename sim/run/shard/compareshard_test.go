@@ -10,6 +10,7 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/output"
 )
 
 // For every N from 1 to 7, the merge of a comparison's shards writes the
@@ -19,7 +20,7 @@ import (
 func TestCompareShardMergeMatchesUnsharded(t *testing.T) {
 	exp, data := loadSweep(t, "compare-small.toml")
 	full := filepath.Join(t.TempDir(), "full")
-	if _, err := run.Compare(context.Background(), exp, run.CompareOptions{Jobs: 2, Plots: true}, run.NewFolder(full, false)); err != nil {
+	if _, err := run.Compare(context.Background(), exp, run.CompareOptions{Jobs: 2, Plots: true}, output.NewFolder(full, false)); err != nil {
 		t.Fatal(err)
 	}
 	for n := 1; n <= 7; n++ {

@@ -20,6 +20,7 @@ import (
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/run/runner"
 )
 
@@ -64,7 +65,7 @@ func (j *shardJob) run(ctx context.Context, s Shard, opt run.CompareOptions) (*S
 		dir = filepath.Join(run.DefaultOutDir(h.Experiment), "shards")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("%w: %w", run.ErrOutput, err)
+		return nil, fmt.Errorf("%w: %w", output.ErrOutput, err)
 	}
 	sr := &ShardRun{Path: ShardPath(dir, h.Kind, s), Units: len(mine)}
 	done, err := resumePartial(sr.Path, h, mine)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/output"
 )
 
 func loadSweep(t *testing.T, name string) (*experiment.Experiment, []byte) {
@@ -61,7 +62,7 @@ func sameTree(t *testing.T, a, b string) {
 func unsharded(t *testing.T, exp *experiment.Experiment) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "full")
-	if _, err := run.RunSweep(context.Background(), exp, run.CompareOptions{Jobs: 2, Plots: true}, run.NewFolder(dir, false)); err != nil {
+	if _, err := run.RunSweep(context.Background(), exp, run.CompareOptions{Jobs: 2, Plots: true}, output.NewFolder(dir, false)); err != nil {
 		t.Fatal(err)
 	}
 	return dir
