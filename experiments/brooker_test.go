@@ -9,6 +9,7 @@ import (
 	"github.com/ressim/ressim/sim/analysis"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/compare"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -29,11 +30,11 @@ const (
 
 // TestBrookerSpike reproduces Marc Brooker's spike collapse with his
 // numbers: 200 replications per variant (about 20 ms of CPU each, so about
-// 8 s on two cores), merged in (variant, replication) order by run.RunAll
+// 8 s on two cores), merged in (variant, replication) order by compare.RunAll
 // whatever the parallelism.
 //
 // Locked-in runs are counted by ressim's own verdict on the first fault
-// (run.LockedIn.Count, the count compare reports), not by any string.
+// (compare.LockedIn.Count, the count compare reports), not by any string.
 //
 // The criterion for "compatible with Brooker" is a two-proportion
 // comparison: the 95 % hybrid score interval for the difference of the two
@@ -47,7 +48,7 @@ func TestBrookerSpike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := run.RunAll(context.Background(), exp, run.CompareOptions{Jobs: 2, Replications: brookerSpikeReps, KeepRuns: true})
+	c, err := compare.RunAll(context.Background(), exp, run.CompareOptions{Jobs: 2, Replications: brookerSpikeReps, KeepRuns: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/compare"
 )
 
 // variantClaim is what an experiment's comparison shows: the paired
@@ -62,7 +63,7 @@ func TestVariantClaims(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := run.RunAll(context.Background(), exp, run.CompareOptions{Jobs: 2})
+			c, err := compare.RunAll(context.Background(), exp, run.CompareOptions{Jobs: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +80,7 @@ func TestVariantClaims(t *testing.T) {
 	}
 }
 
-func checkClaim(t *testing.T, claim variantClaim, stats []run.MetricStats) {
+func checkClaim(t *testing.T, claim variantClaim, stats []compare.MetricStats) {
 	t.Helper()
 	for _, m := range stats {
 		if m.Metric.Name != claim.metric {

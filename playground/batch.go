@@ -8,7 +8,9 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/compare"
 	"github.com/ressim/ressim/sim/run/output"
+	"github.com/ressim/ressim/sim/run/sweep"
 )
 
 // File is one data file of a comparison or a sweep (compare.json,
@@ -79,7 +81,7 @@ func Compare(text, seed, reps string, progress func(done, total int)) Batched {
 		return Batched{Error: "the file has no [[variant]] to compare: add one, or use Run"}
 	}
 	mem := &output.Memory{}
-	out, err := run.Compare(context.Background(), exp, opt, mem)
+	out, err := compare.Run(context.Background(), exp, opt, mem)
 	if out == nil {
 		return Batched{Error: err.Error()}
 	}
@@ -106,7 +108,7 @@ func Sweep(text, seed, reps string, progress func(done, total int)) Batched {
 		return Batched{Error: "the file has no [sweep] table"}
 	}
 	mem := &output.Memory{}
-	out, err := run.RunSweep(context.Background(), exp, opt, mem)
+	out, err := sweep.Run(context.Background(), exp, opt, mem)
 	if out == nil {
 		return Batched{Error: err.Error()}
 	}
@@ -149,7 +151,7 @@ var verdictOrder = []string{"locked_in", "relapsed", "recovered", "unaffected"}
 
 // arms is the verdict on each variant: its first fault's verdicts over
 // the replications and its expectations.
-func arms(c *run.Comparison, expectations []run.ExpectResult) []ArmResult {
+func arms(c *compare.Comparison, expectations []run.ExpectResult) []ArmResult {
 	res := make([]ArmResult, len(c.Arms))
 	for i, a := range c.Arms {
 		r := ArmResult{Name: a.Name, Description: a.Description, Replications: c.Replications, Verdicts: []VerdictCount{}}

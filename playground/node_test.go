@@ -13,7 +13,9 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/compare"
 	"github.com/ressim/ressim/sim/run/output"
+	"github.com/ressim/ressim/sim/run/sweep"
 )
 
 // TestWasmSameBytesAsCLI: main.wasm, run under Node the way the page's
@@ -60,8 +62,8 @@ func TestWasmCompareSameBytesAsCLI(t *testing.T) {
 		op, file, output string
 		seed, reps       uint64
 	}{
-		{"compare", "../experiments/retry-amplification.toml", run.CompareJSON, 5, 2},
-		{"sweep", "../experiments/goodput-vs-load.toml", run.SweepJSON, 5, 1},
+		{"compare", "../experiments/retry-amplification.toml", compare.JSONFile, 5, 2},
+		{"sweep", "../experiments/goodput-vs-load.toml", sweep.JSONFile, 5, 1},
 	} {
 		cmd := exec.Command(node, "testdata/batch.js", filepath.Join(dir, ExecFile), filepath.Join(dir, WasmFile),
 			tc.op, tc.file, strconv.FormatUint(tc.seed, 10), strconv.FormatUint(tc.reps, 10), tc.output)
@@ -88,9 +90,9 @@ func cliBatch(t *testing.T, op, file, name string, seed uint64, reps int) []byte
 	}
 	opt := run.CompareOptions{OutDir: t.TempDir(), Seed: &seed, Replications: reps}
 	if op == "compare" {
-		_, err = run.Compare(context.Background(), exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
+		_, err = compare.Run(context.Background(), exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
 	} else {
-		_, err = run.RunSweep(context.Background(), exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
+		_, err = sweep.Run(context.Background(), exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
 	}
 	if err != nil {
 		t.Fatal(err)

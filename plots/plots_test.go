@@ -11,7 +11,9 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/compare"
 	"github.com/ressim/ressim/sim/run/output"
+	"github.com/ressim/ressim/sim/run/sweep"
 )
 
 var update = flag.Bool("update", false, "rewrite the committed figures from the experiments")
@@ -103,9 +105,9 @@ func generate(t *testing.T, kind, name string) string {
 	case "run":
 		_, err = run.Execute(exp, run.Options{Plots: true}, output.NewFolder(dir, false))
 	case "compare":
-		_, err = run.Compare(ctx, exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
+		_, err = compare.Run(ctx, exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
 	case "sweep":
-		_, err = run.RunSweep(ctx, exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
+		_, err = sweep.Run(ctx, exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
 	}
 	if err != nil {
 		t.Fatalf("%s %s: %v", kind, name, err)

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/compare"
 	"github.com/ressim/ressim/sim/run/output"
 )
 
@@ -68,7 +69,7 @@ SLURM_ARRAY_TASK_MIN. --series all cannot be sharded. See docs/scale-out.md.`,
 			if shard != "" {
 				return runShard(ctx, c, args[0], exp, shard, opt)
 			}
-			out, err := run.Compare(ctx, exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
+			out, err := compare.Run(ctx, exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
 			if out == nil {
 				return err
 			}
@@ -77,7 +78,7 @@ SLURM_ARRAY_TASK_MIN. --series all cannot be sharded. See docs/scale-out.md.`,
 			fmt.Fprintf(w, "%s: %d variant(s) x %d replication(s), seed %d\n\n", exp.Name,
 				len(out.Comparison.Arms), out.Comparison.Replications, out.Comparison.Seed)
 			if out.Comparison.Replications > 0 {
-				run.WriteCompareTable(w, out.Comparison, out.Stats, out.Locked, false)
+				compare.WriteTable(w, out.Comparison, out.Stats, out.Locked, false)
 				fmt.Fprintf(w, "\nΔ: paired difference from base, * where its 95 %% interval excludes zero\noutputs in %s/\n", out.Dir)
 			}
 			if err != nil {

@@ -14,7 +14,9 @@ import (
 	"github.com/ressim/ressim/internal/input"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/compare"
 	"github.com/ressim/ressim/sim/run/shard"
+	"github.com/ressim/ressim/sim/run/sweep"
 )
 
 // readExperimentBytes reads the experiment file again, for its digest
@@ -42,14 +44,14 @@ func reportMerge(c *cobra.Command, out *shard.MergeOutput, n int) error {
 	w := c.OutOrStdout()
 	if s := out.Sweep; s != nil {
 		warn(c.ErrOrStderr(), s.Warnings)
-		run.WriteSweepTable(w, s.Result, s.Stats)
+		sweep.WriteTable(w, s.Result, s.Stats)
 		reportVerified(w, out.Verified)
 		fmt.Fprintf(w, "\nmerged %d partial file(s); outputs in %s/\n", n, s.Dir)
 		return nil
 	}
 	cmp := out.Compare
 	warn(c.ErrOrStderr(), cmp.Warnings)
-	run.WriteCompareTable(w, cmp.Comparison, cmp.Stats, cmp.Locked, false)
+	compare.WriteTable(w, cmp.Comparison, cmp.Stats, cmp.Locked, false)
 	reportVerified(w, out.Verified)
 	fmt.Fprintf(w, "\nmerged %d partial file(s); outputs in %s/\n", n, cmp.Dir)
 	return reportExpectations(w, run.CheckExpectations(out.Experiment, cmp.Comparison.ByVariant()))

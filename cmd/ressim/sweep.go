@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/output"
+	"github.com/ressim/ressim/sim/run/sweep"
 )
 
 func newSweepCmd() *cobra.Command {
@@ -55,13 +55,13 @@ See docs/scale-out.md.`,
 			if shard != "" {
 				return runShard(ctx, c, args[0], exp, shard, opt)
 			}
-			out, err := run.RunSweep(ctx, exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
+			out, err := sweep.Run(ctx, exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
 			if out == nil {
 				return err
 			}
 			warn(c.ErrOrStderr(), out.Warnings)
 			if out.Result.Replications > 0 {
-				run.WriteSweepTable(c.OutOrStdout(), out.Result, out.Stats)
+				sweep.WriteTable(c.OutOrStdout(), out.Result, out.Stats)
 				fmt.Fprintf(c.OutOrStdout(), "\noutputs in %s/\n", out.Dir)
 			}
 			return stopped(err, out.Result.Replications, "cell")

@@ -59,7 +59,7 @@ func checkClaim(dir, claim string) error {
 		return err
 	}
 	for _, v := range vals {
-		if err := compare(v, f[2], f[3:]); err != nil {
+		if err := checkValue(v, f[2], f[3:]); err != nil {
 			return err
 		}
 	}
@@ -115,8 +115,8 @@ func matches(m map[string]any, filter string) bool {
 	return true
 }
 
-// compare checks got OP args.
-func compare(got any, op string, args []string) error {
+// checkValue checks got OP args.
+func checkValue(got any, op string, args []string) error {
 	if s, ok := got.(string); ok {
 		want, err := strconv.Unquote(args[0])
 		if op != "==" || err != nil || s != want {

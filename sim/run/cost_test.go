@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"testing"
 
@@ -40,8 +39,7 @@ func TestEstimateOfBundledExperiments(t *testing.T) {
 			t.Errorf("%s: %d series columns, topology.Config.SeriesColumns says %d", f, got, want)
 		}
 		t.Logf("%s: events estimated/fired %.2f", filepath.Base(f), est/float64(res.Events))
-		c := &Comparison{Replications: max(exp.Replications, 1), Arms: Arms(exp)}
-		if err := runner.DefaultBudget.Check(c.plan()); err != nil {
+		if err := runner.DefaultBudget.Check(comparePlan(exp, max(exp.Replications, 1))); err != nil {
 			t.Errorf("%s: compare: %v", f, err)
 		}
 		if exp.Sweep != nil {
@@ -52,60 +50,6 @@ func TestEstimateOfBundledExperiments(t *testing.T) {
 			if err := runner.DefaultBudget.Check(plan); err != nil {
 				t.Errorf("%s: sweep: %v", f, err)
 			}
-		}
-	}
-}
-
-// TestStoppedCompareKeepsWholeReplications: a comparison stopped after
-// its 7th run (3 variants, one job: replications 0 and 1 whole, and one
-// run of replication 2) keeps replications 0 and 1, and the run in
-// progress is abandoned.
-func TestStoppedCompareKeepsWholeReplications(t *testing.T) {
-	exp, err := experiment.Load("testdata/variants.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	progress := func(done, total int) {
-		if done == 7 {
-			cancel()
-		}
-	}
-	c, err := RunAll(ctx, exp, CompareOptions{Jobs: 1, Replications: 50, Progress: progress})
-	if !errors.Is(err, context.Canceled) || c == nil || c.Replications != 2 {
-		t.Fatalf("err %v, comparison %v", err, c)
-	}
-	for a := range c.Arms {
-		if len(c.Records[a]) != 2 || c.Records[a][1].Seed != ReplicationSeed(exp.Model.Seed, 1) {
-			t.Errorf("arm %d: %d records", a, len(c.Records[a]))
-		}
-	}
-}
-
-// TestCompareKeepsRecordsNotResults: a comparison keeps every
-// replication's record but only replication 0's whole result, so its
-// memory does not grow with replications x series length.
-func TestCompareKeepsRecordsNotResults(t *testing.T) {
-	exp, err := experiment.Load("testdata/variants.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := RunAll(context.Background(), exp, CompareOptions{Jobs: 2, Replications: 6})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for a := range c.Arms {
-		if c.Runs[a][0] == nil || len(c.Records[a]) != 6 || c.Records[a][5].SummarySHA256 == "" {
-			t.Fatalf("arm %d: replication 0 or a record missing", a)
-		}
-		for r := 1; r < 6; r++ {
-			if c.Runs[a][r] != nil {
-				t.Errorf("arm %d keeps replication %d's whole result", a, r)
-			}
-		}
-		if c.overlay[a].next != 6 || len(c.overlay[a].pending) != 0 {
-			t.Errorf("arm %d: overlay folded %d of 6, %d pending", a, c.overlay[a].next, len(c.overlay[a].pending))
 		}
 	}
 }

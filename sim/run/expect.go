@@ -40,7 +40,7 @@ func (r ExpectResult) String() string {
 	case !r.OK:
 		status = "FAILED"
 	}
-	return fmt.Sprintf("expect %s %s%s: %s (%s) [%s]", e.Variant, e.Metric, bound, fmtNum(r.Value), status, e.Where)
+	return fmt.Sprintf("expect %s %s%s: %s (%s) [%s]", e.Variant, e.Metric, bound, FmtNum(r.Value), status, e.Where)
 }
 
 // CheckExpectations evaluates the experiment's expectations on the runs'
@@ -56,9 +56,9 @@ func CheckExpectations(exp *experiment.Experiment, byVariant map[string][]Headli
 			continue
 		}
 		if e.Metric == headline.LockedInProbability {
-			r.Value = float64(lockedInCount(hs)) / float64(len(hs))
-		} else if m := metricOf(e.Metric); m != nil {
-			if s := analysis.Summarize(finite(m.values(hs))); s.N > 0 {
+			r.Value = float64(LockedInCount(hs)) / float64(len(hs))
+		} else if m := MetricOf(e.Metric); m != nil {
+			if s := analysis.Summarize(Finite(m.Values(hs))); s.N > 0 {
 				r.Value = s.Mean
 			}
 		}
@@ -66,13 +66,4 @@ func CheckExpectations(exp *experiment.Experiment, byVariant map[string][]Headli
 		out = append(out, r)
 	}
 	return out
-}
-
-// ByVariant indexes a comparison's headlines by variant name.
-func (c *Comparison) ByVariant() map[string][]Headline {
-	m := map[string][]Headline{}
-	for i, a := range c.Arms {
-		m[a.Name] = c.Headlines[i]
-	}
-	return m
 }

@@ -1,4 +1,4 @@
-package run
+package run_test
 
 import (
 	"context"
@@ -8,8 +8,11 @@ import (
 	"time"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/compare"
 	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/run/runner"
+	"github.com/ressim/ressim/sim/run/sweep"
 )
 
 // tinyBudget keeps a fuzz iteration short whatever the file asks for.
@@ -37,16 +40,16 @@ func FuzzPipeline(f *testing.F) {
 			return
 		}
 		plots := len(data)%2 == 1 // half the inputs draw their figures
-		_, err = Execute(exp, Options{Plots: plots, TraceEvery: 7, Budget: tinyBudget}, output.NewFolder(t.TempDir(), false))
+		_, err = run.Execute(exp, run.Options{Plots: plots, TraceEvery: 7, Budget: tinyBudget}, output.NewFolder(t.TempDir(), false))
 		allowed(t, "run", err)
-		opt := CompareOptions{OutDir: t.TempDir(), Jobs: 1, Replications: 2, Plots: plots, Budget: tinyBudget}
+		opt := run.CompareOptions{OutDir: t.TempDir(), Jobs: 1, Replications: 2, Plots: plots, Budget: tinyBudget}
 		if len(exp.Variants) > 0 {
-			_, err = Compare(context.Background(), exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
+			_, err = compare.Run(context.Background(), exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
 			allowed(t, "compare", err)
 		}
 		if exp.Sweep != nil {
 			opt.OutDir, opt.Replications = t.TempDir(), 1
-			_, err = RunSweep(context.Background(), exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
+			_, err = sweep.Run(context.Background(), exp, opt, output.NewFolder(opt.OutDir, opt.SVG))
 			allowed(t, "sweep", err)
 		}
 	})

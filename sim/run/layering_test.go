@@ -17,7 +17,9 @@ import (
 // be read, and tested, without those above it. From the bottom: runner
 // (the guarded runner) and figures (one run's figures); output (where
 // outputs go); run (running one experiment, and what every run reports);
-// then shard (sharded runs and their merge) at the top.
+// compare (variants side by side over replications) and sweep (a
+// parameter grid), neither of which imports the other; then shard
+// (sharded runs and their merge) at the top.
 const runPath = "github.com/ressim/ressim/sim/run"
 
 // level is each room's level; a room missing here fails the test, so a
@@ -27,20 +29,14 @@ var level = map[string]int{
 	"figures": 0,
 	"output":  1,
 	".":       2,
-	"shard":   5,
+	"compare": 3,
+	"sweep":   3,
+	"shard":   4,
 }
 
 // maxRoomLines and maxRoomFiles bound a room's non-test files: lines (as
 // wc -l counts them) and files.
-const maxRoomLines, maxRoomFiles = 3200, 20
-
-// roomLimits are the rooms still over those bounds, each at about its
-// size when it was last cut, with a little room for fixes but none for a
-// new job: sim/run itself, until its comparisons and sweeps move to rooms
-// of their own (issue 23). Lower them as the room shrinks.
-var roomLimits = map[string]struct{ lines, files int }{
-	".": {4460, 28},
-}
+const maxRoomLines, maxRoomFiles = 3000, 20
 
 // roomOf is the room of an import path inside sim/run, and whether it is
 // one.
@@ -71,8 +67,8 @@ func TestLayering(t *testing.T) {
 			}
 		}
 	}
-	if len(rooms) < 4 {
-		t.Fatalf("rooms %v: want sim/run, runner, figures and shard at least", rooms)
+	if len(rooms) < len(level) {
+		t.Fatalf("rooms %v: want every room of level %v", rooms, level)
 	}
 	for _, room := range rooms {
 		if _, ok := level[room]; !ok {
@@ -114,12 +110,8 @@ func checkRoom(t *testing.T, room string) {
 			}
 		}
 	}
-	maxLines, maxFiles := maxRoomLines, maxRoomFiles
-	if l, ok := roomLimits[room]; ok {
-		maxLines, maxFiles = l.lines, l.files
-	}
-	if lines > maxLines || n > maxFiles {
-		t.Errorf("room %q: %d lines in %d files, limit %d lines and %d files: split it by job", room, lines, n, maxLines, maxFiles)
+	if lines > maxRoomLines || n > maxRoomFiles {
+		t.Errorf("room %q: %d lines in %d files, limit %d lines and %d files: split it by job", room, lines, n, maxRoomLines, maxRoomFiles)
 	}
 	if !doc {
 		t.Errorf("room %q has no doc.go saying its one job", room)

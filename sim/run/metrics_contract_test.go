@@ -31,11 +31,11 @@ func TestHeadlineMetricsMatchTheContract(t *testing.T) {
 		if m.Key != keys[i] || m.Name != d.Name || m.Unit != d.Unit || m.Label != d.Label || m.HigherIsBetter != d.HigherIsBetter {
 			t.Errorf("metric %d is %+v, the contract's %s %+v", i, m, keys[i], d)
 		}
-		if metricOf(m.Key) != &Metrics[i] {
-			t.Errorf("metricOf(%s) is not Metrics[%d]", m.Key, i)
+		if MetricOf(m.Key) != &Metrics[i] {
+			t.Errorf("MetricOf(%s) is not Metrics[%d]", m.Key, i)
 		}
 	}
-	if metricOf(headline.LockedInProbability) != nil {
+	if MetricOf(headline.LockedInProbability) != nil {
 		t.Error("the locked-in probability has a per-run getter")
 	}
 	names := headline.Names(headline.Keys())
@@ -112,7 +112,7 @@ func TestPartialWireNamesFromTheContract(t *testing.T) {
 // each replication's headline by the contract's names, every per-run
 // metric.
 func TestRecordJSONNamesFromTheContract(t *testing.T) {
-	got := slices.Sorted(maps.Keys(RunRecord{}.json().Headline))
+	got := slices.Sorted(maps.Keys(RunRecord{}.JSON().Headline))
 	want := headline.Names(perRunKeys())
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
@@ -147,45 +147,5 @@ func TestSummaryHeadlineNamesFromTheContract(t *testing.T) {
 		if !slices.Contains(want, tag) && !slices.Contains(summaryHeadlineExtras, tag) {
 			t.Errorf("summary.json headline field %q is neither a contract Summary name nor a known extra", tag)
 		}
-	}
-}
-
-// TestCompareTablesNameTheContract: compare.csv's metric and unit columns
-// and compare.md's header name every headline metric as the contract
-// does, the locked-in probability last.
-func TestCompareTablesNameTheContract(t *testing.T) {
-	var stats []MetricStats
-	for _, m := range Metrics {
-		stats = append(stats, MetricStats{Metric: m, Arms: []ArmStat{{Arm: "base"}}})
-	}
-	locked := []LockedIn{{Arm: "base", Total: 1}}
-	var csvOut strings.Builder
-	if err := writeCompareCSV(&csvOut, stats, locked); err != nil {
-		t.Fatal(err)
-	}
-	var got, want []string
-	for _, line := range strings.Split(strings.TrimSpace(csvOut.String()), "\n")[1:] {
-		f := strings.Split(line, ",")
-		got = append(got, f[0]+" "+f[1])
-	}
-	var header []string
-	for _, k := range append(perRunKeys(), headline.LockedInProbability) {
-		want = append(want, k.Name()+" "+k.Unit())
-		h := k.Label()
-		if k.Def().PerRun {
-			h += " (" + k.Unit() + ")"
-		}
-		header = append(header, h)
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("compare.csv metrics %q,\nwant %q", got, want)
-	}
-	var md strings.Builder
-	c := &Comparison{Name: "x", Arms: []Arm{{Name: "base"}}}
-	if err := WriteCompareTable(&md, c, stats, locked, true); err != nil {
-		t.Fatal(err)
-	}
-	if h := "| variant | " + strings.Join(header, " | ") + " |"; !strings.Contains(md.String(), h) {
-		t.Errorf("compare.md has no header\n%s\nin\n%s", h, md.String())
 	}
 }

@@ -13,7 +13,7 @@ import (
 // last runs of the command, which may leave a core idle while they
 // finish, are the shortest (the longest-processing-time rule). The order
 // does not reach any output: every run's result is stored by its index.
-func costOrder(models []topology.Config) []int {
+func CostOrder(models []topology.Config) []int {
 	cost := make([]float64, len(models))
 	order := make([]int, len(models))
 	for i, m := range models {

@@ -16,8 +16,8 @@ func CostReport(exp *experiment.Experiment) string {
 	b.WriteString(runner.Estimate(exp.Model).String())
 	reps := max(exp.Replications, 1)
 	if len(exp.Variants) > 0 || reps > 1 {
-		c := &Comparison{Replications: reps, Arms: Arms(exp)}
-		fmt.Fprintf(&b, "\ncompare: %d run(s), %s events in all", len(c.Arms)*reps, runner.FormatCount(totalEvents(c.plan())))
+		plan := comparePlan(exp, reps)
+		fmt.Fprintf(&b, "\ncompare: %d run(s), %s events in all", runner.Runs(plan), runner.FormatCount(totalEvents(plan)))
 	}
 	if exp.Sweep != nil {
 		if plan, err := sweepPlan(exp, reps); err == nil {
@@ -38,6 +38,15 @@ func totalEvents(plan []runner.PlannedRun) float64 {
 	return t
 }
 
+// comparePlan is every variant's model with its replications.
+func comparePlan(exp *experiment.Experiment, reps int) []runner.PlannedRun {
+	var plan []runner.PlannedRun
+	for _, a := range Arms(exp) {
+		plan = append(plan, runner.PlannedRun{Model: a.Model, Times: reps})
+	}
+	return plan
+}
+
 // sweepPlan is every cell model of exp's sweep with its replications.
 func sweepPlan(exp *experiment.Experiment, reps int) ([]runner.PlannedRun, error) {
 	sw := exp.Sweep
@@ -49,13 +58,17 @@ func sweepPlan(exp *experiment.Experiment, reps int) ([]runner.PlannedRun, error
 	if sw.Y != nil {
 		ny = len(sw.Y.Values)
 	}
-	cells, err := sweepCells(exp, variants, len(sw.X.Values), ny)
-	if err != nil {
-		return nil, err
-	}
-	plan := make([]runner.PlannedRun, len(cells))
-	for i, c := range cells {
-		plan[i] = runner.PlannedRun{Model: c.cfg, Times: reps}
+	var plan []runner.PlannedRun
+	for _, v := range variants {
+		for y := range ny {
+			for x := range sw.X.Values {
+				cfg, err := CellModel(exp, v, x, y)
+				if err != nil {
+					return nil, err
+				}
+				plan = append(plan, runner.PlannedRun{Model: cfg, Times: reps})
+			}
+		}
 	}
 	return plan, nil
 }

@@ -54,8 +54,8 @@ func NewRunRecord(r int, res *topology.Result) (RunRecord, error) {
 	return rec, nil
 }
 
-// runRecordJSON is a RunRecord as compare.json and sweep.json list it.
-type runRecordJSON struct {
+// RunRecordJSON is a RunRecord as compare.json and sweep.json list it.
+type RunRecordJSON struct {
 	Replication int    `json:"replication"`
 	Seed        uint64 `json:"seed"`
 	// Headline holds each headline metric by name (null where undefined
@@ -72,11 +72,12 @@ type faultVerdictJSON struct {
 	RecoveryS *float64 `json:"recovery_time_s"`
 }
 
-func (r RunRecord) json() runRecordJSON {
-	out := runRecordJSON{Replication: r.Replication, Seed: r.Seed, Headline: map[string]*float64{},
+// JSON is r as compare.json and sweep.json list it.
+func (r RunRecord) JSON() RunRecordJSON {
+	out := RunRecordJSON{Replication: r.Replication, Seed: r.Seed, Headline: map[string]*float64{},
 		LockedIn: r.Headline.LockedIn, Faults: []faultVerdictJSON{}, Summary: r.SummarySHA256}
 	for _, m := range Metrics {
-		out.Headline[m.Name] = num(m.get(r.Headline))
+		out.Headline[m.Name] = JSONNum(m.get(r.Headline))
 	}
 	for _, f := range r.Faults {
 		out.Faults = append(out.Faults, faultVerdictJSON(f))
@@ -84,10 +85,11 @@ func (r RunRecord) json() runRecordJSON {
 	return out
 }
 
-func recordsJSON(rs []RunRecord) []runRecordJSON {
-	out := make([]runRecordJSON, len(rs))
+// RecordsJSON is each of rs as JSON (RunRecord.JSON), in order.
+func RecordsJSON(rs []RunRecord) []RunRecordJSON {
+	out := make([]RunRecordJSON, len(rs))
 	for i, r := range rs {
-		out[i] = r.json()
+		out[i] = r.JSON()
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package run
+package run_test
 
 import (
 	"bytes"
@@ -13,23 +13,27 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ressim/ressim/internal/runtest"
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/compare"
 	"github.com/ressim/ressim/sim/run/output"
+	"github.com/ressim/ressim/sim/run/sweep"
 )
 
 // replicaSummary runs p with Execute and returns its summary.json bytes
 // and headline.
-func replicaSummary(t *testing.T, exp *experiment.Experiment, p Replica, seed *uint64) ([]byte, Headline) {
+func replicaSummary(t *testing.T, exp *experiment.Experiment, p run.Replica, seed *uint64) ([]byte, run.Headline) {
 	t.Helper()
-	out, err := Execute(exp, Options{Replica: &p, Seed: seed}, output.NewFolder(t.TempDir(), false))
+	out, err := run.Execute(exp, run.Options{Replica: &p, Seed: seed}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatalf("%s: %v", p.Label(), err)
 	}
-	b, err := os.ReadFile(filepath.Join(out.Dir, SummaryFile))
+	b, err := os.ReadFile(filepath.Join(out.Dir, run.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b, NewHeadline(out.Result)
+	return b, run.NewHeadline(out.Result)
 }
 
 func digest(b []byte) string {
@@ -42,17 +46,17 @@ func digest(b []byte) string {
 // computed for it and digested into compare.json, with the same headline.
 // A --seed override carries over to both.
 func TestReplicaReproducesCompare(t *testing.T) {
-	exp := loadVariants(t)
+	exp := runtest.Variants(t)
 	seed := uint64(11)
-	out, err := Compare(context.Background(), exp, CompareOptions{Jobs: 2, Seed: &seed, KeepRuns: true}, output.NewFolder(t.TempDir(), false))
+	out, err := compare.Run(context.Background(), exp, run.CompareOptions{Jobs: 2, Seed: &seed, KeepRuns: true}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := out.Comparison
 	for a, arm := range c.Arms {
 		for r := 0; r < c.Replications; r++ {
-			got, h := replicaSummary(t, exp, Replica{Variant: arm.Name, Index: r}, &seed)
-			want, err := SummaryJSON(c.Runs[a][r])
+			got, h := replicaSummary(t, exp, run.Replica{Variant: arm.Name, Index: r}, &seed)
+			want, err := run.SummaryJSON(c.Runs[a][r])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,12 +71,12 @@ func TestReplicaReproducesCompare(t *testing.T) {
 			}
 		}
 	}
-	checkCompareJSONRuns(t, filepath.Join(out.Dir, CompareJSON), c)
+	checkCompareJSONRuns(t, filepath.Join(out.Dir, compare.JSONFile), c)
 }
 
 // checkCompareJSONRuns checks compare.json's per-replication lists
 // against the comparison in memory.
-func checkCompareJSONRuns(t *testing.T, path string, c *Comparison) {
+func checkCompareJSONRuns(t *testing.T, path string, c *compare.Comparison) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -80,8 +84,8 @@ func checkCompareJSONRuns(t *testing.T, path string, c *Comparison) {
 	}
 	var doc struct {
 		Variants []struct {
-			Name string          `json:"name"`
-			Runs []runRecordJSON `json:"replications"`
+			Name string              `json:"name"`
+			Runs []run.RunRecordJSON `json:"replications"`
 		} `json:"variants"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
@@ -91,19 +95,19 @@ func checkCompareJSONRuns(t *testing.T, path string, c *Comparison) {
 		if len(v.Runs) != c.Replications {
 			t.Fatalf("%s lists %d replications, want %d", v.Name, len(v.Runs), c.Replications)
 		}
-		for r, run := range v.Runs {
+		for r, rec := range v.Runs {
 			res := c.Runs[a][r]
-			if run.Replication != r || run.Seed != ReplicationSeed(c.Seed, r) || run.Summary != c.Records[a][r].SummarySHA256 {
-				t.Errorf("%s replication %d listed as %+v", v.Name, r, run)
+			if rec.Replication != r || rec.Seed != run.ReplicationSeed(c.Seed, r) || rec.Summary != c.Records[a][r].SummarySHA256 {
+				t.Errorf("%s replication %d listed as %+v", v.Name, r, rec)
 			}
-			if len(run.Faults) != len(res.Faults) || run.Faults[0].Verdict != res.Faults[0].Recovery.Verdict {
-				t.Errorf("%s replication %d: faults %+v, run had %+v", v.Name, r, run.Faults, res.Faults)
+			if len(rec.Faults) != len(res.Faults) || rec.Faults[0].Verdict != res.Faults[0].Recovery.Verdict {
+				t.Errorf("%s replication %d: faults %+v, run had %+v", v.Name, r, rec.Faults, res.Faults)
 			}
-			if g := run.Headline["goodput"]; g == nil || *g != c.Headlines[a][r].Goodput {
+			if g := rec.Headline["goodput"]; g == nil || *g != c.Headlines[a][r].Goodput {
 				t.Errorf("%s replication %d: goodput %v, want %v", v.Name, r, g, c.Headlines[a][r].Goodput)
 			}
-			if run.LockedIn != c.Headlines[a][r].LockedIn {
-				t.Errorf("%s replication %d: locked_in %v", v.Name, r, run.LockedIn)
+			if rec.LockedIn != c.Headlines[a][r].LockedIn {
+				t.Errorf("%s replication %d: locked_in %v", v.Name, r, rec.LockedIn)
 			}
 		}
 	}
@@ -112,15 +116,15 @@ func checkCompareJSONRuns(t *testing.T, path string, c *Comparison) {
 // TestReplicaReproducesSweepCell: a sweep cell's replication, re-run
 // alone with its cell indices, gives the summary the sweep digested.
 func TestReplicaReproducesSweepCell(t *testing.T) {
-	exp, err := experiment.Parse("sw.toml", []byte(sweepFile))
+	exp, err := experiment.Parse("sw.toml", []byte(runtest.SweepFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := RunSweep(context.Background(), exp, CompareOptions{Jobs: 2}, output.NewFolder(t.TempDir(), false))
+	out, err := sweep.Run(context.Background(), exp, run.CompareOptions{Jobs: 2}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []Replica{{Variant: "no-retries", Index: 1, Cell: []int{1, 0}}, {Index: 0, Cell: []int{0, 1}}} {
+	for _, p := range []run.Replica{{Variant: "no-retries", Index: 1, Cell: []int{1, 0}}, {Index: 0, Cell: []int{0, 1}}} {
 		v := 0
 		if p.Variant != "" {
 			v = 1
@@ -130,50 +134,50 @@ func TestReplicaReproducesSweepCell(t *testing.T) {
 			t.Errorf("%s: summary digest %s, the sweep's %s", p.Label(), digest(got), want)
 		}
 	}
-	b, _ := os.ReadFile(filepath.Join(out.Dir, SweepJSON))
+	b, _ := os.ReadFile(filepath.Join(out.Dir, sweep.JSONFile))
 	if !strings.Contains(string(b), `"x_index": 1`) || !strings.Contains(string(b), `"summary_sha256"`) {
 		t.Errorf("sweep.json lacks cell indices or replications:\n%.2000s", b)
 	}
 }
 
 func TestReplicaErrors(t *testing.T) {
-	exp := loadVariants(t)
-	sw, err := experiment.Parse("sw.toml", []byte(sweepFile))
+	exp := runtest.Variants(t)
+	sw, err := experiment.Parse("sw.toml", []byte(runtest.SweepFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
 		exp  *experiment.Experiment
-		p    Replica
+		p    run.Replica
 		want string
 	}{
-		{exp, Replica{Variant: "no-retry"}, `no variant named "no-retry" in testdata/variants.toml (did you mean "no-retries"?); the variants are: base, no-retries, propagation`},
-		{exp, Replica{Variant: "zzz"}, `no variant named "zzz"`},
-		{exp, Replica{Index: 3}, "replication 3 is out of range: variants runs 3 replication(s), 0 to 2"},
-		{exp, Replica{Index: -1}, "replication -1 is out of range"},
-		{exp, Replica{Index: 4, Replications: 4}, "replication 4 is out of range: variants runs 4"},
-		{exp, Replica{Cell: []int{0}}, "has no [sweep] table"},
-		{sw, Replica{Cell: []int{0}}, "the sweep has 2 axis(es): give 2 cell index(es), got 1"},
-		{sw, Replica{Cell: []int{2, 0}}, "cell x index 2 is out of range: client.users.rate has 2 values, 0 to 1"},
-		{sw, Replica{Cell: []int{0, -1}}, "cell y index -1 is out of range: fault.0.duration"},
-		{sw, Replica{Variant: "no-retires", Cell: []int{0, 0}}, `did you mean "no-retries"?`},
+		{exp, run.Replica{Variant: "no-retry"}, `no variant named "no-retry" in testdata/variants.toml (did you mean "no-retries"?); the variants are: base, no-retries, propagation`},
+		{exp, run.Replica{Variant: "zzz"}, `no variant named "zzz"`},
+		{exp, run.Replica{Index: 3}, "replication 3 is out of range: variants runs 3 replication(s), 0 to 2"},
+		{exp, run.Replica{Index: -1}, "replication -1 is out of range"},
+		{exp, run.Replica{Index: 4, Replications: 4}, "replication 4 is out of range: variants runs 4"},
+		{exp, run.Replica{Cell: []int{0}}, "has no [sweep] table"},
+		{sw, run.Replica{Cell: []int{0}}, "the sweep has 2 axis(es): give 2 cell index(es), got 1"},
+		{sw, run.Replica{Cell: []int{2, 0}}, "cell x index 2 is out of range: client.users.rate has 2 values, 0 to 1"},
+		{sw, run.Replica{Cell: []int{0, -1}}, "cell y index -1 is out of range: fault.0.duration"},
+		{sw, run.Replica{Variant: "no-retires", Cell: []int{0, 0}}, `did you mean "no-retries"?`},
 	} {
-		_, err := ReplicaModel(tt.exp, tt.p, 1)
-		if !errors.Is(err, ErrNoSuchRun) || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%+v: err = %v, want ErrNoSuchRun and %q", tt.p, err, tt.want)
+		_, err := run.ReplicaModel(tt.exp, tt.p, 1)
+		if !errors.Is(err, run.ErrNoSuchRun) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%+v: err = %v, want run.ErrNoSuchRun and %q", tt.p, err, tt.want)
 		}
 	}
 	// Within a --replications override any index is a run.
-	if _, err := ReplicaModel(exp, Replica{Index: 7, Replications: 8}, 1); err != nil {
+	if _, err := run.ReplicaModel(exp, run.Replica{Index: 7, Replications: 8}, 1); err != nil {
 		t.Errorf("index 7 of 8: %v", err)
 	}
 }
 
 // sweepDigest is the summary digest sweep.json (in dir) lists for
 // replica p of the sweep's variant v.
-func sweepDigest(t *testing.T, dir, v string, p Replica) string {
+func sweepDigest(t *testing.T, dir, v string, p run.Replica) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, SweepJSON))
+	b, err := os.ReadFile(filepath.Join(dir, sweep.JSONFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ const DefaultSeries = experiment.SeriesFirst
 
 // seriesMode resolves the series option: the command line's, else the
 // file's, else DefaultSeries.
-func seriesMode(exp *experiment.Experiment, opt CompareOptions) string {
+func SeriesMode(exp *experiment.Experiment, opt CompareOptions) string {
 	switch {
 	case opt.Series != "":
 		return opt.Series
@@ -29,7 +29,7 @@ func seriesMode(exp *experiment.Experiment, opt CompareOptions) string {
 
 // seriesReplications is how many replications per variant a series mode
 // writes, of the reps a comparison has.
-func seriesReplications(mode string, reps int) int {
+func SeriesReplications(mode string, reps int) int {
 	switch mode {
 	case experiment.SeriesAll:
 		return reps

@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/ressim/ressim/sim/analysis"
 	"github.com/ressim/ressim/sim/headline"
 )
 
@@ -83,65 +82,7 @@ func getter(k headline.Key) func(Headline) float64 {
 	return func(h Headline) float64 { return *headlineField(&h, k) }
 }
 
-// ArmStat is one variant's statistics for one metric.
-type ArmStat struct {
-	Arm string
-	// Summary is over the replications (mean and 95 % Student t interval).
-	Summary analysis.Summary
-	// Diff is the paired difference variant - base over the replications
-	// (common random numbers); nil for the base itself.
-	Diff *analysis.Summary
-}
-
-// MetricStats are the statistics of one metric for every variant.
-type MetricStats struct {
-	Metric MetricDef
-	Arms   []ArmStat
-}
-
-// LockedIn is one variant's probability of ending locked in after the
-// first fault, with a 95 % Wilson interval.
-type LockedIn struct {
-	Arm          string
-	Count, Total int
-	P            float64
-	CI95         analysis.Interval
-}
-
-// Stats computes every metric's statistics and the locked-in
-// probabilities.
-func (c *Comparison) Stats() ([]MetricStats, []LockedIn) {
-	var out []MetricStats
-	for _, m := range Metrics {
-		ms := MetricStats{Metric: m}
-		base := m.values(c.Headlines[0])
-		for a := range c.Arms {
-			xs := m.values(c.Headlines[a])
-			st := ArmStat{Arm: c.Arms[a].Name, Summary: analysis.Summarize(finite(xs))}
-			if a > 0 && allFinite(xs) && allFinite(base) {
-				if d, err := analysis.Paired(base, xs); err == nil {
-					st.Diff = &d
-				}
-			}
-			ms.Arms = append(ms.Arms, st)
-		}
-		out = append(out, ms)
-	}
-	var locked []LockedIn
-	if len(c.Headlines) > 0 && len(c.Headlines[0]) > 0 && c.Headlines[0][0].HasFault {
-		for a := range c.Arms {
-			k, n := lockedInCount(c.Headlines[a]), len(c.Headlines[a])
-			li := LockedIn{Arm: c.Arms[a].Name, Count: k, Total: n, CI95: analysis.Wilson(k, n)}
-			if n > 0 {
-				li.P = float64(k) / float64(n)
-			}
-			locked = append(locked, li)
-		}
-	}
-	return out, locked
-}
-
-func finite(xs []float64) []float64 {
+func Finite(xs []float64) []float64 {
 	out := make([]float64, 0, len(xs))
 	for _, x := range xs {
 		if !math.IsNaN(x) && !math.IsInf(x, 0) {
@@ -151,11 +92,9 @@ func finite(xs []float64) []float64 {
 	return out
 }
 
-func allFinite(xs []float64) bool { return len(finite(xs)) == len(xs) }
-
-// values is the metric over a set of runs, in their order (NaN where it is
+// Values is the metric over a set of runs, in their order (NaN where it is
 // undefined for a run).
-func (m MetricDef) values(hs []Headline) []float64 {
+func (m MetricDef) Values(hs []Headline) []float64 {
 	xs := make([]float64, len(hs))
 	for i, h := range hs {
 		xs[i] = m.get(h)
@@ -164,7 +103,7 @@ func (m MetricDef) values(hs []Headline) []float64 {
 }
 
 // lockedInCount counts the runs still locked in after the first fault.
-func lockedInCount(hs []Headline) int {
+func LockedInCount(hs []Headline) int {
 	k := 0
 	for _, h := range hs {
 		if h.LockedIn {
@@ -176,7 +115,7 @@ func lockedInCount(hs []Headline) int {
 
 // metricOf returns per-run metric k, or nil (for the locked-in
 // probability, which is not a per-run number).
-func metricOf(k headline.Key) *MetricDef {
+func MetricOf(k headline.Key) *MetricDef {
 	for i := range Metrics {
 		if Metrics[i].Key == k {
 			return &Metrics[i]
@@ -185,11 +124,19 @@ func metricOf(k headline.Key) *MetricDef {
 	return nil
 }
 
-// csvNum formats a number for CSV output: shortest round-trip form, empty
+// CSVNum formats a number for CSV output: shortest round-trip form, empty
 // for NaN or infinities.
-func csvNum(x float64) string {
+func CSVNum(x float64) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return ""
 	}
 	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// fmtNum formats a number with 4 significant digits ("-" for NaN).
+func FmtNum(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "-"
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
 }

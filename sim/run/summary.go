@@ -200,20 +200,20 @@ type EvidenceSummary struct {
 	InFlightPeak   int64    `json:"in_flight_peak"`
 }
 
-// num returns x as a JSON number, or nil (null) when it is not finite.
-func num(x float64) *float64 {
+// JSONNum returns x as a JSON number, or nil (null) when it is not finite.
+func JSONNum(x float64) *float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return nil
 	}
 	return &x
 }
 
-// positive is num(x) for x > 0, and nil (omitted) otherwise.
+// positive is JSONNum(x) for x > 0, and nil (omitted) otherwise.
 func positive(x float64) *float64 {
 	if !(x > 0) {
 		return nil
 	}
-	return num(x)
+	return JSONNum(x)
 }
 
 // secs returns a nanosecond quantity in seconds, null when count is 0.
@@ -221,7 +221,7 @@ func secs(ns float64, count uint64) *float64 {
 	if count == 0 {
 		return nil
 	}
-	return num(ns / 1e9)
+	return JSONNum(ns / 1e9)
 }
 
 // ratio returns a/b, null when b is 0.
@@ -229,10 +229,12 @@ func ratio(a, b uint64) *float64 {
 	if b == 0 {
 		return nil
 	}
-	return num(float64(a) / float64(b))
+	return JSONNum(float64(a) / float64(b))
 }
 
-func quantileS(h *metrics.Histogram, q float64) *float64 {
+// QuantileSeconds is h's quantile q in seconds as a JSON number, null
+// when h is empty.
+func QuantileSeconds(h *metrics.Histogram, q float64) *float64 {
 	return secs(float64(h.Quantile(q)), h.Count())
 }
 
@@ -290,13 +292,13 @@ func newFaultSummary(f topology.FaultResult) FaultSummary {
 		},
 	}
 	if e.EndEnd > 0 {
-		fs.Evidence.PValue = num(e.PValue)
+		fs.Evidence.PValue = JSONNum(e.PValue)
 	}
 	switch r.Verdict {
 	case topology.VerdictRecovered, topology.VerdictUnaffected:
-		fs.Recovery = num(r.Time.Seconds())
+		fs.Recovery = JSONNum(r.Time.Seconds())
 	case topology.VerdictRelapsed:
-		fs.ReturnedS, fs.RelapsedS = num(r.Returned.Seconds()), num(r.Relapsed.Seconds())
+		fs.ReturnedS, fs.RelapsedS = JSONNum(r.Returned.Seconds()), JSONNum(r.Relapsed.Seconds())
 	}
 	return fs
 }
@@ -313,10 +315,10 @@ func NewHeadlineSummary(res *topology.Result) HeadlineSummary {
 		out.Merge(c.OutcomeLatency)
 		ans.Merge(c.Latency)
 	}
-	h.GoodputShare = num(goodShare(res))
+	h.GoodputShare = JSONNum(goodShare(res))
 	h.InFlightAtEnd, h.PeakInFlight = res.InFlightAtEnd, res.PeakInFlight
-	h.P99OutcomeLatencyS = quantileS(&out, 0.99)
-	h.P99AnsweredLatencyS = quantileS(&ans, 0.99)
+	h.P99OutcomeLatencyS = QuantileSeconds(&out, 0.99)
+	h.P99AnsweredLatencyS = QuantileSeconds(&ans, 0.99)
 	return h
 }
 

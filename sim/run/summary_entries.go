@@ -11,10 +11,10 @@ func newServiceSummary(r topology.ServiceResult, userRequests uint64) ServiceSum
 	}
 	var amp, hit *float64
 	if userRequests > 0 {
-		amp = num(r.Amplification)
+		amp = JSONNum(r.Amplification)
 	}
 	if r.Cache != nil {
-		hit = num(r.Cache.HitRatioAtEnd)
+		hit = JSONNum(r.Cache.HitRatioAtEnd)
 	}
 	return ServiceSummary{
 		Instances:          r.Instances,
@@ -43,30 +43,30 @@ func newServiceSummary(r topology.ServiceResult, userRequests uint64) ServiceSum
 		CacheHitRatioEnd:   hit,
 		InFlightAtEnd:      r.InFlightAtEnd,
 		RejectionRatio:     ratio(r.Rejected, r.Arrivals),
-		ThroughputRPS:      num(r.Throughput),
+		ThroughputRPS:      JSONNum(r.Throughput),
 		PWait:              ratio(r.Delayed, r.Sojourn.Count()),
 		MeanWaitS:          secs(r.Wait.Mean(), r.Wait.Count()),
 		MeanServiceS:       secs(r.Service.Mean(), r.Service.Count()),
 		MeanSojournS:       secs(r.Sojourn.Mean(), r.Sojourn.Count()),
-		P50SojournS:        quantileS(r.Sojourn, 0.50),
-		P90SojournS:        quantileS(r.Sojourn, 0.90),
-		P99SojournS:        quantileS(r.Sojourn, 0.99),
-		P999SojournS:       quantileS(r.Sojourn, 0.999),
+		P50SojournS:        QuantileSeconds(r.Sojourn, 0.50),
+		P90SojournS:        QuantileSeconds(r.Sojourn, 0.90),
+		P99SojournS:        QuantileSeconds(r.Sojourn, 0.99),
+		P999SojournS:       QuantileSeconds(r.Sojourn, 0.999),
 		MaxSojournS:        secs(float64(r.Sojourn.Max()), r.Sojourn.Count()),
-		P99WaitS:           quantileS(r.Wait, 0.99),
-		MeanInSystem:       num(r.MeanInSystem),
-		MeanQueueLen:       num(r.MeanQueue),
+		P99WaitS:           QuantileSeconds(r.Wait, 0.99),
+		MeanInSystem:       JSONNum(r.MeanInSystem),
+		MeanQueueLen:       JSONNum(r.MeanQueue),
 		MeanExpiredInQueue: positive(r.MeanExpiredInQueue),
-		MeanBusy:           num(r.MeanBusy),
-		Utilization:        num(r.Utilization),
+		MeanBusy:           JSONNum(r.MeanBusy),
+		Utilization:        JSONNum(r.Utilization),
 	}
 }
 
 // newClientSummary is a client's entry of summary.json.
 func newClientSummary(c topology.ClientResult) ClientSummary {
 	return ClientSummary{
-		P50OutcomeLatencyS: quantileS(c.OutcomeLatency, 0.50),
-		P99OutcomeLatencyS: quantileS(c.OutcomeLatency, 0.99),
+		P50OutcomeLatencyS: QuantileSeconds(c.OutcomeLatency, 0.50),
+		P99OutcomeLatencyS: QuantileSeconds(c.OutcomeLatency, 0.99),
 		GoodputShare:       ratio(c.SentGood, c.Sent),
 		InFlightAtEnd:      c.InFlightAtEnd,
 		PeakInFlight:       c.PeakInFlight,
@@ -76,9 +76,9 @@ func newClientSummary(c topology.ClientResult) ClientSummary {
 		DegradedRPS:      c.DegradedRate,
 		SuccessRatio:     ratio(c.Good+c.Degraded, c.Sent),
 		MeanLatencyS:     secs(c.Latency.Mean(), c.Latency.Count()),
-		P50LatencyS:      quantileS(c.Latency, 0.50),
-		P99LatencyS:      quantileS(c.Latency, 0.99),
-		P999LatencyS:     quantileS(c.Latency, 0.999),
+		P50LatencyS:      QuantileSeconds(c.Latency, 0.50),
+		P99LatencyS:      QuantileSeconds(c.Latency, 0.99),
+		P999LatencyS:     QuantileSeconds(c.Latency, 0.999),
 		LatencyHistogram: c.Latency.Snapshot(),
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"strconv"
 
 	"github.com/ressim/ressim/sim/metrics"
+	"github.com/ressim/ressim/sim/topology"
 )
 
 // The wire encoding of a run's record and of a unit of a sharded batch:
@@ -42,14 +43,28 @@ type partialUnit struct {
 // the comparison's merged histogram and timeline figure need of every
 // replication.
 type Unit struct {
-	Record  RunRecord
-	latency *metrics.Histogram
-	overlay [numOverlays][]float64
+	Record RunRecord
+	// Latency is the run's answered latencies, all clients merged; nil
+	// for a sweep's unit.
+	Latency *metrics.Histogram
+	// Overlay is the run's overlay series (OverlayColumns); a sweep's
+	// unit has none.
+	Overlay Overlays
+}
+
+// ComparedUnit is what a comparison keeps of every run: its record, its
+// clients' answered latencies merged, and its overlay series.
+func ComparedUnit(res *topology.Result, rec RunRecord) Unit {
+	d := Unit{Record: rec, Latency: &metrics.Histogram{}, Overlay: OverlayColumns(res)}
+	for _, cl := range res.Clients {
+		d.Latency.Merge(cl.Latency)
+	}
+	return d
 }
 
 // Compared reports whether u is a comparison's unit: one that carries
 // the run's latencies and overlay series besides its record.
-func (u Unit) Compared() bool { return u.latency != nil }
+func (u Unit) Compared() bool { return u.Latency != nil }
 
 // wireRecord is a RunRecord with every float as strconv 'g' -1 text,
 // which round-trips exactly (NaN and ±Inf included, which JSON numbers
@@ -90,10 +105,10 @@ func fmtExact(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 func toWire(d Unit) wireRecord {
 	w := recordWire(d.Record)
-	if d.latency != nil {
-		snap := d.latency.Snapshot()
+	if d.Latency != nil {
+		snap := d.Latency.Snapshot()
 		w.Latency = &snap
-		for _, col := range d.overlay {
+		for _, col := range d.Overlay {
 			w.Overlay = append(w.Overlay, packFloats(col))
 		}
 	}
@@ -106,14 +121,14 @@ func (w wireRecord) unit() (Unit, error) {
 	if err != nil || w.Latency == nil {
 		return d, err
 	}
-	if d.latency, err = metrics.FromSnapshot(*w.Latency); err != nil {
+	if d.Latency, err = metrics.FromSnapshot(*w.Latency); err != nil {
 		return d, err
 	}
-	if len(w.Overlay) != numOverlays {
-		return d, fmt.Errorf("overlay has %d columns, want %d", len(w.Overlay), numOverlays)
+	if len(w.Overlay) != NumOverlays {
+		return d, fmt.Errorf("overlay has %d columns, want %d", len(w.Overlay), NumOverlays)
 	}
 	for k, col := range w.Overlay {
-		if d.overlay[k], err = unpackFloats(col); err != nil {
+		if d.Overlay[k], err = unpackFloats(col); err != nil {
 			return d, fmt.Errorf("overlay column %d: %w", k, err)
 		}
 	}
@@ -262,4 +277,18 @@ func ReadLine(br *bufio.Reader) ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// ExactJSON is rec as JSON with every float exact (strconv 'g' -1 text,
+// NaN and ±Inf included): a sweep's cell spool holds its records so, and
+// the statistics read back are those of the runs.
+func ExactJSON(rec RunRecord) ([]byte, error) { return json.Marshal(recordWire(rec)) }
+
+// ParseExactJSON decodes a record ExactJSON wrote.
+func ParseExactJSON(data []byte) (RunRecord, error) {
+	var w wireRecord
+	if err := json.Unmarshal(data, &w); err != nil {
+		return RunRecord{}, err
+	}
+	return w.record()
 }

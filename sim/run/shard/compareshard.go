@@ -6,6 +6,7 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/compare"
 )
 
 // RunCompareShard runs shard s's share of the comparison of exp (read
@@ -17,11 +18,11 @@ func RunCompareShard(ctx context.Context, exp *experiment.Experiment, file strin
 	if err := run.CheckSeries(opt.Series); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 	}
-	b := run.CompareBatch(exp, opt)
+	b := compare.NewBatch(exp, opt)
 	if b.Series == experiment.SeriesAll {
 		return nil, fmt.Errorf("compare %s shard %s: series %q cannot be sharded (every run's time series); use first or none", exp.Name, s, b.Series)
 	}
-	j := &shardJob{header: newHeader("compare", exp, file, data, b.Seed, b.Replications), batch: b}
+	j := &shardJob{header: newHeader("compare", exp, file, data, b.Seed, b.Replications), batch: b.Batch}
 	j.header.Series = b.Series
 	sr, err := j.run(ctx, s, opt)
 	if err != nil {
@@ -38,16 +39,16 @@ func RunCompareShard(ctx context.Context, exp *experiment.Experiment, file strin
 // byte), with the units opt.Verify chooses with seed, all under
 // opt.Budget: a partial file's embedded experiment is not to be trusted
 // with an unbounded run.
-func mergeCompare(ctx context.Context, exp *experiment.Experiment, h PartialHeader, paths []string, mopt MergeOptions, seed uint64) (*run.CompareOutput, *Verification, error) {
+func mergeCompare(ctx context.Context, exp *experiment.Experiment, h PartialHeader, paths []string, mopt MergeOptions, seed uint64) (*compare.Output, *Verification, error) {
 	opt := mopt.compareOptions()
 	opt.Seed, opt.Replications, opt.Series = &h.Seed, h.Replications, h.Series
-	b := run.CompareBatch(exp, opt)
+	b := compare.NewBatch(exp, opt)
 	n := len(b.Models)
 	rep0 := make([]int, n) // unit u < n is replication 0 of variant u
 	for u := range rep0 {
 		rep0[u] = u
 	}
-	j := &shardJob{header: h, batch: b}
+	j := &shardJob{header: h, batch: b.Batch}
 	v, err := newVerifier(j, mopt, seed, rep0, paths)
 	if err != nil {
 		return nil, nil, mergeError(exp.Name, err)
@@ -76,7 +77,7 @@ func mergeCompare(ctx context.Context, exp *experiment.Experiment, h PartialHead
 		return nil, nil, fmt.Errorf("merge %s: %w", exp.Name, err)
 	}
 	defer b.Abort()
-	_, out, err := b.Commit(opt)
+	out, err := b.Commit(opt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("merge %s: %w", exp.Name, err)
 	}

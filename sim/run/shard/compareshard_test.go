@@ -10,6 +10,7 @@ import (
 
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/compare"
 	"github.com/ressim/ressim/sim/run/output"
 )
 
@@ -20,7 +21,7 @@ import (
 func TestCompareShardMergeMatchesUnsharded(t *testing.T) {
 	exp, data := loadSweep(t, "compare-small.toml")
 	full := filepath.Join(t.TempDir(), "full")
-	if _, err := run.Compare(context.Background(), exp, run.CompareOptions{Jobs: 2, Plots: true}, output.NewFolder(full, false)); err != nil {
+	if _, err := compare.Run(context.Background(), exp, run.CompareOptions{Jobs: 2, Plots: true}, output.NewFolder(full, false)); err != nil {
 		t.Fatal(err)
 	}
 	for n := 1; n <= 7; n++ {

@@ -14,6 +14,8 @@ import (
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/compare"
+	"github.com/ressim/ressim/sim/run/sweep"
 )
 
 // PartialPaths expands merge's arguments: files as they are, folders to
@@ -48,8 +50,8 @@ func PartialPaths(args []string) ([]string, error) {
 // what MergeOptions.Verify checked (nil without it).
 type MergeOutput struct {
 	Experiment *experiment.Experiment
-	Sweep      *run.SweepOutput
-	Compare    *run.CompareOutput
+	Sweep      *sweep.Output
+	Compare    *compare.Output
 	Verified   *Verification
 }
 
@@ -95,11 +97,11 @@ func Merge(ctx context.Context, paths []string, opt MergeOptions) (*MergeOutput,
 // cell spool, one line at a time, re-runs the units opt.Verify chooses
 // with seed, and writes the outputs as RunSweep does: its memory grows
 // with the cells and the unit ids, not with the records.
-func mergeSweep(ctx context.Context, exp *experiment.Experiment, heads []PartialHeader, paths []string, opt MergeOptions, seed uint64) (*run.SweepOutput, *Verification, error) {
+func mergeSweep(ctx context.Context, exp *experiment.Experiment, heads []PartialHeader, paths []string, opt MergeOptions, seed uint64) (*sweep.Output, *Verification, error) {
 	h := heads[0]
 	copt := opt.compareOptions()
 	copt.Seed, copt.Replications = &h.Seed, h.Replications
-	b, err := run.SweepBatch(exp, copt)
+	b, err := sweep.NewBatch(exp, copt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", ErrPartial, err)
 	}
@@ -107,7 +109,7 @@ func mergeSweep(ctx context.Context, exp *experiment.Experiment, heads []Partial
 	if err := checkUnitLists(heads, paths, assign); err != nil {
 		return nil, nil, err
 	}
-	j := &shardJob{header: h, batch: b}
+	j := &shardJob{header: h, batch: b.Batch}
 	v, err := newVerifier(j, opt, seed, nil, paths)
 	if err != nil {
 		return nil, nil, mergeError(exp.Name, err)
@@ -118,7 +120,7 @@ func mergeSweep(ctx context.Context, exp *experiment.Experiment, heads []Partial
 	defer b.Abort()
 	from := make([]int, len(b.Models)*b.Replications)
 	for i := range paths {
-		if err := spoolPartial(b, from, heads[i], paths, i, v); err != nil {
+		if err := spoolPartial(b.Batch, from, heads[i], paths, i, v); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -128,7 +130,7 @@ func mergeSweep(ctx context.Context, exp *experiment.Experiment, heads []Partial
 	if err := j.rerun(ctx, v, copt, b.Label, nil); err != nil {
 		return nil, nil, mergeError(exp.Name, err)
 	}
-	out, _, err := b.Commit(copt)
+	out, err := b.Commit(copt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("merge %s: %w", exp.Name, err)
 	}

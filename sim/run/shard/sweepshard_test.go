@@ -10,6 +10,7 @@ import (
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/output"
+	"github.com/ressim/ressim/sim/run/sweep"
 )
 
 func loadSweep(t *testing.T, name string) (*experiment.Experiment, []byte) {
@@ -62,7 +63,7 @@ func sameTree(t *testing.T, a, b string) {
 func unsharded(t *testing.T, exp *experiment.Experiment) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "full")
-	if _, err := run.RunSweep(context.Background(), exp, run.CompareOptions{Jobs: 2, Plots: true}, output.NewFolder(dir, false)); err != nil {
+	if _, err := sweep.Run(context.Background(), exp, run.CompareOptions{Jobs: 2, Plots: true}, output.NewFolder(dir, false)); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -1,9 +1,8 @@
-package run
+package sweep
 
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/output"
 )
 
@@ -52,10 +52,10 @@ func (s *cellSpool) path(cell int) string {
 }
 
 // add appends rec to cell's file, as a line "<replication> <record>".
-// Each float crosses the file exactly (wireRecord), so the statistics
+// Each float crosses the file exactly (run.ExactJSON), so the statistics
 // read back are those of the run.
-func (s *cellSpool) add(cell int, rec RunRecord) error {
-	data, err := json.Marshal(recordWire(rec))
+func (s *cellSpool) add(cell int, rec run.RunRecord) error {
+	data, err := run.ExactJSON(rec)
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ type span struct{ off, n int64 }
 // line by itself, so that it holds one record whatever reps is. Records
 // of later replications (runs that finished after a stop) are skipped; a
 // missing or repeated one is an error.
-func (s *cellSpool) each(cell, reps int, fn func(RunRecord) error) error {
+func (s *cellSpool) each(cell, reps int, fn func(run.RunRecord) error) error {
 	if reps == 0 {
 		return nil
 	}
@@ -144,7 +144,7 @@ func indexSpool(f io.Reader, reps int) ([]span, error) {
 	br := bufio.NewReaderSize(f, 64<<10)
 	var off int64
 	for {
-		line, err := ReadLine(br)
+		line, err := run.ReadLine(br)
 		if err == io.EOF {
 			break
 		}
@@ -173,13 +173,9 @@ func indexSpool(f io.Reader, reps int) ([]span, error) {
 	return spans, nil
 }
 
-func parseSpoolLine(line []byte) (RunRecord, error) {
+func parseSpoolLine(line []byte) (run.RunRecord, error) {
 	_, data, _ := bytes.Cut(line, []byte(" "))
-	var w wireRecord
-	if err := json.Unmarshal(data, &w); err != nil {
-		return RunRecord{}, err
-	}
-	return w.record()
+	return run.ParseExactJSON(data)
 }
 
 // remove deletes the spool.

@@ -1,4 +1,4 @@
-package run
+package compare
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,20 +16,21 @@ import (
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/headline"
 	"github.com/ressim/ressim/sim/metrics"
+	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/topology"
 )
 
 // Comparison output files.
 const (
-	CompareJSON     = "compare.json"
-	CompareCSV      = "compare.csv"
-	CompareMarkdown = "compare.md"
-	// CompareSeries is every run's time series in one tidy table.
-	CompareSeries = "timeseries.csv"
+	JSONFile     = "compare.json"
+	CSVFile      = "compare.csv"
+	MarkdownFile = "compare.md"
+	// SeriesFile is every run's time series in one tidy table.
+	SeriesFile = "timeseries.csv"
 )
 
-// Compare runs every variant of exp and writes the comparison into sink:
+// Run runs every variant of exp and writes the comparison into sink:
 // tables (JSON, CSV, Markdown), the time series (opt.Series) and, with
 // opt.Plots, overlay and bar charts. The sink is opened (a Folder checked
 // and staged, output.ErrOutput) before any run, and the set is committed whole
@@ -39,26 +39,25 @@ const (
 // output. A figure that cannot be drawn is a warning (Warnings), not an
 // error: the data files are written regardless. An interactive sink
 // (Memory) gets no timeseries.csv and always the figures.
-func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions, sink output.Sink) (*CompareOutput, error) {
-	if err := CheckSeries(opt.Series); err != nil {
+func Run(ctx context.Context, exp *experiment.Experiment, opt run.CompareOptions, sink output.Sink) (*Output, error) {
+	if err := run.CheckSeries(opt.Series); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 	}
-	if err := sink.Open(filepath.Join(DefaultOutDir(exp.Name), "compare")); err != nil {
+	if err := sink.Open(filepath.Join(run.DefaultOutDir(exp.Name), "compare")); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 	}
 	defer sink.Abort()
-	out := &CompareOutput{Dir: sink.OutDir()}
-	mode := seriesMode(exp, opt)
-	opt.spool = ""
+	out := &Output{Dir: sink.OutDir()}
+	mode, spool := run.SeriesMode(exp, opt), ""
 	if sink.Interactive() {
 		mode, opt.Plots = experiment.SeriesNone, true
 	} else if mode == experiment.SeriesAll {
-		opt.spool = filepath.Join(sink.Scratch(), spoolDir)
-		if err := os.Mkdir(opt.spool, 0o755); err != nil {
+		spool = filepath.Join(sink.Scratch(), spoolDir)
+		if err := os.Mkdir(spool, 0o755); err != nil {
 			return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 		}
 	}
-	c, runErr := RunAll(ctx, exp, opt)
+	c, runErr := runAll(ctx, exp, opt, spool)
 	if c == nil {
 		return nil, runErr
 	}
@@ -66,7 +65,7 @@ func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions
 	if c.Replications == 0 {
 		return out, runErr
 	}
-	if err := out.write(sink, opt, mode); err != nil {
+	if err := out.write(sink, opt, mode, spool); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", exp.Name, err)
 	}
 	if err := sink.Commit(); err != nil {
@@ -75,37 +74,38 @@ func Compare(ctx context.Context, exp *experiment.Experiment, opt CompareOptions
 	return out, runErr
 }
 
-// write writes the comparison's files into sink.
-func (out *CompareOutput) write(sink output.Sink, opt CompareOptions, mode string) error {
+// write writes the comparison's files into sink; spool is the folder of
+// every run's series rows ("" unless mode is "all").
+func (out *Output) write(sink output.Sink, opt run.CompareOptions, mode, spool string) error {
 	c := out.Comparison
 	stats, locked := c.Stats()
 	out.Stats, out.Locked = stats, locked
 	files := []output.File{
-		{Name: CompareJSON, Fill: func(w io.Writer) error { return writeCompareJSON(w, c, stats, locked) }},
-		{Name: CompareCSV, Fill: func(w io.Writer) error { return writeCompareCSV(w, stats, locked) }},
-		{Name: CompareMarkdown, Fill: func(w io.Writer) error { return WriteCompareTable(w, c, stats, locked, true) }},
+		{Name: JSONFile, Fill: func(w io.Writer) error { return writeCompareJSON(w, c, stats, locked) }},
+		{Name: CSVFile, Fill: func(w io.Writer) error { return writeCompareCSV(w, stats, locked) }},
+		{Name: MarkdownFile, Fill: func(w io.Writer) error { return WriteTable(w, c, stats, locked, true) }},
 	}
-	if reps := seriesReplications(mode, c.Replications); reps > 0 {
-		files = append(files, output.File{Name: CompareSeries, Fill: func(w io.Writer) error { return writeCompareSeries(w, c, reps, opt.spool) }})
+	if reps := run.SeriesReplications(mode, c.Replications); reps > 0 {
+		files = append(files, output.File{Name: SeriesFile, Fill: func(w io.Writer) error { return writeCompareSeries(w, c, reps, spool) }})
 	}
 	paths, err := output.WriteFiles(sink, files)
 	if err != nil {
 		return err
 	}
-	if opt.spool != "" {
-		os.RemoveAll(opt.spool)
+	if spool != "" {
+		os.RemoveAll(spool)
 	}
 	out.Files = paths
 	if opt.Plots {
-		figs, warn := output.DrawFigures(sink, CompareFigures(c, stats, locked))
+		figs, warn := output.DrawFigures(sink, Figures(c, stats, locked))
 		out.Files = append(out.Files, figs...)
 		out.Warnings = append(out.Warnings, warn...)
 	}
 	return nil
 }
 
-// CompareOutput is what Compare produced.
-type CompareOutput struct {
+// Output is what Run produced.
+type Output struct {
 	Comparison *Comparison
 	Stats      []MetricStats
 	Locked     []LockedIn
@@ -116,20 +116,12 @@ type CompareOutput struct {
 	Warnings []string
 }
 
-// fmtNum formats a number with 4 significant digits ("-" for NaN).
-func fmtNum(x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return "-"
-	}
-	return strconv.FormatFloat(x, 'g', 4, 64)
-}
-
 // WriteCompareTable writes the side-by-side table: one row per variant,
 // one column per metric, "mean [lo, hi]", and for each variant but the
 // base the paired difference from the base with its interval, marked
 // with * where the interval excludes zero. markdown selects a Markdown
 // table; otherwise columns are aligned for a terminal.
-func WriteCompareTable(w io.Writer, c *Comparison, stats []MetricStats, locked []LockedIn, markdown bool) error {
+func WriteTable(w io.Writer, c *Comparison, stats []MetricStats, locked []LockedIn, markdown bool) error {
 	header := []string{"variant"}
 	for _, ms := range stats {
 		header = append(header, fmt.Sprintf("%s (%s)", ms.Metric.Label, ms.Metric.Unit))
@@ -150,7 +142,7 @@ func WriteCompareTable(w io.Writer, c *Comparison, stats []MetricStats, locked [
 		}
 		if len(locked) > 0 {
 			l := locked[a]
-			row = append(row, fmt.Sprintf("%d/%d [%s, %s]", l.Count, l.Total, fmtNum(l.CI95.Lo), fmtNum(l.CI95.Hi)))
+			row = append(row, fmt.Sprintf("%d/%d [%s, %s]", l.Count, l.Total, run.FmtNum(l.CI95.Lo), run.FmtNum(l.CI95.Hi)))
 		}
 		rows = append(rows, row)
 	}
@@ -187,7 +179,7 @@ func WriteCompareTable(w io.Writer, c *Comparison, stats []MetricStats, locked [
 func writeCompareCSV(w io.Writer, stats []MetricStats, locked []LockedIn) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"metric", "unit", "variant", "n", "mean", "ci_lo", "ci_hi", "diff_mean", "diff_ci_lo", "diff_ci_hi", "significant"})
-	f := csvNum
+	f := run.CSVNum
 	for _, ms := range stats {
 		for _, st := range ms.Arms {
 			row := []string{ms.Metric.Name, ms.Metric.Unit, st.Arm, strconv.Itoa(st.Summary.N), "", "", "", "", "", "", ""}
@@ -250,7 +242,7 @@ func writeCompareJSON(w io.Writer, c *Comparison, stats []MetricStats, locked []
 		P99LatencyS *float64         `json:"merged_p99_latency_s"`
 		Latency     metrics.Snapshot `json:"merged_latency_histogram_ns"`
 		// Every replication: seed, fault verdicts, headline metrics.
-		Runs []runRecordJSON `json:"replications"`
+		Runs []run.RunRecordJSON `json:"replications"`
 	}
 	doc := struct {
 		Version      string       `json:"ressim_version"`
@@ -262,12 +254,12 @@ func writeCompareJSON(w io.Writer, c *Comparison, stats []MetricStats, locked []
 		LockedIn     []lockedJSON `json:"locked_in"`
 	}{Version: version.Version, Experiment: c.Name, Seed: c.Seed, Replications: c.Replications, Metrics: []metric{}, LockedIn: []lockedJSON{}}
 	for i, a := range c.Arms {
-		v := variant{Name: a.Name, Description: a.Description, Runs: recordsJSON(c.Records[i])}
+		v := variant{Name: a.Name, Description: a.Description, Runs: run.RecordsJSON(c.Records[i])}
 		for r := 0; r < c.Replications; r++ {
-			v.Seeds = append(v.Seeds, ReplicationSeed(c.Seed, r))
+			v.Seeds = append(v.Seeds, run.ReplicationSeed(c.Seed, r))
 		}
 		h := &c.latency[i]
-		v.P50LatencyS, v.P99LatencyS = quantileS(h, 0.5), quantileS(h, 0.99)
+		v.P50LatencyS, v.P99LatencyS = run.QuantileSeconds(h, 0.5), run.QuantileSeconds(h, 0.99)
 		v.Latency = h.Snapshot()
 		doc.Variants = append(doc.Variants, v)
 	}
@@ -280,7 +272,7 @@ func writeCompareJSON(w io.Writer, c *Comparison, stats []MetricStats, locked []
 	}
 	for _, l := range locked {
 		doc.LockedIn = append(doc.LockedIn, lockedJSON{Variant: l.Arm, Count: l.Count, Total: l.Total,
-			P: num(l.P), Lo: num(l.CI95.Lo), Hi: num(l.CI95.Hi)})
+			P: run.JSONNum(l.P), Lo: run.JSONNum(l.CI95.Lo), Hi: run.JSONNum(l.CI95.Hi)})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -323,7 +315,7 @@ func writeSeriesRows(cw *csv.Writer, arm string, r int, res *topology.Result) {
 	for i := 0; i < ts.Len(); i++ {
 		t0, t1 := sec(ts.Start(i)), sec(ts.End(i))
 		for _, col := range ts.Columns() {
-			cw.Write([]string{arm, rep, seed, t0, t1, col.Entity(), col.Metric(), col.Unit(), csvNum(col.Value(i))})
+			cw.Write([]string{arm, rep, seed, t0, t1, col.Entity(), col.Metric(), col.Unit(), run.CSVNum(col.Value(i))})
 		}
 	}
 	cw.Flush()
@@ -333,18 +325,18 @@ func writeSeriesRows(cw *csv.Writer, arm string, r int, res *topology.Result) {
 // interval, then the paired difference from the base, marked * where its
 // interval excludes zero.
 func compareCell(st ArmStat) string {
-	cell := fmtNum(st.Summary.Mean)
+	cell := run.FmtNum(st.Summary.Mean)
 	if st.Summary.Defined {
-		cell += fmt.Sprintf(" [%s, %s]", fmtNum(st.Summary.CI95.Lo), fmtNum(st.Summary.CI95.Hi))
+		cell += fmt.Sprintf(" [%s, %s]", run.FmtNum(st.Summary.CI95.Lo), run.FmtNum(st.Summary.CI95.Hi))
 	}
 	if d := st.Diff; d != nil {
 		mark := ""
 		if d.Defined && d.CI95.ExcludesZero() {
 			mark = " *"
 		}
-		cell += fmt.Sprintf(" Δ %s", fmtNum(d.Mean))
+		cell += fmt.Sprintf(" Δ %s", run.FmtNum(d.Mean))
 		if d.Defined {
-			cell += fmt.Sprintf(" [%s, %s]", fmtNum(d.CI95.Lo), fmtNum(d.CI95.Hi))
+			cell += fmt.Sprintf(" [%s, %s]", run.FmtNum(d.CI95.Lo), run.FmtNum(d.CI95.Hi))
 		}
 		cell += mark
 	}
@@ -355,15 +347,15 @@ func compareCell(st ArmStat) string {
 func newJSONStat(st ArmStat) jsonStat {
 	js := jsonStat{Variant: st.Arm, N: st.Summary.N}
 	if st.Summary.N > 0 {
-		js.Mean = num(st.Summary.Mean)
+		js.Mean = run.JSONNum(st.Summary.Mean)
 	}
 	if st.Summary.Defined {
-		js.CILo, js.CIHi = num(st.Summary.CI95.Lo), num(st.Summary.CI95.Hi)
+		js.CILo, js.CIHi = run.JSONNum(st.Summary.CI95.Lo), run.JSONNum(st.Summary.CI95.Hi)
 	}
 	if d := st.Diff; d != nil {
-		js.DiffMean = num(d.Mean)
+		js.DiffMean = run.JSONNum(d.Mean)
 		if d.Defined {
-			js.DiffLo, js.DiffHi = num(d.CI95.Lo), num(d.CI95.Hi)
+			js.DiffLo, js.DiffHi = run.JSONNum(d.CI95.Lo), run.JSONNum(d.CI95.Hi)
 			sig := d.CI95.ExcludesZero()
 			js.Significant = &sig
 		}

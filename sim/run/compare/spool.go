@@ -1,4 +1,4 @@
-package run
+package compare
 
 import (
 	"encoding/csv"

@@ -1,4 +1,4 @@
-package run
+package compare
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/ressim/ressim/sim/headline"
 	"github.com/ressim/ressim/sim/report"
+	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/figures"
 	"github.com/ressim/ressim/sim/run/output"
 )
@@ -15,7 +16,7 @@ import (
 // time with one line per variant (the mean over replications, interval by
 // interval), fault windows shaded; and a bar chart per headline metric
 // with 95 % interval whiskers.
-func CompareFigures(c *Comparison, stats []MetricStats, locked []LockedIn) []output.Figure {
+func Figures(c *Comparison, stats []MetricStats, locked []LockedIn) []output.Figure {
 	timeline := compareTimeline(c)
 	figs := []output.Figure{output.Growing("compare-timeline.png", timeline)}
 	// Each variant's own overview, replication 0.
@@ -65,12 +66,12 @@ func compareTimeline(c *Comparison) report.Figure {
 	if len(base.Clients) > 0 {
 		firstClient = base.Clients[0].Name
 	}
-	panels := c.goodputPanels(x, overlay(overlayGoodput))
+	panels := c.goodputPanels(x, overlay(run.OverlayGoodput))
 	panels = append(panels,
 		report.Panel{Title: "User requests in flight (sent, not yet answered), mean", YLabel: "requests", YMin: &zero,
-			Lines: overlay(overlayInFlight)},
+			Lines: overlay(run.OverlayInFlight)},
 		report.Panel{Title: "p99 latency of answered requests (client " + firstClient + "), mean", YLabel: "latency (ms)", LogY: true,
-			Lines: overlay(overlayP99)})
+			Lines: overlay(run.OverlayP99)})
 	return report.Figure{
 		Title: c.Name + ": " + c.verdicts(),
 		Subtitle: fmt.Sprintf("seed %d, %d replication(s) per variant, per %v interval; goodput (full answers within the deadline): thin lines each replication, thick the mean",
@@ -171,7 +172,7 @@ func (c *Comparison) goodputTitle(a int) string {
 	if len(hs) == 0 || !hs[0].HasFault {
 		return t
 	}
-	k := lockedInCount(hs)
+	k := run.LockedInCount(hs)
 	switch {
 	case len(hs) == 1 && k == 1:
 		return t + ": locked in"
@@ -191,7 +192,7 @@ func (c *Comparison) verdicts() string {
 		if len(hs) == 0 || !hs[0].HasFault {
 			return "variants compared"
 		}
-		if 2*lockedInCount(hs) > len(hs) {
+		if 2*run.LockedInCount(hs) > len(hs) {
 			locked = append(locked, arm.Name)
 		} else {
 			recovered = append(recovered, arm.Name)

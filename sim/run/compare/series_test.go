@@ -1,4 +1,4 @@
-package run
+package compare
 
 import (
 	"bytes"
@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/output"
 )
 
 // seriesRows reads a compare timeseries.csv; nil if the file is absent.
 func seriesRows(t *testing.T, dir string) [][]string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, CompareSeries))
+	b, err := os.ReadFile(filepath.Join(dir, SeriesFile))
 	if os.IsNotExist(err) {
 		return nil
 	}
@@ -39,7 +40,7 @@ func TestCompareSeriesModes(t *testing.T) {
 	dir := t.TempDir()
 	compare := func(e *experiment.Experiment, mode string) [][]string {
 		t.Helper()
-		if _, err := Compare(context.Background(), e, CompareOptions{Jobs: 2, Series: mode}, output.NewFolder(dir, false)); err != nil {
+		if _, err := Run(context.Background(), e, run.CompareOptions{Jobs: 2, Series: mode}, output.NewFolder(dir, false)); err != nil {
 			t.Fatal(err)
 		}
 		return seriesRows(t, dir)
@@ -67,7 +68,7 @@ func TestCompareSeriesModes(t *testing.T) {
 		t.Errorf("none: timeseries.csv still there, %d rows", len(none))
 	}
 	// The file's key, and the option over it.
-	src, err := os.ReadFile(filepath.Join("testdata", "variants.toml"))
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "variants.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestCompareSeriesModes(t *testing.T) {
 	if got := compare(keyed, experiment.SeriesNone); got != nil {
 		t.Errorf("--series none over compare_series = \"all\" wrote %d rows", len(got))
 	}
-	if _, err := Compare(context.Background(), exp, CompareOptions{Series: "some"}, output.NewFolder(dir, false)); err == nil || !strings.Contains(err.Error(), `series must be one of all, first, none, got "some"`) {
+	if _, err := Run(context.Background(), exp, run.CompareOptions{Series: "some"}, output.NewFolder(dir, false)); err == nil || !strings.Contains(err.Error(), `series must be one of all, first, none, got "some"`) {
 		t.Errorf("Series \"some\": err = %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package run
+package sweep
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/ressim/ressim/internal/version"
+	"github.com/ressim/ressim/sim/run"
 )
 
 // sweepCellJSON is one cell of sweep.json.
@@ -21,7 +22,7 @@ type sweepCellJSON struct {
 	Hi      *float64 `json:"ci95_hi"`
 	// Every replication of the cell; re-run one with
 	// ressim run FILE --variant V --cell X[,Y] --replication K.
-	Runs []runRecordJSON `json:"replications"`
+	Runs []run.RunRecordJSON `json:"replications"`
 }
 
 // sweepJSON is sweep.json.
@@ -43,7 +44,7 @@ type sweepJSON struct {
 // a json.Encoder indented by two spaces (TestSweepJSONStreamed): the
 // document without its cells, then each cell without its records, and
 // each record, marshalled at their depths between the brackets.
-func writeSweepJSON(w io.Writer, r *SweepResult, stats []CellStat) error {
+func writeSweepJSON(w io.Writer, r *Result, stats []CellStat) error {
 	doc := sweepJSON{Version: version.Version, Experiment: r.Name, Seed: r.Seed, Replications: r.Replications,
 		Metric: r.Sweep.Metric.Name(), Unit: r.unit(), XPath: r.Sweep.X.Path}
 	if r.Sweep.Y != nil {
@@ -68,9 +69,9 @@ func writeSweepJSON(w io.Writer, r *SweepResult, stats []CellStat) error {
 
 // writeCellJSON writes stat s's cell, at a list item's depth, with its
 // records read from the spool one at a time.
-func (r *SweepResult) writeCellJSON(w io.Writer, s CellStat) error {
-	c := sweepCellJSON{Variant: s.Variant, X: r.Sweep.X.Values[s.X], XIndex: s.X, N: s.N, Value: num(s.Value),
-		Lo: num(s.CI95.Lo), Hi: num(s.CI95.Hi), Runs: []runRecordJSON{}}
+func (r *Result) writeCellJSON(w io.Writer, s CellStat) error {
+	c := sweepCellJSON{Variant: s.Variant, X: r.Sweep.X.Values[s.X], XIndex: s.X, N: s.N, Value: run.JSONNum(s.Value),
+		Lo: run.JSONNum(s.CI95.Lo), Hi: run.JSONNum(s.CI95.Hi), Runs: []run.RunRecordJSON{}}
 	if r.Sweep.Y != nil {
 		c.Y = r.Sweep.Y.Values[s.Y]
 		y := s.Y
@@ -87,9 +88,9 @@ func (r *SweepResult) writeCellJSON(w io.Writer, s CellStat) error {
 	}
 	out := &jsonList{w: w, indent: "        "}
 	out.write(bytes.TrimSuffix(b, tail))
-	err = r.spool.each(r.cell(s.v, s.Y, s.X), r.Replications, func(rec RunRecord) error {
+	err = r.spool.each(r.cell(s.v, s.Y, s.X), r.Replications, func(rec run.RunRecord) error {
 		out.item(func() error {
-			rb, err := json.MarshalIndent(rec.json(), out.indent, "  ")
+			rb, err := json.MarshalIndent(rec.JSON(), out.indent, "  ")
 			out.write(rb)
 			return err
 		})

@@ -1,19 +1,17 @@
-package run
+package sweep
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/ressim/ressim/sim/analysis"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/headline"
+	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
@@ -21,13 +19,13 @@ import (
 
 // Sweep output files.
 const (
-	SweepCSV      = "sweep.csv"
-	SweepJSON     = "sweep.json"
-	SweepMarkdown = "sweep.md"
+	CSVFile      = "sweep.csv"
+	JSONFile     = "sweep.json"
+	MarkdownFile = "sweep.md"
 )
 
-// SweepResult is every cell of a parameter grid, for every swept variant.
-type SweepResult struct {
+// Result is every cell of a parameter grid, for every swept variant.
+type Result struct {
 	Name         string
 	Seed         uint64
 	Replications int
@@ -50,7 +48,7 @@ type SweepResult struct {
 // CellStat is the swept metric of one cell.
 type CellStat struct {
 	Variant string
-	v       int // index into SweepResult.Variants
+	v       int // index into Result.Variants
 	X, Y    int
 	N       int
 	// Value is the metric's mean over the replications (for
@@ -63,9 +61,9 @@ type CellStat struct {
 	faulted bool // the cell's runs have a fault to judge
 }
 
-// SweepOutput is what RunSweep produced.
-type SweepOutput struct {
-	Result *SweepResult
+// Output is what Run produced.
+type Output struct {
+	Result *Result
 	Stats  []CellStat
 	Dir    string
 	Files  []string
@@ -73,11 +71,11 @@ type SweepOutput struct {
 	Warnings []string
 }
 
-// RunSweep runs the experiment's [sweep] grid and writes its table and
+// Run runs the experiment's [sweep] grid and writes its table and
 // plots into sink: a heatmap of the metric over the two axes per variant
 // (the phase diagram), or, for one axis, the metric against it with a
 // line per variant. An interactive sink (Memory) always gets the figures.
-func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOptions, sink output.Sink) (*SweepOutput, error) {
+func Run(ctx context.Context, exp *experiment.Experiment, opt run.CompareOptions, sink output.Sink) (*Output, error) {
 	res, cells, g, err := startSweep(ctx, exp, opt)
 	if err != nil {
 		return nil, err
@@ -86,13 +84,13 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 	}
 	defer sink.Abort()
-	out := &SweepOutput{Result: res, Dir: sink.OutDir()}
+	out := &Output{Result: res, Dir: sink.OutDir()}
 	if res.spool, err = newCellSpool(sink.Scratch()); err != nil {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 	}
 	opt.Plots = opt.Plots || sink.Interactive()
 	runErr := res.runCells(ctx, cells, opt, g)
-	if runErr != nil && !IsStop(runErr) {
+	if runErr != nil && !run.IsStop(runErr) {
 		return nil, fmt.Errorf("sweep %s: %w", exp.Name, runErr)
 	}
 	if res.Replications == 0 {
@@ -106,7 +104,7 @@ func RunSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOption
 
 // startSweep sets the sweep up (newSweep), checks its whole plan against
 // opt.Budget and returns the meter its runs share.
-func startSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []sweepCell, *runner.Meter, error) {
+func startSweep(ctx context.Context, exp *experiment.Experiment, opt run.CompareOptions) (*Result, []cell, *runner.Meter, error) {
 	res, cells, err := newSweep(exp, opt)
 	if err != nil {
 		return nil, nil, nil, err
@@ -125,7 +123,7 @@ func startSweep(ctx context.Context, exp *experiment.Experiment, opt CompareOpti
 // sweepDir is the sweep's output folder: dir, or out/<name>/sweep.
 func sweepDir(name, dir string) string {
 	if dir == "" {
-		return filepath.Join(DefaultOutDir(name), "sweep")
+		return filepath.Join(run.DefaultOutDir(name), "sweep")
 	}
 	return dir
 }
@@ -134,12 +132,12 @@ func sweepDir(name, dir string) string {
 // variants) and builds every cell's model.
 // RunSweep and SweepBatch (the shards and their merge) all start from
 // it, so that they agree on the grid and the order of the cells.
-func newSweep(exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []sweepCell, error) {
+func newSweep(exp *experiment.Experiment, opt run.CompareOptions) (*Result, []cell, error) {
 	sw := exp.Sweep
 	if sw == nil {
 		return nil, nil, fmt.Errorf("sweep %s: the file has no [sweep] table", exp.Name)
 	}
-	seed, reps := opt.seedAndReps(exp)
+	seed, reps := opt.SeedAndReps(exp)
 	variants := sw.Variants
 	if len(variants) == 0 {
 		variants = []string{"base"}
@@ -148,7 +146,7 @@ func newSweep(exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []s
 	if sw.Y != nil {
 		ny = len(sw.Y.Values)
 	}
-	res := &SweepResult{Name: exp.Name, Seed: seed, Replications: reps, Sweep: sw, Variants: variants, nx: nx, ny: ny}
+	res := &Result{Name: exp.Name, Seed: seed, Replications: reps, Sweep: sw, Variants: variants, nx: nx, ny: ny}
 	cells, err := sweepCells(exp, variants, nx, ny)
 	if err != nil {
 		return nil, nil, err
@@ -160,38 +158,38 @@ func newSweep(exp *experiment.Experiment, opt CompareOptions) (*SweepResult, []s
 // commit writes the sweep's files into sink and commits it whole. The
 // unsharded sweep and a merge (Batch.Commit) both end here: the same
 // records in the same order give the same bytes.
-func (out *SweepOutput) commit(sink output.Sink, opt CompareOptions) error {
+func (out *Output) commit(sink output.Sink, opt run.CompareOptions) error {
 	if err := out.write(sink, opt); err != nil {
 		return err
 	}
 	return sink.Commit()
 }
 
-// sweepCell is one cell of the grid for one variant, and its model.
-type sweepCell struct {
+// cell is one cell of the grid for one variant, and its model.
+type cell struct {
 	cfg     topology.Config
 	v, y, x int
 }
 
 // sweepCells builds every cell's configuration up front: errors surface
 // before any run, and the runs only read them.
-func sweepCells(exp *experiment.Experiment, variants []string, nx, ny int) ([]sweepCell, error) {
-	var cells []sweepCell
+func sweepCells(exp *experiment.Experiment, variants []string, nx, ny int) ([]cell, error) {
+	var cells []cell
 	for v, name := range variants {
 		for y := 0; y < ny; y++ {
 			for x := 0; x < nx; x++ {
-				cfg, err := CellModel(exp, name, x, y)
+				cfg, err := run.CellModel(exp, name, x, y)
 				if err != nil {
 					return nil, fmt.Errorf("sweep %s: %w", exp.Name, err)
 				}
-				cells = append(cells, sweepCell{cfg, v, y, x})
+				cells = append(cells, cell{cfg, v, y, x})
 			}
 		}
 	}
 	return cells, nil
 }
 
-func cellModels(cells []sweepCell) []topology.Config {
+func cellModels(cells []cell) []topology.Config {
 	models := make([]topology.Config, len(cells))
 	for i, c := range cells {
 		models[i] = c.cfg
@@ -203,26 +201,26 @@ func cellModels(cells []sweepCell) []topology.Config {
 // r.spool as it finishes: replication by replication, the costliest cells
 // of each first (costOrder). On a stop (cancellation, budget) it keeps the
 // replications that every cell finished and returns the reason.
-func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt CompareOptions, g *runner.Meter) error {
+func (r *Result) runCells(ctx context.Context, cells []cell, opt run.CompareOptions, g *runner.Meter) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	g = g.Within(ctx)
 	var mu sync.Mutex
 	var firstErr error
 	done := make([]int, r.Replications) // cells finished per replication
-	order := costOrder(cellModels(cells))
-	_, cancelled := Parallel(ctx, len(cells)*r.Replications, opt.Jobs, func(i int) {
+	order := run.CostOrder(cellModels(cells))
+	_, cancelled := run.Parallel(ctx, len(cells)*r.Replications, opt.Jobs, func(i int) {
 		rep, k := i/len(cells), order[i%len(cells)]
 		cfg := cells[k].cfg
-		cfg.Seed = ReplicationSeed(r.Seed, rep)
-		_, rec, err := runRecorded(cfg, rep, g, "", 0, "")
+		cfg.Seed = run.ReplicationSeed(r.Seed, rep)
+		_, rec, err := run.RunRecorded(cfg, rep, g, nil)
 		mu.Lock()
 		defer mu.Unlock()
 		if err == nil {
 			err = r.spool.add(k, rec)
 		}
 		if err != nil {
-			if firstErr == nil || (IsStop(firstErr) && !IsStop(err)) {
+			if firstErr == nil || (run.IsStop(firstErr) && !run.IsStop(err)) {
 				firstErr = err
 			}
 			cancel()
@@ -244,7 +242,7 @@ func (r *SweepResult) runCells(ctx context.Context, cells []sweepCell, opt Compa
 }
 
 // write writes the sweep's files into sink.
-func (out *SweepOutput) write(sink output.Sink, opt CompareOptions) error {
+func (out *Output) write(sink output.Sink, opt run.CompareOptions) error {
 	res := out.Result
 	stats, err := res.stats()
 	if err != nil {
@@ -252,9 +250,9 @@ func (out *SweepOutput) write(sink output.Sink, opt CompareOptions) error {
 	}
 	out.Stats = stats
 	paths, err := output.WriteFiles(sink, []output.File{
-		{Name: SweepCSV, Fill: func(w io.Writer) error { return writeSweepCSV(w, res, out.Stats) }},
-		{Name: SweepJSON, Fill: func(w io.Writer) error { return writeSweepJSON(w, res, out.Stats) }},
-		{Name: SweepMarkdown, Fill: func(w io.Writer) error { return WriteSweepTable(w, res, out.Stats) }},
+		{Name: CSVFile, Fill: func(w io.Writer) error { return writeSweepCSV(w, res, out.Stats) }},
+		{Name: JSONFile, Fill: func(w io.Writer) error { return writeSweepJSON(w, res, out.Stats) }},
+		{Name: MarkdownFile, Fill: func(w io.Writer) error { return WriteTable(w, res, out.Stats) }},
 	})
 	if err != nil {
 		return err
@@ -273,14 +271,14 @@ func (out *SweepOutput) write(sink output.Sink, opt CompareOptions) error {
 
 // stats reads back each cell's headlines, one cell at a time, and
 // summarises the swept metric over its replications.
-func (r *SweepResult) stats() ([]CellStat, error) {
+func (r *Result) stats() ([]CellStat, error) {
 	var out []CellStat
-	m := metricOf(r.Sweep.Metric)
+	m := run.MetricOf(r.Sweep.Metric)
 	for v, name := range r.Variants {
 		for y := 0; y < r.ny; y++ {
 			for x := 0; x < r.nx; x++ {
-				hs := make([]Headline, 0, r.Replications)
-				err := r.spool.each(r.cell(v, y, x), r.Replications, func(rec RunRecord) error {
+				hs := make([]run.Headline, 0, r.Replications)
+				err := r.spool.each(r.cell(v, y, x), r.Replications, func(rec run.RunRecord) error {
 					hs = append(hs, rec.Headline)
 					return nil
 				})
@@ -295,12 +293,12 @@ func (r *SweepResult) stats() ([]CellStat, error) {
 }
 
 // cell is the number of cell (v, y, x), in sweep.json order.
-func (r *SweepResult) cell(v, y, x int) int { return (v*r.ny+y)*r.nx + x }
+func (r *Result) cell(v, y, x int) int { return (v*r.ny+y)*r.nx + x }
 
 // cellStat is metric m (nil: the locked-in probability) over the
 // headlines hs of one cell.
-func cellStat(m *MetricDef, variant string, v, y, x int, hs []Headline) CellStat {
-	cs := CellStat{Variant: variant, v: v, X: x, Y: y, N: len(hs), locked: lockedInCount(hs)}
+func cellStat(m *run.MetricDef, variant string, v, y, x int, hs []run.Headline) CellStat {
+	cs := CellStat{Variant: variant, v: v, X: x, Y: y, N: len(hs), locked: run.LockedInCount(hs)}
 	cs.faulted = len(hs) > 0 && hs[0].HasFault
 	if m == nil {
 		k := cs.locked
@@ -308,7 +306,7 @@ func cellStat(m *MetricDef, variant string, v, y, x int, hs []Headline) CellStat
 		cs.CI95 = analysis.Wilson(k, len(hs))
 		return cs
 	}
-	s := analysis.Summarize(finite(m.values(hs)))
+	s := analysis.Summarize(run.Finite(m.Values(hs)))
 	cs.Value, cs.CI95 = s.Mean, s.CI95
 	if s.N == 0 {
 		cs.Value = math.NaN()
@@ -323,77 +321,11 @@ func cellStat(m *MetricDef, variant string, v, y, x int, hs []Headline) CellStat
 const lockedInSweepUnit = "probability"
 
 // unit is the swept metric's unit, as the sweep's outputs write it.
-func (r *SweepResult) unit() string {
+func (r *Result) unit() string {
 	if r.Sweep.Metric == headline.LockedInProbability {
 		return lockedInSweepUnit
 	}
 	return r.Sweep.Metric.Unit()
-}
-
-// WriteSweepTable writes the grid as Markdown: per variant, a table with
-// the Y values as rows and the X values as columns.
-func WriteSweepTable(w io.Writer, r *SweepResult, stats []CellStat) error {
-	var b strings.Builder
-	sw := r.Sweep
-	fmt.Fprintf(&b, "# %s: %s (%s) over %s", r.Name, sw.Metric, r.unit(), sw.X.Label)
-	if sw.Y != nil {
-		fmt.Fprintf(&b, " x %s", sw.Y.Label)
-	}
-	fmt.Fprintf(&b, "\n\n%d replication(s) per cell, seed %d.\n", r.Replications, r.Seed)
-	for _, v := range r.Variants {
-		fmt.Fprintf(&b, "\n## %s\n\n| %s \\ %s |", v, yLabel(sw), sw.X.Label)
-		for _, xv := range sw.X.Values {
-			fmt.Fprintf(&b, " %v |", xv)
-		}
-		b.WriteString("\n| --- |")
-		for range sw.X.Values {
-			b.WriteString(" --- |")
-		}
-		b.WriteString("\n")
-		rows := 1
-		if sw.Y != nil {
-			rows = len(sw.Y.Values)
-		}
-		for y := 0; y < rows; y++ {
-			if sw.Y != nil {
-				fmt.Fprintf(&b, "| %v |", sw.Y.Values[y])
-			} else {
-				b.WriteString("| |")
-			}
-			for _, s := range stats {
-				if s.Variant == v && s.Y == y {
-					fmt.Fprintf(&b, " %s |", fmtNum(s.Value))
-				}
-			}
-			b.WriteString("\n")
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func yLabel(sw *experiment.Sweep) string {
-	if sw.Y == nil {
-		return ""
-	}
-	return sw.Y.Label
-}
-
-func writeSweepCSV(w io.Writer, r *SweepResult, stats []CellStat) error {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"variant", "x_path", "x", "y_path", "y", "metric", "unit", "n", "value", "ci_lo", "ci_hi"})
-	f := csvNum
-	sw := r.Sweep
-	for _, s := range stats {
-		yp, yv := "", ""
-		if sw.Y != nil {
-			yp, yv = sw.Y.Path, fmt.Sprint(sw.Y.Values[s.Y])
-		}
-		cw.Write([]string{s.Variant, sw.X.Path, fmt.Sprint(sw.X.Values[s.X]), yp, yv, sw.Metric.Name(), r.unit(),
-			strconv.Itoa(s.N), f(s.Value), f(s.CI95.Lo), f(s.CI95.Hi)})
-	}
-	cw.Flush()
-	return cw.Error()
 }
 
 func indices(n int) []float64 {

@@ -1,4 +1,4 @@
-package run
+package compare
 
 import (
 	"bytes"
@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/output"
 )
 
 func loadVariants(t *testing.T) *experiment.Experiment {
 	t.Helper()
-	exp, err := experiment.Load(filepath.Join("testdata", "variants.toml"))
+	exp, err := experiment.Load(filepath.Join("..", "testdata", "variants.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,15 +26,15 @@ func loadVariants(t *testing.T) *experiment.Experiment {
 // whatever the parallelism.
 func TestCompareIndependentOfJobs(t *testing.T) {
 	exp := loadVariants(t)
-	var outs [3]*CompareOutput
+	var outs [3]*Output
 	for i, j := range []int{1, 2, 4} {
-		out, err := Compare(context.Background(), exp, CompareOptions{Jobs: j, Plots: i < 2}, output.NewFolder(t.TempDir(), false))
+		out, err := Run(context.Background(), exp, run.CompareOptions{Jobs: j, Plots: i < 2}, output.NewFolder(t.TempDir(), false))
 		if err != nil {
 			t.Fatal(err)
 		}
 		outs[i] = out
 	}
-	for _, name := range []string{CompareJSON, CompareCSV, CompareMarkdown, CompareSeries} {
+	for _, name := range []string{JSONFile, CSVFile, MarkdownFile, SeriesFile} {
 		a, _ := os.ReadFile(filepath.Join(outs[0].Dir, name))
 		for _, o := range outs[1:] {
 			b, _ := os.ReadFile(filepath.Join(o.Dir, name))
@@ -57,7 +58,7 @@ func TestCompareIndependentOfJobs(t *testing.T) {
 
 func TestCompareStatistics(t *testing.T) {
 	exp := loadVariants(t)
-	c, err := RunAll(context.Background(), exp, CompareOptions{Jobs: 2, KeepRuns: true})
+	c, err := RunAll(context.Background(), exp, run.CompareOptions{Jobs: 2, KeepRuns: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,12 +69,12 @@ func TestCompareStatistics(t *testing.T) {
 	// seed, and replication 0 is the experiment's own seed.
 	for a := range c.Arms {
 		for r, res := range c.Runs[a] {
-			if res.Seed != ReplicationSeed(3, r) {
+			if res.Seed != run.ReplicationSeed(3, r) {
 				t.Errorf("arm %d rep %d seed %d", a, r, res.Seed)
 			}
 		}
 	}
-	if ReplicationSeed(3, 0) != 3 || ReplicationSeed(3, 1) == ReplicationSeed(3, 2) {
+	if run.ReplicationSeed(3, 0) != 3 || run.ReplicationSeed(3, 1) == run.ReplicationSeed(3, 2) {
 		t.Error("replication seeds: 0 must be the seed, others distinct")
 	}
 	stats, locked := c.Stats()
@@ -92,7 +93,7 @@ func TestCompareStatistics(t *testing.T) {
 func TestCompareCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	out, err := Compare(ctx, loadVariants(t), CompareOptions{Jobs: 1}, output.NewFolder(t.TempDir(), false))
+	out, err := Run(ctx, loadVariants(t), run.CompareOptions{Jobs: 1}, output.NewFolder(t.TempDir(), false))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}

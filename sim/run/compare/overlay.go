@@ -1,38 +1,10 @@
-package run
+package compare
 
 import (
 	"math"
 
-	"github.com/ressim/ressim/sim/topology"
+	"github.com/ressim/ressim/sim/run"
 )
-
-// The series compare-timeline.png overlays, by index.
-const (
-	overlayGoodput  = iota // all clients' goodput
-	overlayInFlight        // all clients' requests in flight
-	overlayP99             // the first client's answered p99
-	numOverlays
-)
-
-// overlayColumns are the series compare-timeline.png overlays, taken from
-// a run.
-func overlayColumns(res *topology.Result) [numOverlays][]float64 {
-	var out [numOverlays][]float64
-	first := ""
-	if len(res.Clients) > 0 {
-		first = res.Clients[0].Name
-	}
-	find := func(entity string, k topology.SeriesKey) []float64 {
-		if col := res.Series.Find(entity, k.Name); col != nil {
-			return col.Values()
-		}
-		return nil
-	}
-	out[overlayGoodput] = find(topology.TotalEntity, topology.TotalGoodput)
-	out[overlayInFlight] = find(topology.TotalEntity, topology.TotalInFlight)
-	out[overlayP99] = find(first, topology.ClientLatencyP99)
-	return out
-}
 
 // overlayMean is the interval-by-interval mean of an arm's overlay
 // series over its replications. Runs finish in any order; their series
@@ -41,14 +13,14 @@ func overlayColumns(res *topology.Result) [numOverlays][]float64 {
 // holds only runs that finished before an earlier one.
 type overlayMean struct {
 	next    int
-	pending map[int][numOverlays][]float64
-	sum     [numOverlays][]float64
-	n       [numOverlays][]int
+	pending map[int][run.NumOverlays][]float64
+	sum     [run.NumOverlays][]float64
+	n       [run.NumOverlays][]int
 }
 
-func (o *overlayMean) add(rep int, cols [numOverlays][]float64) {
+func (o *overlayMean) add(rep int, cols [run.NumOverlays][]float64) {
 	if o.pending == nil {
-		o.pending = map[int][numOverlays][]float64{}
+		o.pending = map[int][run.NumOverlays][]float64{}
 	}
 	o.pending[rep] = cols
 	for {

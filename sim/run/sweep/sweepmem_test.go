@@ -1,4 +1,4 @@
-package run
+package sweep
 
 import (
 	"bytes"
@@ -6,8 +6,10 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/ressim/ressim/internal/runtest"
 	"github.com/ressim/ressim/internal/version"
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/run/runner"
 )
@@ -41,7 +43,7 @@ x = { path = "client.users.rate", values = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1
 // sweep holds until its outputs are written.
 func sweepHeldAfterRuns(t *testing.T, exp *experiment.Experiment, reps int) uint64 {
 	t.Helper()
-	res, cells, err := newSweep(exp, CompareOptions{Replications: reps})
+	res, cells, err := newSweep(exp, run.CompareOptions{Replications: reps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func sweepHeldAfterRuns(t *testing.T, exp *experiment.Experiment, reps int) uint
 	if res.spool, err = newCellSpool(stage.Scratch()); err != nil {
 		t.Fatal(err)
 	}
-	if err := res.runCells(context.Background(), cells, CompareOptions{Jobs: 2}, runner.NewMeter(context.Background(), runner.Budget{})); err != nil {
+	if err := res.runCells(context.Background(), cells, run.CompareOptions{Jobs: 2}, runner.NewMeter(context.Background(), runner.Budget{})); err != nil {
 		t.Fatal(err)
 	}
 	var ms runtime.MemStats
@@ -65,7 +67,7 @@ func sweepHeldAfterRuns(t *testing.T, exp *experiment.Experiment, reps int) uint
 }
 
 // TestSweepMemoryFlatInReplications: what a sweep holds while it runs
-// does not grow with its replications. Keeping each run's RunRecord in
+// does not grow with its replications. Keeping each run's run.RunRecord in
 // memory, as sweeps did before the cell spool, holds about 230 bytes per
 // run (measured by putting the records back: 228 B; the Headline grid
 // held as much again), so 20 cells x 75 more replications would hold
@@ -94,18 +96,18 @@ func TestSweepMemoryFlatInReplications(t *testing.T) {
 // document encoded whole with an indenting json.Encoder, as before the
 // streaming.
 func TestSweepJSONStreamed(t *testing.T) {
-	exp, err := experiment.Parse("sw.toml", []byte(sweepFile))
+	exp, err := experiment.Parse("sw.toml", []byte(runtest.SweepFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, cells, err := newSweep(exp, CompareOptions{Replications: 3})
+	res, cells, err := newSweep(exp, run.CompareOptions{Replications: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.spool, err = newCellSpool(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
-	if err := res.runCells(context.Background(), cells, CompareOptions{Jobs: 2}, runner.NewMeter(context.Background(), runner.Budget{})); err != nil {
+	if err := res.runCells(context.Background(), cells, run.CompareOptions{Jobs: 2}, runner.NewMeter(context.Background(), runner.Budget{})); err != nil {
 		t.Fatal(err)
 	}
 	stats, err := res.stats()
@@ -136,10 +138,10 @@ func TestSweepJSONStreamed(t *testing.T) {
 
 // wholeCell is stat s's cell of sweep.json with all its records, as the
 // whole document held them before the streaming.
-func wholeCell(t *testing.T, r *SweepResult, s CellStat) sweepCellJSON {
+func wholeCell(t *testing.T, r *Result, s CellStat) sweepCellJSON {
 	t.Helper()
-	var recs []RunRecord
-	if err := r.spool.each(r.cell(s.v, s.Y, s.X), r.Replications, func(rec RunRecord) error {
+	var recs []run.RunRecord
+	if err := r.spool.each(r.cell(s.v, s.Y, s.X), r.Replications, func(rec run.RunRecord) error {
 		recs = append(recs, rec)
 		return nil
 	}); err != nil {
@@ -147,5 +149,5 @@ func wholeCell(t *testing.T, r *SweepResult, s CellStat) sweepCellJSON {
 	}
 	y := s.Y
 	return sweepCellJSON{Variant: s.Variant, X: r.Sweep.X.Values[s.X], Y: r.Sweep.Y.Values[s.Y], XIndex: s.X, YIndex: &y,
-		N: s.N, Value: num(s.Value), Lo: num(s.CI95.Lo), Hi: num(s.CI95.Hi), Runs: recordsJSON(recs)}
+		N: s.N, Value: run.JSONNum(s.Value), Lo: run.JSONNum(s.CI95.Lo), Hi: run.JSONNum(s.CI95.Hi), Runs: run.RecordsJSON(recs)}
 }

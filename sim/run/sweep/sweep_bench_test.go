@@ -1,4 +1,4 @@
-package run
+package sweep
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/runner"
 )
 
@@ -14,7 +15,7 @@ import (
 // one replication each; no outputs) with -j 1 and -j 2, for profiles of
 // what bounds the parallel speed-up (docs/performance.md).
 func BenchmarkPhaseSweep(b *testing.B) {
-	data, err := os.ReadFile("../../experiments/metastable-phase.toml")
+	data, err := os.ReadFile("../../../experiments/metastable-phase.toml")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -26,14 +27,14 @@ func BenchmarkPhaseSweep(b *testing.B) {
 		b.Run(fmt.Sprintf("j%d", j), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				res, cells, err := newSweep(exp, CompareOptions{Replications: 1})
+				res, cells, err := newSweep(exp, run.CompareOptions{Replications: 1})
 				if err != nil {
 					b.Fatal(err)
 				}
 				if res.spool, err = newCellSpool(b.TempDir()); err != nil {
 					b.Fatal(err)
 				}
-				if err := res.runCells(context.Background(), cells, CompareOptions{Jobs: j}, runner.NewMeter(context.Background(), runner.Budget{})); err != nil {
+				if err := res.runCells(context.Background(), cells, run.CompareOptions{Jobs: j}, runner.NewMeter(context.Background(), runner.Budget{})); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,4 +1,4 @@
-package run
+package sweep
 
 import (
 	"bytes"
@@ -7,58 +7,26 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ressim/ressim/internal/runtest"
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/output"
 )
 
-const sweepFile = `schema = 1
-[experiment]
-name = "sw"
-duration = "30s"
-warmup = "5s"
-seed = 2
-replications = 2
-[[client]]
-name = "users"
-target = "api"
-rate = 300
-deadline = "1s"
-timeout = "100ms"
-retry = { attempts = 3, backoff = "none" }
-[[service]]
-name = "api"
-workers = 5
-queue_capacity = 500
-service_time = { dist = "exponential", mean = "10ms" }
-[[fault]]
-kind = "latency"
-target = "api"
-start = "10s"
-duration = "2s"
-multiply = 5
-[[variant]]
-name = "no-retries"
-set = { "client.users.retry.attempts" = 1 }
-[sweep]
-variants = ["base", "no-retries"]
-x = { path = "client.users.rate", values = [100, 300] }
-y = { path = "fault.0.duration", label = "spike", values = ["100ms", "2s"] }
-`
-
 func TestSweep(t *testing.T) {
-	exp, err := experiment.Parse("sw.toml", []byte(sweepFile))
+	exp, err := experiment.Parse("sw.toml", []byte(runtest.SweepFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var outs []*SweepOutput
+	var outs []*Output
 	for _, j := range []int{1, 3} {
-		out, err := RunSweep(context.Background(), exp, CompareOptions{Jobs: j, Plots: j == 1}, output.NewFolder(t.TempDir(), false))
+		out, err := Run(context.Background(), exp, run.CompareOptions{Jobs: j, Plots: j == 1}, output.NewFolder(t.TempDir(), false))
 		if err != nil {
 			t.Fatal(err)
 		}
 		outs = append(outs, out)
 	}
-	for _, name := range []string{SweepCSV, SweepJSON, SweepMarkdown} {
+	for _, name := range []string{CSVFile, JSONFile, MarkdownFile} {
 		a, _ := os.ReadFile(filepath.Join(outs[0].Dir, name))
 		b, _ := os.ReadFile(filepath.Join(outs[1].Dir, name))
 		if len(a) == 0 || !bytes.Equal(a, b) {
@@ -97,7 +65,7 @@ func TestSweepErrors(t *testing.T) {
 		{`values = [100, 300] }`, `values = [100, -3] }`, `must be in (0`},
 		{`variants = ["base", "no-retries"]`, `variants = ["base", "ghost"]`, `no variant named "ghost"`},
 	} {
-		src := bytes.Replace([]byte(sweepFile), []byte(tt.from), []byte(tt.to), 1)
+		src := bytes.Replace([]byte(runtest.SweepFile), []byte(tt.from), []byte(tt.to), 1)
 		_, err := experiment.Parse("sw.toml", src)
 		if err == nil || !bytes.Contains([]byte(err.Error()), []byte(tt.want)) {
 			t.Errorf("%s -> %s: err = %v, want %q", tt.from, tt.to, err, tt.want)

@@ -1,4 +1,4 @@
-package run
+package sweep
 
 import (
 	"fmt"
@@ -8,13 +8,14 @@ import (
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/headline"
 	"github.com/ressim/ressim/sim/report"
+	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/output"
 )
 
 // figures draws the sweep: a heatmap per variant for two axes, or one
 // line chart with a line per variant for one axis. When the x axis is a
 // client's rate, both mark the capacity (see Capacity).
-func (r *SweepResult) figures(stats []CellStat) []output.Figure {
+func (r *Result) figures(stats []CellStat) []output.Figure {
 	if r.Sweep.Y == nil {
 		f := r.lineFigure(stats)
 		return []output.Figure{output.Growing("sweep-"+r.Sweep.Metric.Name()+".png", f)}
@@ -28,7 +29,7 @@ func (r *SweepResult) figures(stats []CellStat) []output.Figure {
 }
 
 // lineFigure is the metric against the one axis, a line per variant.
-func (r *SweepResult) lineFigure(stats []CellStat) report.Figure {
+func (r *Result) lineFigure(stats []CellStat) report.Figure {
 	sw := r.Sweep
 	f := report.Figure{
 		Title:    fmt.Sprintf("%s: %s against %s", r.Name, sw.Metric, sw.X.Label),
@@ -56,7 +57,7 @@ func (r *SweepResult) lineFigure(stats []CellStat) report.Figure {
 		}
 		f.Panels[0].Lines = append(f.Panels[0].Lines, l)
 	}
-	if t := curveFinding(metricOf(sw.Metric), f.Panels[0].Lines); t != "" {
+	if t := curveFinding(run.MetricOf(sw.Metric), f.Panels[0].Lines); t != "" {
 		f.Title = r.Name + ": " + t
 	}
 	return f
@@ -67,7 +68,7 @@ func (r *SweepResult) lineFigure(stats []CellStat) report.Figure {
 // which hold: "base collapses past 1000 (0 at 2000); bounded-queue,
 // adaptive-lifo hold". "" when no variant collapses, or the metric is
 // not one where higher is better.
-func curveFinding(m *MetricDef, lines []report.Line) string {
+func curveFinding(m *run.MetricDef, lines []report.Line) string {
 	if m == nil || !m.HigherIsBetter {
 		return ""
 	}
@@ -103,7 +104,7 @@ func curveFinding(m *MetricDef, lines []report.Line) string {
 // phaseFigure is variant v's heatmap over the two axes, with the
 // capacity marked and the cells locked in in at least half their
 // replications outlined (when the experiment has a fault to judge).
-func (r *SweepResult) phaseFigure(stats []CellStat, v int) report.Heatmap {
+func (r *Result) phaseFigure(stats []CellStat, v int) report.Heatmap {
 	sw := r.Sweep
 	name := r.Variants[v]
 	// Equal cells, labelled with the values as written in the file.
@@ -144,7 +145,7 @@ func (r *SweepResult) phaseFigure(stats []CellStat, v int) report.Heatmap {
 // lockedOutline marks variant v's cells whose first fault left at least
 // half the replications locked in; any is false when no cell has a
 // fault to judge.
-func (r *SweepResult) lockedOutline(stats []CellStat, v int) (out [][]bool, any bool) {
+func (r *Result) lockedOutline(stats []CellStat, v int) (out [][]bool, any bool) {
 	out = make([][]bool, r.ny)
 	for y := range out {
 		out[y] = make([]bool, r.nx)
@@ -162,7 +163,7 @@ func (r *SweepResult) lockedOutline(stats []CellStat, v int) (out [][]bool, any 
 // capacity, and each capacity with every call retried to its limit where
 // retries lower it, named after the variants it belongs to unless all of
 // vs share it.
-func (r *SweepResult) capacityMarks(vs ...int) []report.Mark {
+func (r *Result) capacityMarks(vs ...int) []report.Mark {
 	var marks []report.Mark
 	var owners [][]string
 	add := func(m report.Mark, variant string) {
@@ -195,7 +196,7 @@ func (r *SweepResult) capacityMarks(vs ...int) []report.Mark {
 // sweepCapacity is each variant's capacity, when the x axis sets a
 // client's rate and every cell of the variant agrees on it (nil
 // otherwise).
-func sweepCapacity(sw *experiment.Sweep, cells []sweepCell, variants int) []*Capacity {
+func sweepCapacity(sw *experiment.Sweep, cells []cell, variants int) []*Capacity {
 	client := rateClient(sw.X.Path)
 	out := make([]*Capacity, variants)
 	if client == "" {

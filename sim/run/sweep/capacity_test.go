@@ -1,4 +1,4 @@
-package run
+package sweep
 
 import (
 	"math"
@@ -9,6 +9,7 @@ import (
 	"github.com/ressim/ressim/sim/dist"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/policies/retry"
+	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -100,11 +101,11 @@ func TestBundledCapacities(t *testing.T) {
 		{"goodput-vs-load", 1000, 1000},
 		{"metastable-phase", 1000, 1000.0 / 3},
 	} {
-		exp, err := experiment.Load(filepath.Join("..", "..", "experiments", tc.file+".toml"))
+		exp, err := experiment.Load(filepath.Join("..", "..", "..", "experiments", tc.file+".toml"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, _, err := newSweep(exp, CompareOptions{})
+		res, _, err := newSweep(exp, run.CompareOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
