@@ -1,7 +1,7 @@
 // Package policies holds the vocabulary shared by ressim's resilience
 // policies; each policy lives in a subpackage of its own (breaker, retry,
 // budget, bulkhead, shed, codel, lifo, limit, fallback, outlier, health,
-// deadline, timeout) and the wall-clock adapter in subpackage wall.
+// deadline, timeout, hedge) and the wall-clock adapter in subpackage wall.
 //
 // # Conventions every policy follows
 //

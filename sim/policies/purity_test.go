@@ -156,7 +156,7 @@ func TestPolicyPurity(t *testing.T) {
 	// Guard against a walk that silently checks nothing (run from the wrong
 	// directory, say): the shared vocabulary and the first policies must be
 	// among the directories checked.
-	for _, want := range []string{".", "breaker", "retry", "bulkhead"} {
+	for _, want := range []string{".", "breaker", "retry", "bulkhead", "hedge"} {
 		if !dirs[want] {
 			t.Errorf("purity walk did not check directory %q (checked %d directories)", want, len(dirs))
 		}

@@ -104,9 +104,17 @@
 // clock over checks the user supplies, and serves the verdicts as
 // http.Handlers.
 //
+// # Hedging
+//
+// A Hedger runs package hedge around real calls: Do sends copies of fn as the
+// policy says, each under its own child context, with Clock timers for the
+// hedges and per-try timeouts, returns the first success (or the failure
+// that ended the call), cancels the losers' contexts at once and waits for
+// every copy to return, so that no goroutine outlives the call.
+//
 // # Concurrency
 //
-// A Caller, Server, Balancer and Health are safe for concurrent use. The
+// A Caller, Server, Balancer, Health and Hedger are safe for concurrent use. The
 // policy values are not, so one mutex per value serialises every call into
 // them; it is never held while
 // fn, a fallback, an observer (OnBreakerTransition, OnFallbackAlert) or the
