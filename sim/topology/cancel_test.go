@@ -70,7 +70,7 @@ func TestCancelOneWorkStep(t *testing.T) {
 		{CancelAtStep, 100 * ms, 100 * ms, 1, 0}, // no step boundary before the end
 		{CancelContinuous, 0, 30 * ms, 0, 1},
 	} {
-		res, lines := observed(t, oneUser(30*ms, tc.mode, work(constant(100 * ms))...))
+		res, lines := observed(t, oneUser(30*ms, tc.mode, work(constant(100*ms))...))
 		s := svcResult(t, res, "api")
 		if s.WastedWork != tc.wasted || s.Completed != tc.completed || s.Cancelled != tc.cancelled {
 			t.Errorf("%v: wasted %v, completed %d, cancelled %d; want %v, %d, %d",
@@ -123,7 +123,7 @@ func TestCancelQueued(t *testing.T) {
 		{CancelAtStep, 0, 1, []string{"600ms attempt", "admitted -> cancelled", "dropped at dequeue"}},
 		{CancelContinuous, 0, 1, []string{"531ms attempt", "queued -> cancelled", "removed from the queue"}},
 	} {
-		cfg := oneUser(time.Second, tc.mode, work(constant(100 * ms))...)
+		cfg := oneUser(time.Second, tc.mode, work(constant(100*ms))...)
 		late := cfg.Clients[0]
 		late.Name, late.ThinkTime, late.Call.Timeout = "late", constant(501*ms), 30*ms
 		cfg.Clients = append(cfg.Clients, late)
