@@ -54,7 +54,7 @@ func (m *Model) noticeGone(now engine.Time, a *attempt) {
 	m.sending++
 	switch a.phase {
 	case apWorking, apCalling:
-		m.stopHandler(now, a, "cancelled: its caller stopped waiting (continuous)")
+		m.stopHandler(now, a, "its caller stopped waiting (continuous)")
 	case apQueued, apExpired:
 		if in.adm.lifo == nil {
 			in.queue.remove(a)
@@ -100,8 +100,8 @@ func (m *Model) stopHandler(now engine.Time, a *attempt, why string) {
 		m.trace.add(a.trace, "work", fmt.Sprintf("work at %s[%d]", s.cfg.Name, in.idx), a.stepStart, now, "cut short: cancelled")
 	}
 	in.release(now, a, policies.Cancelled)
-	m.dropKids(now, a)
 	m.attemptTo(now, a, apCancelled, why)
+	m.dropKids(now, a)
 	m.endCancelled(now, a)
 	in.startNext(now)
 }

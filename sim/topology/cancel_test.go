@@ -98,7 +98,7 @@ func TestCancelAtStepSkipsNextStep(t *testing.T) {
 	if has(lines, "work step 2") {
 		t.Errorf("at_step ran the second step:\n%s", strings.Join(lines, "\n"))
 	}
-	if !has(lines, "600ms attempt 1", "working -> cancelled", "before step 2") {
+	if !has(lines, "600ms attempt 1", "working -> cancelled", "noticed before step 2") {
 		t.Errorf("at_step: no cancellation before step 2 at 100 ms:\n%s", strings.Join(lines, "\n"))
 	}
 	res = mustRun(t, oneUser(30*ms, CancelNever, two...))
@@ -190,7 +190,7 @@ func TestCancelAtStepOnReturn(t *testing.T) {
 	if front.Cancelled != 1 || front.Completed != 0 || front.WastedWork != 70*ms {
 		t.Errorf("front cancelled %d, completed %d, wasted %v; want 1, 0, 70ms", front.Cancelled, front.Completed, front.WastedWork)
 	}
-	if !has(lines, "600ms attempt 1 of client:users->api", "calling -> cancelled", "when its calls returned") {
+	if !has(lines, "600ms attempt 1 of client:users->api", "calling -> cancelled", "noticed when its calls returned") {
 		t.Errorf("front not cancelled when back answered:\n%s", strings.Join(lines, "\n"))
 	}
 }

@@ -16,7 +16,7 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 	steps := h.steps
 	for a.step < len(steps) {
 		if s.cfg.Cancellation != CancelNever && m.cancelDue(now, a) {
-			m.stopHandler(now, a, fmt.Sprintf("cancelled before step %d (%s)", a.step+1, s.cfg.Cancellation))
+			m.stopHandler(now, a, fmt.Sprintf("noticed before step %d (%s)", a.step+1, s.cfg.Cancellation))
 			return
 		}
 		st := &steps[a.step]
@@ -110,7 +110,7 @@ func (m *Model) childDone(now engine.Time, a *attempt, critical bool, st status)
 	cancels := a.inst.svc.cfg.Cancellation != CancelNever
 	if a.pending > 0 {
 		if cancels && a.phase == apCalling && m.cancelDue(now, a) {
-			m.stopHandler(now, a, "cancelled when one of its calls returned")
+			m.stopHandler(now, a, "noticed when one of its calls returned")
 		}
 		return
 	}
@@ -121,7 +121,7 @@ func (m *Model) childDone(now engine.Time, a *attempt, critical bool, st status)
 		return
 	}
 	if cancels && m.cancelDue(now, a) {
-		m.stopHandler(now, a, "cancelled when its calls returned")
+		m.stopHandler(now, a, "noticed when its calls returned")
 		return
 	}
 	if a.failed {
