@@ -46,7 +46,9 @@ func (m *Model) callerGone(now engine.Time, a *attempt) {
 // answer it causes is delivered by an event (m.sending), never
 // re-entering the caller.
 func (m *Model) noticeGone(now engine.Time, a *attempt) {
-	a.gaveUp = now
+	if a.gaveUp == 0 { // not already orphaned (dropKids)
+		a.gaveUp = now
+	}
 	in := a.inst
 	if in.svc.cfg.Cancellation != CancelContinuous {
 		return
@@ -70,10 +72,11 @@ func (m *Model) cancelDue(now engine.Time, a *attempt) bool {
 	return a.caller == cvAbandoned || m.propagate && a.dl.Expired(now.Duration())
 }
 
-// gaveUpAt is when a's cancellation began: its caller giving up, else its
+// gaveUpAt is when a's cancellation began: its caller giving up (or the
+// caller's owner being cancelled, the call going on detached), else its
 // deadline.
 func gaveUpAt(a *attempt) engine.Time {
-	if a.caller == cvAbandoned {
+	if a.gaveUp != 0 {
 		return a.gaveUp
 	}
 	if at, ok := a.dl.Expiry(); ok {
@@ -131,6 +134,20 @@ func (m *Model) endCancelled(now engine.Time, a *attempt) {
 	m.pool.releaseAttempt(a)
 }
 
+// wastedOrphan counts a, completed for a call whose owner was cancelled
+// (a detached call), as wasted: its work after the owner's cancellation
+// was for nobody.
+func (m *Model) wastedOrphan(now engine.Time, a *attempt) {
+	s := a.inst.svc
+	s.st.inc(m, now, cWasted)
+	if w := int64(now - max(a.started, a.call.orphanedAt)); w > 0 {
+		s.st.ivWastedNs += w
+		if now >= m.warmup {
+			s.st.wastedNs += w
+		}
+	}
+}
+
 // linkKid records c among job's outstanding calls.
 func linkKid(job *attempt, c *call) {
 	c.sibNext = job.kids
@@ -166,6 +183,10 @@ func (m *Model) dropKids(now engine.Time, a *attempt) {
 			m.noteCall(now, c, "cancelled: its owner was cancelled")
 			m.abandonCall(now, c)
 		} else {
+			c.orphaned, c.orphanedAt = true, now
+			if a := c.cur; a != nil && a.gaveUp == 0 {
+				a.gaveUp = now // its work from now on is for nobody
+			}
 			m.noteCall(now, c, "detached: its owner was cancelled; its result will be discarded")
 		}
 		c = next

@@ -152,7 +152,8 @@ func twoHops(propagate bool) Config {
 
 // With propagated cancellation, front's cancellation at 30 ms cancels its
 // call to back, whose attempt stops at once; without, back runs its step
-// to the end for a call whose answer is discarded.
+// to the end for a call whose answer is discarded, and the 70 ms after
+// front's cancellation are wasted.
 func TestCancelPropagation(t *testing.T) {
 	res, lines := observed(t, twoHops(true))
 	front, back := svcResult(t, res, "api"), svcResult(t, res, "back")
@@ -169,9 +170,9 @@ func TestCancelPropagation(t *testing.T) {
 
 	res, lines = observed(t, twoHops(false))
 	front, back = svcResult(t, res, "api"), svcResult(t, res, "back")
-	if front.Cancelled != 1 || back.Cancelled != 0 || back.Completed != 1 {
-		t.Errorf("not propagated: front cancelled %d, back cancelled %d, completed %d; want 1, 0, 1",
-			front.Cancelled, back.Cancelled, back.Completed)
+	if front.Cancelled != 1 || back.Cancelled != 0 || back.Completed != 1 || back.Wasted != 1 || back.WastedWork != 70*ms {
+		t.Errorf("not propagated: front cancelled %d, back cancelled %d, completed %d, wasted %d, %v; want 1, 0, 1, 1, 70ms",
+			front.Cancelled, back.Cancelled, back.Completed, back.Wasted, back.WastedWork)
 	}
 	if !has(lines, "530ms call api->back", "detached") || !has(lines, "600ms attempt 1 of api->back", "working -> responding") {
 		t.Errorf("not propagated: back's call not detached, or its attempt not run to its end:\n%s", strings.Join(lines, "\n"))

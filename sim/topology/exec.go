@@ -173,6 +173,8 @@ func (m *Model) complete(now engine.Time, a *attempt) {
 		if now >= m.warmup {
 			s.st.wastedNs += w
 		}
+	} else if a.call.orphaned {
+		m.wastedOrphan(now, a)
 	}
 	m.respond(now, a, st)
 	in.startNext(now)

@@ -60,14 +60,19 @@ type call struct {
 	// sibPrev and sibNext link the calls of one ownerJob whose service
 	// cancels (attempt.kids), so that a cancelled handler finds them.
 	sibPrev, sibNext *call
-	dl               deadline.Deadline // the owner's deadline; zero: none
-	rs               retry.Call        // retry state
-	cur              *attempt          // attempt in flight, nil while backing off
-	retryEv          engine.EventID    // pending retry or cache lookup
-	critical         bool
-	cacheMiss        bool // went past a cache: a timely success fills it
-	started          engine.Time
-	prio             policies.Priority
+	// orphaned: its owner was cancelled and it goes on detached (no
+	// propagated cancellation) since orphanedAt; work done for it after
+	// that is wasted.
+	orphaned   bool
+	orphanedAt engine.Time
+	dl         deadline.Deadline // the owner's deadline; zero: none
+	rs         retry.Call        // retry state
+	cur        *attempt          // attempt in flight, nil while backing off
+	retryEv    engine.EventID    // pending retry or cache lookup
+	critical   bool
+	cacheMiss  bool // went past a cache: a timely success fills it
+	started    engine.Time
+	prio       policies.Priority
 
 	// Guards.
 	permit     breaker.Permit // the breaker's permit, when hasPermit
@@ -140,7 +145,8 @@ type attempt struct {
 	expireEv engine.EventID
 	qExpired bool
 	// With a cancelling service (cancel.go): gaveUp is when the caller
-	// stopped waiting, kids the handler's outstanding calls.
+	// stopped waiting, or its owner was cancelled (0: neither yet), kids
+	// the handler's outstanding calls.
 	gaveUp engine.Time
 	kids   *call
 	next   *attempt
