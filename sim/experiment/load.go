@@ -282,6 +282,7 @@ func (r *reader) header(t *table, e *Experiment) {
 		r.errorf(t.key("duration"), "gives more than %d one-second time-series intervals; set a longer interval", topology.MaxIntervals)
 	}
 	m.PropagateDeadlines, _ = t.boolean("propagate_deadlines", false)
+	m.PropagateCancellation, _ = t.boolean("propagate_cancellation", false)
 	if v, ok := t.ranged("recovery_threshold", false, topology.SettingRecoveryThreshold.Range()); ok {
 		m.Recovery.Threshold = v
 	}
@@ -297,7 +298,7 @@ func (r *reader) header(t *table, e *Experiment) {
 		e.CompareSeries = SeriesModes[i]
 	}
 	t.done("name", "description", "duration", "warmup", "seed", "interval",
-		"propagate_deadlines", "recovery_threshold", "recovery_window", "recovery_alpha", "replications", "compare_series")
+		"propagate_deadlines", "propagate_cancellation", "recovery_threshold", "recovery_window", "recovery_alpha", "replications", "compare_series")
 }
 
 func validName(s string) bool {

@@ -280,6 +280,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(strings.Replace(strings.Replace(good, `dist = "erlang"`, `dist = "normal"`, 1), "k = 4", `sd = "3ms"`, 1)))
 	f.Add([]byte(strings.Replace(strings.Replace(good, `interval = "500ms"`, "interval = \"500ms\"\npropagate_deadlines = true", 1),
 		"workers = 10\n", "workers = 10\nabandonment = \"on_expiry\"\n", 1)))
+	f.Add([]byte(strings.Replace(strings.Replace(good, `interval = "500ms"`, "interval = \"500ms\"\npropagate_cancellation = true", 1),
+		"workers = 10\n", "workers = 10\ncancellation = \"continuous\"\n", 1)))
 	f.Add([]byte(good + `
 [sweep]
 x = { path = "client.users.rate", values = [100, 200] }

@@ -8,7 +8,7 @@ import (
 
 var serviceKeys = []string{"name", "instances", "balancer", "mode", "workers", "max_in_flight",
 	"queue_capacity", "contention", "service_time", "step", "operation", "cache",
-	"shed", "codel", "lifo", "limit", "outlier", "readiness", "liveness", "abandonment"}
+	"shed", "codel", "lifo", "limit", "outlier", "readiness", "liveness", "abandonment", "cancellation"}
 
 // name reads and checks an entity's name.
 func (r *reader) name(t *table, kind string, seen map[string]bool) (string, bool) {
@@ -59,6 +59,11 @@ func (r *reader) service(t *table, seen map[string]bool, propagate bool) (topolo
 	ab, bok := r.abandonment(t, &sc, propagate)
 	sc.Abandonment = ab
 	ok = ok && bok
+	if c, cok := t.oneOf("cancellation", topology.CancellationNames()); cok {
+		sc.Cancellation = topology.Cancellation(c)
+	} else if t.has("cancellation") {
+		ok = false
+	}
 	if ct, cok := t.sub("cache", false); cok {
 		c, good := r.cache(ct)
 		sc.Cache = c

@@ -77,6 +77,7 @@ func (m *Model) attemptTimeout(now engine.Time, a *attempt) {
 	m.noteAttempt(now, a, "timed out; the callee may still be working")
 	m.attemptOutcome(now, a, policies.Timeout)
 	m.pool.releaseAttempt(a)
+	m.callerGone(now, a)
 	c.site.st.inc(m, now, sTimeouts)
 	c.site.target.st.inc(m, now, cTimedOut)
 	m.afterFailure(now, c, policies.Timeout, stTimeout)
@@ -162,12 +163,18 @@ func (m *Model) notifyOwner(now engine.Time, c *call, st status) {
 		m.noteCall(now, c, "result: "+st.String())
 	}
 	job, user, critical := c.ownerJob, c.ownerUser, c.critical
-	m.pool.putCall(c)
-	if job != nil {
-		m.childDone(now, job, critical, st)
-		return
+	if job != nil && job.kids != nil {
+		unlinkKid(job, c)
 	}
-	m.userAnswered(now, user, st)
+	m.pool.putCall(c)
+	switch {
+	case job != nil:
+		m.childDone(now, job, critical, st)
+	case user != nil:
+		m.userAnswered(now, user, st)
+	}
+	// Otherwise its owner was cancelled (dropKids): the result is
+	// discarded.
 }
 
 // abandonCall: the owner gives up on c (the user's deadline passed).

@@ -19,6 +19,9 @@ func (m *Model) startCall(now engine.Time, site *callSite, job *attempt, user *u
 		c.dl = user.dl
 	case job != nil:
 		c.dl = job.dl
+		if job.inst.svc.cfg.Cancellation != CancelNever {
+			linkKid(job, c)
+		}
 	}
 	c.started = now
 	switch {

@@ -40,6 +40,14 @@ type Config struct {
 	// timeout to what is left. Without it only the client knows the
 	// deadline, and callees keep working for callers that gave up.
 	PropagateDeadlines bool
+	// PropagateCancellation makes a cancelled handler (one that noticed
+	// its cancellation, by its service's Cancellation mode) cancel its
+	// outstanding downstream calls, as a Go context passed down a call
+	// chain does: their attempts in flight are abandoned (each callee then
+	// applies its own mode), their pending retries dropped, and the calls
+	// end without further attempts. Without it (default false) those
+	// calls go on and their answers are discarded.
+	PropagateCancellation bool
 }
 
 // DefaultInterval is the time-series resolution when Config.Interval is 0.

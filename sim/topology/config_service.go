@@ -61,6 +61,10 @@ type ServiceConfig struct {
 	// Abandonment is what happens to a queued request whose propagated
 	// deadline passes while it waits: AtDequeue (default) or OnExpiry.
 	Abandonment Abandonment
+	// Cancellation is what the handler does once the attempt it serves
+	// is cancelled: CancelNever (default), CancelAtStep or
+	// CancelContinuous.
+	Cancellation Cancellation
 }
 
 // Abandonment says when a queued request whose deadline has passed
@@ -233,6 +237,9 @@ func (s *ServiceConfig) validate(svcs map[string]int, propagate bool) error {
 	}
 	if err := s.validatePolicies(svcs); err != nil {
 		return bad("service %q: %v", s.Name, err)
+	}
+	if int(s.Cancellation) >= len(cancellationNames) {
+		return bad("service %q: unknown cancellation mode %d", s.Name, s.Cancellation)
 	}
 	return s.validateAbandonment(propagate)
 }

@@ -15,6 +15,10 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 	h := a.site.handler
 	steps := h.steps
 	for a.step < len(steps) {
+		if s.cfg.Cancellation != CancelNever && m.cancelDue(now, a) {
+			m.stopHandler(now, a, fmt.Sprintf("noticed before step %d (%s)", a.step+1, s.cfg.Cancellation))
+			return
+		}
 		st := &steps[a.step]
 		if st.Kind == WorkStep {
 			d := in.workTime(st.Work.Sample(s.rng))
@@ -103,13 +107,21 @@ func (m *Model) childDone(now engine.Time, a *attempt, critical bool, st status)
 			a.degraded = true
 		}
 	}
+	cancels := a.inst.svc.cfg.Cancellation != CancelNever
 	if a.pending > 0 {
+		if cancels && a.phase == apCalling && m.cancelDue(now, a) {
+			m.stopHandler(now, a, "noticed when one of its calls returned")
+		}
 		return
 	}
 	if a.phase == apOrphaned {
 		// The instance crashed while the calls were out: the work is
 		// lost, and the caller gets its connection reset now.
 		m.respond(now, a, stError)
+		return
+	}
+	if cancels && m.cancelDue(now, a) {
+		m.stopHandler(now, a, "noticed when its calls returned")
 		return
 	}
 	if a.failed {
@@ -161,6 +173,8 @@ func (m *Model) complete(now engine.Time, a *attempt) {
 		if now >= m.warmup {
 			s.st.wastedNs += w
 		}
+	} else if a.call.orphaned {
+		m.wastedOrphan(now, a)
 	}
 	m.respond(now, a, st)
 	in.startNext(now)

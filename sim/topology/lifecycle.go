@@ -36,10 +36,11 @@ const (
 	apOrphaned                       // its instance crashed while its calls were out
 	apResponding                     // answered; the answer is on its way back
 	apDone                           // the answer reached the caller, or was discarded
+	apCancelled                      // its handler stopped for a cancellation (cancel.go); it sends nothing back, or dropped if its caller still waits
 	numAttemptPhases
 )
 
-var attemptPhaseNames = [numAttemptPhases]string{"new", "sending", "network", "queued", "expired", "admitted", "working", "calling", "orphaned", "responding", "done"}
+var attemptPhaseNames = [numAttemptPhases]string{"new", "sending", "network", "queued", "expired", "admitted", "working", "calling", "orphaned", "responding", "done", "cancelled"}
 
 func (p attemptPhase) String() string { return attemptPhaseNames[p] }
 
@@ -48,13 +49,14 @@ var attemptMoves = [numAttemptPhases]uint16{
 	apNew:        1 << apSending,
 	apSending:    1<<apNetwork | 1<<apQueued | 1<<apAdmitted | 1<<apResponding,
 	apNetwork:    1<<apQueued | 1<<apAdmitted | 1<<apResponding,
-	apQueued:     1<<apExpired | 1<<apAdmitted | 1<<apResponding,
-	apExpired:    1<<apAdmitted | 1<<apResponding,
-	apAdmitted:   1<<apWorking | 1<<apCalling | 1<<apResponding,
-	apWorking:    1<<apWorking | 1<<apCalling | 1<<apResponding,
-	apCalling:    1<<apWorking | 1<<apCalling | 1<<apResponding | 1<<apOrphaned,
+	apQueued:     1<<apExpired | 1<<apAdmitted | 1<<apResponding | 1<<apCancelled,
+	apExpired:    1<<apAdmitted | 1<<apResponding | 1<<apCancelled,
+	apAdmitted:   1<<apWorking | 1<<apCalling | 1<<apResponding | 1<<apCancelled,
+	apWorking:    1<<apWorking | 1<<apCalling | 1<<apResponding | 1<<apCancelled,
+	apCalling:    1<<apWorking | 1<<apCalling | 1<<apResponding | 1<<apOrphaned | 1<<apCancelled,
 	apOrphaned:   1 << apResponding,
 	apResponding: 1 << apDone,
+	apCancelled:  1<<apResponding | 1<<apDone,
 }
 
 // callerView is whether the caller still waits for an attempt.
@@ -284,5 +286,6 @@ func (m *Model) releaseCall(now engine.Time, c *call, o policies.Outcome) {
 		c.cur = nil
 		m.noteAttempt(now, a, "abandoned: its caller gave up")
 		m.pool.releaseAttempt(a)
+		m.callerGone(now, a)
 	}
 }

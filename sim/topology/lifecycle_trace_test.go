@@ -101,6 +101,32 @@ var traceScenarios = []traceScenario{
 		c.Services[0].Cache = &CacheConfig{HitRatio: 0.5, Keys: 100, Latency: constant(ms)}
 		return c
 	}, "cache hit"},
+	{"cancelled_propagated", func() Config {
+		// The user's attempts time out after 20 ms, while api (continuous)
+		// waits on db (continuous, 30 ms): api stops at once, and with
+		// propagated cancellation cancels its call to db, whose attempt
+		// stops at once too; then the user retries.
+		c := oneService(20, 4, 5*ms)
+		r := retry.DefaultConfig()
+		r.Base = 10 * ms
+		c.Clients[0].Call = CallPolicy{Timeout: 20 * ms, Retry: r}
+		c.PropagateCancellation = true
+		c.Services[0].Cancellation = CancelContinuous
+		c.Services[0].Steps = []Step{{Kind: WorkStep, Work: constant(2 * ms)}, {Kind: CallStep, Calls: []CallConfig{{Service: "db", Critical: true}}}}
+		c.Services = append(c.Services, ServiceConfig{Name: "db", Workers: 8, QueueCapacity: -1, Cancellation: CancelContinuous,
+			Steps: []Step{{Kind: WorkStep, Work: constant(30 * ms)}}})
+		return c
+	}, "cancelled: its owner was cancelled"},
+	{"cancelled_at_step", func() Config {
+		// at_step: the caller gives up at 20 ms during the first of two
+		// 15 ms steps; the handler stops before the second.
+		c := oneService(20, 4, 15*ms)
+		c.Clients[0].Call = CallPolicy{Timeout: 20 * ms}
+		c.Services[0].Cancellation = CancelAtStep
+		c.Services[0].Steps = append(c.Services[0].Steps, c.Services[0].Steps[0])
+		c.Services[0].Steps = append(c.Services[0].Steps, c.Services[0].Steps[0])
+		return c
+	}, "noticed before step"},
 }
 
 func TestLifecycleTraces(t *testing.T) {

@@ -1,8 +1,9 @@
 package topology
 
 import (
-	"github.com/ressim/ressim/sim/policies/deadline"
 	"time"
+
+	"github.com/ressim/ressim/sim/policies/deadline"
 
 	"github.com/ressim/ressim/sim/engine"
 	"github.com/ressim/ressim/sim/policies"
@@ -54,16 +55,24 @@ func (l *userList) remove(u *userReq) {
 // at a service) to a dependency, with its retries.
 type call struct {
 	site      *callSite
-	ownerJob  *attempt          // the handler execution that made the call, or nil
-	ownerUser *userReq          // the user request, for a client's call, or nil
-	dl        deadline.Deadline // the owner's deadline; zero: none
-	rs        retry.Call        // retry state
-	cur       *attempt          // attempt in flight, nil while backing off
-	retryEv   engine.EventID    // pending retry or cache lookup
-	critical  bool
-	cacheMiss bool // went past a cache: a timely success fills it
-	started   engine.Time
-	prio      policies.Priority
+	ownerJob  *attempt // the handler execution that made the call, or nil
+	ownerUser *userReq // the user request, for a client's call, or nil
+	// sibPrev and sibNext link the calls of one ownerJob whose service
+	// cancels (attempt.kids), so that a cancelled handler finds them.
+	sibPrev, sibNext *call
+	// orphaned: its owner was cancelled and it goes on detached (no
+	// propagated cancellation) since orphanedAt; work done for it after
+	// that is wasted.
+	orphaned   bool
+	orphanedAt engine.Time
+	dl         deadline.Deadline // the owner's deadline; zero: none
+	rs         retry.Call        // retry state
+	cur        *attempt          // attempt in flight, nil while backing off
+	retryEv    engine.EventID    // pending retry or cache lookup
+	critical   bool
+	cacheMiss  bool // went past a cache: a timely success fills it
+	started    engine.Time
+	prio       policies.Priority
 
 	// Guards.
 	permit     breaker.Permit // the breaker's permit, when hasPermit
@@ -135,7 +144,12 @@ type attempt struct {
 	qseq     uint64
 	expireEv engine.EventID
 	qExpired bool
-	next     *attempt
+	// With a cancelling service (cancel.go): gaveUp is when the caller
+	// stopped waiting, or its owner was cancelled (0: neither yet), kids
+	// the handler's outstanding calls.
+	gaveUp engine.Time
+	kids   *call
+	next   *attempt
 }
 
 // pools recycle the request records so that memory is bounded by what is

@@ -74,6 +74,12 @@ type ServiceResult struct {
 	// this service that their callers timed out; Wasted the handlers that
 	// completed for a caller that had stopped waiting.
 	Killed, TimedOut, Wasted uint64
+	// Cancelled counts the requests the service stopped for a
+	// cancellation (ServiceConfig.Cancellation): handlers cut short, and
+	// queued requests dropped because their caller was gone. Always 0
+	// with CancelNever. Their work after the caller gave up is in
+	// WastedWork.
+	Cancelled uint64
 	// Delayed counts the requests among Sojourn's that waited in the queue.
 	Delayed uint64
 	// InFlightAtEnd is the number of requests in the service when the run
@@ -95,7 +101,9 @@ type ServiceResult struct {
 	// at_dequeue: they leave only when they reach the head). Always 0
 	// with on_expiry or without propagated deadlines.
 	MeanExpiredInQueue float64
-	// WastedWork is the worker time spent on requests nobody waited for.
+	// WastedWork is the worker time spent on requests nobody waited for:
+	// the whole handler of each Wasted completion, and, for a Cancelled
+	// handler, the part after its caller gave up (or its deadline passed).
 	WastedWork time.Duration
 	// Amplification is Arrivals per end-user request.
 	Amplification float64
@@ -250,6 +258,7 @@ func (m *Model) serviceResult(s *service, users uint64) ServiceResult {
 		Killed:             c[cKilled],
 		TimedOut:           c[cTimedOut],
 		Wasted:             c[cWasted],
+		Cancelled:          c[cCancelled],
 		Shed:               c[cShed],
 		Limited:            c[cLimited],
 		QueueDropped:       c[cQueueDropped],

@@ -49,6 +49,7 @@ type serviceColumns struct {
 	cacheHit                                                  *metrics.Column
 	shed, limited, queueDropped, limit, ejected, ready        *metrics.Column
 	queueAge                                                  *metrics.Column
+	cancelled                                                 *metrics.Column // with a cancellation mode only
 }
 
 // siteColumns are a guarded call site's columns.

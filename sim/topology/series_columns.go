@@ -115,6 +115,9 @@ func newServiceColumns(cm *columnMaker, m *Model, s *service) serviceColumns {
 	if s.cfg.Guards.Readiness != nil {
 		sc.ready = cm.col(n, ServiceReady)
 	}
+	if s.cfg.Cancellation != CancelNever {
+		sc.cancelled = cm.col(n, ServiceCancelled)
+	}
 	return sc
 }
 

@@ -95,6 +95,9 @@ func (c *Config) serviceKeys(s *ServiceConfig) []SeriesKey {
 	if s.Guards.Readiness != nil {
 		keys = append(keys, ServiceReady)
 	}
+	if s.Cancellation != CancelNever {
+		keys = append(keys, ServiceCancelled)
+	}
 	return keys
 }
 

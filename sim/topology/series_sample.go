@@ -153,6 +153,9 @@ func (c *serviceColumns) samplePolicies(s *service, span float64) {
 	if c.queueDropped != nil {
 		c.queueDropped.Set(float64(k[cQueueDropped]) / span)
 	}
+	if c.cancelled != nil {
+		c.cancelled.Set(float64(k[cCancelled]) / span)
+	}
 	if c.ejected != nil || c.ready != nil {
 		ej, rd := 0, 0
 		for _, in := range s.insts {

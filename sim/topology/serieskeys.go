@@ -73,6 +73,7 @@ var (
 	ServiceQueueDropped   = SeriesKey{"queue_dropped", "req/s", OwnerService}
 	ServiceEjected        = SeriesKey{"ejected_instances", "instances", OwnerService}
 	ServiceReady          = SeriesKey{"ready_instances", "instances", OwnerService}
+	ServiceCancelled      = SeriesKey{"cancelled", "req/s", OwnerService}
 
 	SiteBreakerState   = SeriesKey{"breaker_state", "0 closed, 1 half-open, 2 open", OwnerSite}
 	SiteShortCircuited = SeriesKey{"short_circuited", "calls/s", OwnerSite}
@@ -97,7 +98,7 @@ func SeriesKeys() []SeriesKey {
 		ServiceInSystem, ServiceQueueLength, ServiceQueueAge, ServiceExpiredInQueue, ServiceBusyWorkers,
 		ServiceLatencyMean, ServiceLatencyP50, ServiceLatencyP90, ServiceLatencyP99, ServiceLatencyP999,
 		ServiceWastedWork, ServiceAmplification, ServiceCacheHitRatio,
-		ServiceShed, ServiceLimited, ServiceLimit, ServiceQueueDropped, ServiceEjected, ServiceReady,
+		ServiceShed, ServiceLimited, ServiceLimit, ServiceQueueDropped, ServiceEjected, ServiceReady, ServiceCancelled,
 		SiteBreakerState, SiteShortCircuited, SiteBreakerOpened, SiteBulkheadFull, SiteBulkheadInUse, SiteFallback, SiteFallbackFailed, SiteAttempts, SiteRetries, SiteRetriesDenied, SiteBudgetTokens,
 	}
 }

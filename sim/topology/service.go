@@ -157,6 +157,10 @@ func (in *instance) start(now engine.Time, a *attempt) {
 		in.leave(now, a, stDropped, policies.Rejected, "dropped: its deadline passed before a worker took it")
 		return
 	}
+	if a.caller == cvAbandoned && s.cfg.Cancellation != CancelNever {
+		m.dropGone(now, a, "dropped at dequeue: its caller is gone")
+		return
+	}
 	in.busy++
 	s.st.busy.Add(int64(now), 1)
 	m.attemptTo(now, a, apWorking, "took a worker")

@@ -24,6 +24,7 @@ const (
 	cShed                           // refused by load shedding (by priority)
 	cLimited                        // refused by the adaptive concurrency limit
 	cQueueDropped                   // dropped from the queue by CoDel or adaptive LIFO
+	cCancelled                      // stopped by cancellation: a handler cut short, or a queued request whose caller was gone
 	numSvcCounters
 )
 
