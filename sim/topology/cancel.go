@@ -109,6 +109,16 @@ func (m *Model) stopHandler(now engine.Time, a *attempt, why string) {
 	in.startNext(now)
 }
 
+// stopAtStep stops a's handler at a step boundary. Only the observer
+// reads the step's number: production builds no string.
+func (m *Model) stopAtStep(now engine.Time, a *attempt) {
+	why := "noticed before its next step"
+	if m.observe != nil {
+		why = fmt.Sprintf("noticed before step %d (%s)", a.step+1, a.inst.svc.cfg.Cancellation)
+	}
+	m.stopHandler(now, a, why)
+}
+
 // dropGone drops a, queued (or just dequeued) for a caller that is gone,
 // without giving it a worker.
 func (m *Model) dropGone(now engine.Time, a *attempt, why string) {

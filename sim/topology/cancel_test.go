@@ -195,3 +195,28 @@ func TestCancelAtStepOnReturn(t *testing.T) {
 		t.Errorf("front not cancelled when back answered:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// The cancelling paths allocate nothing per request: a run four times as
+// long, with as many series points, allocates about as much (the pools
+// reach their working size early). Both modes, with propagation, over
+// two hops whose every request is cancelled or cut short.
+func TestCancelDoesNotAllocate(t *testing.T) {
+	for _, mode := range []Cancellation{CancelAtStep, CancelContinuous} {
+		allocs := func(d time.Duration) float64 {
+			cfg := Config{Name: "allocs", Duration: d, Interval: d / 4, Seed: 2, PropagateDeadlines: true, PropagateCancellation: true,
+				Clients: []ClientConfig{{Name: "users", Target: "api", Rate: 2000, Call: CallPolicy{Timeout: 5 * ms, Retry: retries(2)}}},
+				Services: []ServiceConfig{
+					{Name: "api", Workers: 100, QueueCapacity: -1, Cancellation: mode,
+						Steps: []Step{{Kind: WorkStep, Work: expo(ms)}, callStep("db", true, CallPolicy{Timeout: 50 * ms}), {Kind: WorkStep, Work: expo(ms)}}},
+					{Name: "db", Workers: 10, QueueCapacity: 500, Cancellation: mode,
+						Steps: []Step{{Kind: WorkStep, Work: expo(3 * ms)}, {Kind: WorkStep, Work: expo(3 * ms)}}},
+				},
+			}
+			return testing.AllocsPerRun(2, func() { mustRun(t, cfg) })
+		}
+		short, long := allocs(5*time.Second), allocs(20*time.Second)
+		if long > short*1.2+200 {
+			t.Errorf("%v: %.0f allocations in 5 s, %.0f in 20 s: something allocates per request", mode, short, long)
+		}
+	}
+}

@@ -16,7 +16,7 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 	steps := h.steps
 	for a.step < len(steps) {
 		if s.cfg.Cancellation != CancelNever && m.cancelDue(now, a) {
-			m.stopHandler(now, a, fmt.Sprintf("noticed before step %d (%s)", a.step+1, s.cfg.Cancellation))
+			m.stopAtStep(now, a)
 			return
 		}
 		st := &steps[a.step]
