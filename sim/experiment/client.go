@@ -9,7 +9,7 @@ import (
 )
 
 var clientKeys = []string{"name", "target", "operation", "rate", "schedule", "interpolate",
-	"users", "think_time", "deadline", "priority", "timeout", "retry", "network",
+	"users", "think_time", "deadline", "priority", "timeout", "retry", "hedge", "network",
 	"bulkhead", "breaker", "retry_budget", "fallback"}
 
 // client reads a [[client]] block.

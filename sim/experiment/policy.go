@@ -48,6 +48,17 @@ func (r *reader) callPolicy(t *table) (topology.CallPolicy, bool) {
 	} else if t.has("retry") {
 		ok = false
 	}
+	if ht, hok := t.sub("hedge", false); hok {
+		hc, good := r.hedge(ht)
+		p.Hedge = hc
+		ok = ok && good
+		if good && p.Hedge.MaxAttempts > 1 && p.Retry.MaxAttempts > 1 {
+			r.errorf(t.key("hedge"), "a call hedges or retries, not both (as in gRPC's service config): remove retry, or hedge")
+			ok = false
+		}
+	} else if t.has("hedge") {
+		ok = false
+	}
 	return p, ok
 }
 

@@ -34,6 +34,7 @@ retry = { attempts = {{retry.attempts:3}} }
 name = "sched"
 target = "front"
 schedule = [ { at = "0s", rate = {{client.schedule.rate:10}} } ]
+hedge = { attempts = {{hedge.attempts:3}}, delay = "5ms", initial_requests = {{hedge.initial_requests:1}}, additional_chance = {{hedge.additional_chance:0.1}} }
 
 [[client]]
 name = "closed"

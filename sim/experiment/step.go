@@ -73,7 +73,7 @@ func (r *reader) chooseStep(t *table) (topology.Step, bool) {
 	return step, ok
 }
 
-var callKeys = []string{"call", "operation", "critical", "probability", "timeout", "retry", "network",
+var callKeys = []string{"call", "operation", "critical", "probability", "timeout", "retry", "hedge", "network",
 	"bulkhead", "breaker", "retry_budget", "fallback"}
 
 // callConfig reads a downstream call from t (a step, or an element of

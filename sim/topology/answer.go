@@ -42,6 +42,9 @@ func (m *Model) response(now engine.Time, a *attempt) {
 	c.cur = nil
 	st := a.status
 	site := c.site
+	if site.hedge != nil {
+		c.dropCopy(a)
+	}
 	if a.trace != 0 {
 		m.traceAttempt(now, a, c, "answer: "+st.String())
 	}
@@ -52,6 +55,9 @@ func (m *Model) response(now engine.Time, a *attempt) {
 		site.st.inc(m, now, sOK)
 		if c.cacheMiss {
 			site.target.cache.fill()
+		}
+		if site.hedge != nil {
+			m.hedgeWon(now, c)
 		}
 		m.finishCall(now, c, st)
 		return
@@ -69,6 +75,9 @@ func (m *Model) response(now engine.Time, a *attempt) {
 func (m *Model) attemptTimeout(now engine.Time, a *attempt) {
 	c := a.call
 	a.timeoutEv = 0
+	if c.site.hedge != nil && m.hedgeKeeps(now, a) {
+		return
+	}
 	if a.trace != 0 {
 		m.traceAttempt(now, a, c, "timed out; the callee may still be working")
 	}
@@ -87,6 +96,10 @@ func (m *Model) attemptTimeout(now engine.Time, a *attempt) {
 // finishes the call with the failure.
 func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st status) {
 	site := c.site
+	if site.hedge != nil {
+		m.hedgeFailed(now, c, o, st)
+		return
+	}
 	if site.retry != nil {
 		var dl time.Duration
 		dl, _ = c.dl.Expiry()

@@ -86,9 +86,14 @@ func (m *Model) cacheLookupDone(now engine.Time, c *call) {
 	m.sendAttempt(now, c)
 }
 
-// sendAttempt sends one attempt of c to an instance of the target.
+// sendAttempt sends one attempt of c to an instance of the target; a
+// hedged call's first goes through its hedging policy (hedge.go).
 func (m *Model) sendAttempt(now engine.Time, c *call) {
 	site := c.site
+	if site.hedge != nil && !c.hs.Started() {
+		m.startHedge(now, c)
+		return
+	}
 	var permit breaker.Permit
 	if g := &site.guards; g.breaker != nil && g.breakerInside {
 		p, ok := m.breakerAllow(now, site)
@@ -107,8 +112,10 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	a.prio, a.trace = c.prio, c.trace
 	a.call, a.site, a.sent = c, site, now
 	a.num = c.rs.Attempts()
-	c.cur = a
-	m.callTo(now, c, cpAttempting, "")
+	c.track(a)
+	if c.phase != cpAttempting {
+		m.callTo(now, c, cpAttempting, "")
+	}
 	m.attemptTo(now, a, apSending, "")
 	site.st.inc(m, now, sAttempts)
 	if c.rs.Attempts() > 1 {

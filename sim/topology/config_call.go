@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ressim/ressim/sim/dist"
+	"github.com/ressim/ressim/sim/policies/hedge"
 	"github.com/ressim/ressim/sim/policies/retry"
 )
 
@@ -17,6 +18,14 @@ type CallPolicy struct {
 	// means a single attempt (a file refuses attempts = 0); negative is
 	// invalid.
 	Retry retry.Config
+	// Hedge, if MaxAttempts > 1, sends further copies of the call after
+	// its delay or a per-try timeout and takes the first good answer
+	// (package hedge; gRPC's hedgingPolicy, Envoy's hedge_policy).
+	// MaxAttempts 0, as in the zero value, or 1 means no hedging;
+	// InitialRequests 0 means 1. A call
+	// hedges or retries, not both (as in gRPC's service config); hedges
+	// draw on the call's retry budget, as gRPC's retryThrottling does.
+	Hedge hedge.Config
 	// Network is the one-way network latency, applied to the request and
 	// to the response. The zero Dist means none.
 	Network dist.Dist
@@ -58,5 +67,40 @@ func (p *CallPolicy) validate() error {
 			return err
 		}
 	}
-	return nil
+	return p.validateHedge()
 }
+
+// validateHedge checks the hedging policy, if any.
+func (p *CallPolicy) validateHedge() error {
+	h := p.Hedge
+	if h.MaxAttempts == 0 {
+		return nil
+	}
+	for _, c := range []struct {
+		s Setting
+		x float64
+	}{{SettingHedgeAttempts, float64(h.MaxAttempts)}, {SettingHedgeInitialRequests, float64(h.InitialRequests)}, {SettingHedgeAdditionalChance, h.AdditionalChance}} {
+		if err := c.s.check(c.x); err != nil {
+			return err
+		}
+	}
+	if h.MaxAttempts > 1 && p.Guards.BreakerInsideRetry {
+		return fmt.Errorf("hedge with the breaker inside the retry loop: a hedged call's breaker guards the whole call (placement outside_retry)")
+	}
+	if h.MaxAttempts > 1 && p.Retry.MaxAttempts > 1 {
+		return fmt.Errorf("hedge and retry on one call: a call hedges or retries, not both (gRPC's service config allows one of retryPolicy and hedgingPolicy)")
+	}
+	return p.hedgeConfig().Validate()
+}
+
+// hedgeConfig is Hedge with its zero InitialRequests read as 1.
+func (p *CallPolicy) hedgeConfig() hedge.Config {
+	h := p.Hedge
+	if h.InitialRequests == 0 {
+		h.InitialRequests = 1
+	}
+	return h
+}
+
+// hedges reports whether the call is hedged.
+func (p *CallPolicy) hedges() bool { return p.Hedge.MaxAttempts > 1 }

@@ -279,6 +279,9 @@ func (m *Model) releaseCall(now engine.Time, c *call, o policies.Outcome) {
 		c.holdsSlot = false
 		m.releaseSlot(now, c.site)
 	}
+	if c.site.hedge != nil {
+		m.cancelCopies(now, c)
+	}
 	if a := c.cur; a != nil {
 		m.sim.Cancel(a.timeoutEv)
 		a.timeoutEv = 0

@@ -32,6 +32,7 @@ type Model struct {
 	hResponse responseHandler
 	hTimeout  timeoutHandler
 	hRetry    retryHandler
+	hHedge    hedgeHandler
 	hCache    cacheHandler
 	hDeadline deadlineHandler
 	hFail     failHandler
@@ -89,7 +90,7 @@ func New(cfg Config) (*Model, error) {
 	}
 	m.hArrive.m, m.hWork.m, m.hResponse.m, m.hTimeout.m = m, m, m, m
 	m.hRetry.m, m.hCache.m, m.hDeadline.m, m.hFail.m = m, m, m, m
-	m.hFallback.m, m.hSlotWait.m, m.hExpire.m = m, m, m
+	m.hFallback.m, m.hSlotWait.m, m.hExpire.m, m.hHedge.m = m, m, m, m
 	if cfg.Trace.Every > 0 {
 		m.trace = &tracer{cfg: cfg.Trace}
 	}
@@ -205,6 +206,7 @@ type (
 	responseHandler struct{ m *Model }
 	timeoutHandler  struct{ m *Model }
 	retryHandler    struct{ m *Model }
+	hedgeHandler    struct{ m *Model }
 	cacheHandler    struct{ m *Model }
 	deadlineHandler struct{ m *Model }
 )

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ressim/ressim/sim/policies/deadline"
+	"github.com/ressim/ressim/sim/policies/hedge"
 
 	"github.com/ressim/ressim/sim/engine"
 	"github.com/ressim/ressim/sim/policies"
@@ -65,10 +66,14 @@ type call struct {
 	// that is wasted.
 	orphaned   bool
 	orphanedAt engine.Time
-	dl         deadline.Deadline // the owner's deadline; zero: none
-	rs         retry.Call        // retry state
-	cur        *attempt          // attempt in flight, nil while backing off
-	retryEv    engine.EventID    // pending retry or cache lookup
+	dl         deadline.Deadline              // the owner's deadline; zero: none
+	rs         retry.Call                     // retry state
+	cur        *attempt                       // attempt in flight, nil while backing off
+	hs         hedge.Call                     // a hedged call's state (hedge.go)
+	copies     [hedge.MaxMaxAttempts]*attempt // a hedged call's copies in flight, in copies[:ncopies]
+	ncopies    int8
+	hedgeEv    engine.EventID // a hedged call's next timed hedge
+	retryEv    engine.EventID // pending retry or cache lookup
 	critical   bool
 	cacheMiss  bool // went past a cache: a timely success fills it
 	started    engine.Time

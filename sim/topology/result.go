@@ -167,6 +167,10 @@ type CallResult struct {
 	// BreakerOpened its trips; BulkheadFull calls refused a slot;
 	// Fallbacks failed calls answered by the fallback.
 	ShortCircuited, RetriesIntoOpen, BreakerOpened, BulkheadFull, Fallbacks uint64
+	// Hedges are the extra copies a hedged call sent (Attempts counts
+	// them too); HedgesLost the copies cancelled because another copy
+	// answered first or failed fatally.
+	Hedges, HedgesLost uint64
 	// Killed calls were skipped by a kill switch; FallbackFailed fallbacks
 	// failed too.
 	Killed, FallbackFailed uint64
@@ -331,6 +335,7 @@ func (s *callSite) result() CallResult {
 		ShortCircuited: k[sShortCircuited], RetriesIntoOpen: k[sRetryIntoOpen],
 		BreakerOpened: k[sBreakerOpened], BulkheadFull: k[sBulkheadFull], Fallbacks: k[sFallback],
 		Killed: k[sKilled], FallbackFailed: k[sFallbackFailed],
+		Hedges: k[sHedges], HedgesLost: k[sHedgeLost],
 	}
 	if f := s.guards.fallback; f != nil {
 		cr.FallbackLevel = f.Level.String()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ressim/ressim/sim/policies/hedge"
 	"github.com/ressim/ressim/sim/policies/retry"
 )
 
@@ -31,6 +32,9 @@ const (
 	SettingCallProbability           Setting = "call.probability"                               // CallConfig.Probability
 	SettingCallWeight                Setting = "call.weight"                                    // CallConfig.Weight, in a ChooseStep
 	SettingRetryAttempts             Setting = "retry.attempts"                                 // CallPolicy.Retry.MaxAttempts
+	SettingHedgeAttempts             Setting = "hedge.attempts"                                 // CallPolicy.Hedge.MaxAttempts
+	SettingHedgeInitialRequests      Setting = "hedge.initial_requests"                         // CallPolicy.Hedge.InitialRequests
+	SettingHedgeAdditionalChance     Setting = "hedge.additional_chance"                        // CallPolicy.Hedge.AdditionalChance
 	SettingBulkheadMaxConcurrent     Setting = "bulkhead.max_concurrent"                        // bulkhead.SemaphoreConfig.MaxConcurrentCalls
 	SettingBulkheadMaxThreads        Setting = "bulkhead.pool.max_threads"                      // bulkhead.PoolConfig.MaxThreadPoolSize
 	SettingBulkheadQueue             Setting = "bulkhead.pool.queue"                            // bulkhead.PoolConfig.QueueCapacity
@@ -109,6 +113,9 @@ var settingRanges = []SettingRange{
 	{SettingCallProbability, Range{Lo: 0, Hi: 1, OpenLo: true, Unit: "share of requests that make the call"}, 0, "1"},
 	{SettingCallWeight, Range{Lo: 0, Hi: 1e6, OpenLo: true, Unit: "share of a choose step's requests, relative to the other calls'"}, 0, ""},
 	{SettingRetryAttempts, Range{Lo: 1, Hi: retry.MaxMaxAttempts, Int: true, Unit: "attempts"}, 0, "1"},
+	{SettingHedgeAttempts, Range{Lo: 1, Hi: hedge.MaxMaxAttempts, Int: true, Unit: "copies of a call"}, 0, "no hedging"},
+	{SettingHedgeInitialRequests, Range{Lo: 1, Hi: hedge.MaxMaxAttempts, Int: true, Unit: "copies sent at once"}, 0, "1"},
+	{SettingHedgeAdditionalChance, Range{Lo: 0, Hi: 1, Unit: "probability of one more copy at the start"}, 0, ""},
 	{SettingBulkheadMaxConcurrent, Range{Lo: 1, Hi: maxSlots, Int: true, Unit: "calls in flight"}, 0, ""},
 	{SettingBulkheadMaxThreads, Range{Lo: 1, Hi: maxSlots, Int: true, Unit: "threads"}, 0, ""},
 	{SettingBulkheadQueue, Range{Lo: 0, Hi: maxSlots, Int: true, Unit: "queued calls"}, 0, ""},

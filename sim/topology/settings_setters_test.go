@@ -8,6 +8,7 @@ import (
 	"github.com/ressim/ressim/sim/policies/bulkhead"
 	"github.com/ressim/ressim/sim/policies/fallback"
 	"github.com/ressim/ressim/sim/policies/health"
+	"github.com/ressim/ressim/sim/policies/hedge"
 	"github.com/ressim/ressim/sim/policies/limit"
 	"github.com/ressim/ressim/sim/policies/outlier"
 	"github.com/ressim/ressim/sim/policies/retry"
@@ -67,6 +68,21 @@ var settingSetters = map[Setting]func(c *Config, x float64){
 		r := retry.DefaultConfig()
 		r.MaxAttempts = int(x)
 		theCall(c).Policy.Retry = r
+	},
+	SettingHedgeAttempts: func(c *Config, x float64) {
+		h := hedge.DefaultConfig()
+		h.MaxAttempts = int(x)
+		theCall(c).Policy.Hedge = h
+	},
+	SettingHedgeInitialRequests: func(c *Config, x float64) {
+		h := hedge.DefaultConfig()
+		h.MaxAttempts, h.InitialRequests = hedge.MaxMaxAttempts, int(x)
+		theCall(c).Policy.Hedge = h
+	},
+	SettingHedgeAdditionalChance: func(c *Config, x float64) {
+		h := hedge.DefaultConfig()
+		h.AdditionalChance = x
+		theCall(c).Policy.Hedge = h
 	},
 	SettingBulkheadMaxConcurrent: func(c *Config, x float64) {
 		guards(c).Bulkhead = &bulkhead.SemaphoreConfig{MaxConcurrentCalls: int(x)}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ressim/ressim/sim/dist"
 	"github.com/ressim/ressim/sim/engine"
+	"github.com/ressim/ressim/sim/policies/hedge"
 	"github.com/ressim/ressim/sim/policies/retry"
 	"github.com/ressim/ressim/sim/policies/timeout"
 )
@@ -22,6 +23,7 @@ type callSite struct {
 	to                 *timeout.Policy // the per-attempt timeout, nil if none
 	lane               *engine.Lane    // timeouts, when constant
 	retry              *retry.Policy
+	hedge              *hedge.Policy // nil: the call is not hedged
 	network            dist.Dist
 	hasNet             bool
 	guards             siteGuards
@@ -66,6 +68,13 @@ func (m *Model) newSite(caller, callee, op string, p CallPolicy) (*callSite, err
 			return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
 		}
 		s.retry = r
+	}
+	if p.hedges() {
+		h, err := hedge.New(p.hedgeConfig())
+		if err != nil {
+			return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
+		}
+		s.hedge = h
 	}
 	if err := s.guards.build(p.Guards); err != nil {
 		return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)

@@ -65,6 +65,8 @@ const (
 	sBreakerOpened                     // breaker transitions to open
 	sKilled                            // calls skipped by a kill switch
 	sFallbackFailed                    // fallbacks that failed too
+	sHedges                            // hedged copies sent (every copy of a hedged call but its first)
+	sHedgeLost                         // hedged copies cancelled because another copy decided the call
 	numSiteCounters
 )
 

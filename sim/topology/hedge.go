@@ -1,0 +1,167 @@
+package topology
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/ressim/ressim/sim/engine"
+	"github.com/ressim/ressim/sim/policies"
+	"github.com/ressim/ressim/sim/policies/hedge"
+)
+
+// A hedged call (CallPolicy.Hedge) sends copies of itself as its hedging
+// policy decides (package hedge): at the start, after each delay, at once
+// after a non-fatal failure, and, with OnPerTryTimeout, on a per-try
+// timeout. Its copies in flight are c.copies[:c.ncopies]; the first good
+// answer wins, a fatal failure or the last copy's failure ends the call,
+// and the other copies are then cancelled: their caller stops waiting
+// (cvAbandoned), and the callee's cancellation mode (cancel.go) decides
+// whether their work stops. Hedges draw on the call's retry budget, as
+// gRPC's retryThrottling does for both retries and hedges.
+
+// startHedge starts a hedged call: its first copies, and its hedge timer.
+func (m *Model) startHedge(now engine.Time, c *call) {
+	m.applyHedge(now, c, c.site.hedge.Start(now.Duration(), hedge.Call{}, c.site.rng.Float64()), stOK)
+}
+
+// applyHedge carries out decision d; st is the status the call ends with
+// if d fails it (the failure that decided it).
+func (m *Model) applyHedge(now engine.Time, c *call, d hedge.Decision, st status) {
+	site := c.site
+	if d.Action == hedge.Send && d.Hedges > 0 {
+		d = d.Limit(m.hedgesAllowed(now, site, d.Hedges))
+	}
+	c.hs = d.Next
+	switch d.Action {
+	case hedge.Send:
+		for i := range d.Send {
+			if i >= d.Send-d.Hedges {
+				site.st.inc(m, now, sHedges)
+			}
+			if m.observe != nil {
+				m.noteCall(now, c, "sends copy "+strconv.Itoa(int(c.ncopies)+1)+": "+d.Reason.String())
+			}
+			m.sendAttempt(now, c)
+		}
+	case hedge.Succeed, hedge.Fail:
+		m.sim.Cancel(c.hedgeEv)
+		c.hedgeEv = 0
+		m.cancelCopies(now, c)
+		if d.Action == hedge.Fail {
+			site.st.inc(m, now, sFailed)
+			m.finishCall(now, c, st)
+		}
+		return
+	}
+	m.armHedge(now, c, d.NextAt)
+}
+
+// hedgesAllowed asks the call's retry budget for up to n hedges, in order,
+// stopping at the first refusal, and returns how many it allowed.
+func (m *Model) hedgesAllowed(now engine.Time, site *callSite, n int) int {
+	b := site.guards.budget
+	if b == nil {
+		return n
+	}
+	for k := range n {
+		if !b.TryRetry(now.Duration()) {
+			return k
+		}
+	}
+	return n
+}
+
+// armHedge sets the call's hedge timer for at (hedge.Never: none).
+func (m *Model) armHedge(now engine.Time, c *call, at time.Duration) {
+	if c.hedgeEv != 0 {
+		m.sim.Cancel(c.hedgeEv)
+		c.hedgeEv = 0
+	}
+	if at != hedge.Never && at < m.end.Duration() {
+		c.hedgeEv = m.at(max(engine.Time(at), now), &m.hHedge, c)
+	}
+}
+
+// hedgeDue: the call's next timed hedge is due.
+func (h *hedgeHandler) Handle(now engine.Time, arg any) {
+	c := arg.(*call)
+	c.hedgeEv = 0
+	h.m.applyHedge(now, c, c.site.hedge.Due(now.Duration(), c.hs), stOK)
+}
+
+// hedgeWon settles a hedged call whose copy answered well: the others are
+// cancelled. The caller finishes the call.
+func (m *Model) hedgeWon(now engine.Time, c *call) {
+	c.hs = c.site.hedge.Outcome(now.Duration(), c.hs, policies.Success).Next
+	m.sim.Cancel(c.hedgeEv)
+	c.hedgeEv = 0
+	m.cancelCopies(now, c)
+}
+
+// hedgeFailed hands a copy's failure to the hedging policy.
+func (m *Model) hedgeFailed(now engine.Time, c *call, o policies.Outcome, st status) {
+	m.applyHedge(now, c, c.site.hedge.Outcome(now.Duration(), c.hs, o), st)
+}
+
+// hedgeKeeps handles a copy's per-try timeout: with OnPerTryTimeout the
+// copy stays in flight and the next goes alongside it (true: nothing else
+// to do); otherwise the copy is dropped from the call and its timeout is
+// a failure like any other (false).
+func (m *Model) hedgeKeeps(now engine.Time, a *attempt) bool {
+	c := a.call
+	if p := c.site.hedge; p.Config().OnPerTryTimeout {
+		d := p.PerTryTimeout(now.Duration(), c.hs)
+		if d.Keep {
+			m.noteAttempt(now, a, "per-try timeout: kept in flight, the next copy goes alongside")
+			c.site.st.inc(m, now, sTimeouts)
+			m.applyHedge(now, c, d, stTimeout)
+			return true
+		}
+	}
+	c.dropCopy(a)
+	return false
+}
+
+// cancelCopies abandons every copy still in flight: the call is decided
+// or its owner gave up.
+func (m *Model) cancelCopies(now engine.Time, c *call) {
+	for i := range c.ncopies {
+		a := c.copies[i]
+		c.copies[i] = nil
+		m.sim.Cancel(a.timeoutEv)
+		a.timeoutEv = 0
+		a.caller, a.call = cvAbandoned, nil
+		c.site.st.inc(m, now, sHedgeLost)
+		if a.trace != 0 {
+			m.traceAttempt(now, a, c, "cancelled: another copy decided the call")
+		}
+		m.noteAttempt(now, a, "cancelled: another copy decided the call")
+		m.pool.releaseAttempt(a)
+		m.callerGone(now, a)
+	}
+	c.ncopies = 0
+}
+
+// track makes a the call's attempt in flight, or, for a hedged call,
+// one of its copies in flight.
+func (c *call) track(a *attempt) {
+	if c.site.hedge == nil {
+		c.cur = a
+		return
+	}
+	a.num = int(c.ncopies) + 1
+	c.copies[c.ncopies] = a
+	c.ncopies++
+}
+
+// dropCopy removes a from the call's copies in flight.
+func (c *call) dropCopy(a *attempt) {
+	for i := range c.ncopies {
+		if c.copies[i] == a {
+			c.ncopies--
+			c.copies[i] = c.copies[c.ncopies]
+			c.copies[c.ncopies] = nil
+			return
+		}
+	}
+}
