@@ -46,7 +46,7 @@ func digest(b []byte) string {
 // computed for it and digested into compare.json, with the same headline.
 // A --seed override carries over to both.
 func TestReplicaReproducesCompare(t *testing.T) {
-	exp := runtest.Variants(t)
+	exp := loadVariants(t)
 	seed := uint64(11)
 	out, err := compare.Run(context.Background(), exp, run.CompareOptions{Jobs: 2, Seed: &seed, KeepRuns: true}, output.NewFolder(t.TempDir(), false))
 	if err != nil {
@@ -141,7 +141,7 @@ func TestReplicaReproducesSweepCell(t *testing.T) {
 }
 
 func TestReplicaErrors(t *testing.T) {
-	exp := runtest.Variants(t)
+	exp := loadVariants(t)
 	sw, err := experiment.Parse("sw.toml", []byte(runtest.SweepFile))
 	if err != nil {
 		t.Fatal(err)
@@ -201,4 +201,15 @@ func sweepDigest(t *testing.T, dir, v string, p run.Replica) string {
 	}
 	t.Fatalf("sweep.json has no cell %v of %s", p.Cell, v)
 	return ""
+}
+
+// loadVariants loads testdata/variants.toml by its relative path, which
+// the error messages name.
+func loadVariants(t *testing.T) *experiment.Experiment {
+	t.Helper()
+	exp, err := experiment.Load("testdata/variants.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exp
 }
