@@ -114,34 +114,16 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// OutcomeSet is a set of policies.Outcome values, one bit per outcome. The
-// zero value is the empty set.
-type OutcomeSet uint16
+// OutcomeSet is policies.OutcomeSet, a set of outcomes.
+type OutcomeSet = policies.OutcomeSet
 
 // nonFatalAllowed holds the outcomes NonFatal may contain: the failures of
 // one copy after which another copy may still succeed.
 const nonFatalAllowed = OutcomeSet(1<<policies.Error | 1<<policies.Timeout |
 	1<<policies.Rejected | 1<<policies.BulkheadFull)
 
-// NewOutcomeSet returns the set holding the given outcomes.
+// NewOutcomeSet returns the set holding the given outcomes
+// (policies.NewOutcomeSet).
 func NewOutcomeSet(outcomes ...policies.Outcome) OutcomeSet {
-	var s OutcomeSet
-	for _, o := range outcomes {
-		s = s.With(o)
-	}
-	return s
-}
-
-// With returns s with o added. Outcomes beyond the 16 a set can hold are
-// ignored.
-func (s OutcomeSet) With(o policies.Outcome) OutcomeSet {
-	if o >= 16 {
-		return s
-	}
-	return s | 1<<o
-}
-
-// Has reports whether o is in s.
-func (s OutcomeSet) Has(o policies.Outcome) bool {
-	return o < 16 && s&(1<<o) != 0
+	return policies.NewOutcomeSet(outcomes...)
 }
