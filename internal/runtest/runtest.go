@@ -112,3 +112,23 @@ func Variants(t *testing.T) *experiment.Experiment {
 	}
 	return exp
 }
+
+// OneService is a one-minute experiment of one open-loop client at 50
+// requests/s to one four-worker service, for tests to extend (a sweep,
+// many services).
+const OneService = `schema = 1
+[experiment]
+name = "many"
+duration = "60s"
+seed = 1
+replications = 1
+[[client]]
+name = "c"
+target = "api"
+rate = 50
+[[service]]
+name = "api"
+workers = 4
+queue_capacity = 10
+service_time = { dist = "exponential", mean = "10ms" }
+`

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ressim/ressim/internal/runtest"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run/output"
 )
@@ -25,7 +26,7 @@ func parseExp(t *testing.T, src string) *experiment.Experiment {
 // simulation), give every figure, taller, and no warning.
 func TestManyFaultsStillPlot(t *testing.T) {
 	var b strings.Builder
-	b.WriteString(oneService)
+	b.WriteString(runtest.OneService)
 	for i := 0; i < 30; i++ {
 		fmt.Fprintf(&b, "[[fault]]\nkind = \"latency\"\ntarget = \"api\"\nstart = \"%dms\"\nduration = \"1s\"\nmultiply = 2\nlabel = \"spike number %d\"\n", 20000+i, i)
 	}
@@ -42,20 +43,3 @@ func TestManyFaultsStillPlot(t *testing.T) {
 		}
 	}
 }
-
-const oneService = `schema = 1
-[experiment]
-name = "many"
-duration = "60s"
-seed = 1
-replications = 1
-[[client]]
-name = "c"
-target = "api"
-rate = 50
-[[service]]
-name = "api"
-workers = 4
-queue_capacity = 10
-service_time = { dist = "exponential", mean = "10ms" }
-`

@@ -11,30 +11,13 @@ import (
 	"github.com/ressim/ressim/sim/run/output"
 )
 
-const oneService = `schema = 1
-[experiment]
-name = "many"
-duration = "60s"
-seed = 1
-replications = 1
-[[client]]
-name = "c"
-target = "api"
-rate = 50
-[[service]]
-name = "api"
-workers = 4
-queue_capacity = 10
-service_time = { dist = "exponential", mean = "10ms" }
-`
-
 // TestSweepValuesInAnyOrder: one-axis sweeps over values not ascending,
 // over booleans, and over equal values written differently all plot.
 func TestSweepValuesInAnyOrder(t *testing.T) {
 	for _, values := range []string{`[300, 100, 200]`, `["20ms", "0.02s", "10ms"]`} {
-		src := oneService + "[sweep]\nmetric = \"goodput\"\nx = { path = \"service.api.service_time.mean\", values = " + values + " }\n"
+		src := runtest.OneService + "[sweep]\nmetric = \"goodput\"\nx = { path = \"service.api.service_time.mean\", values = " + values + " }\n"
 		if strings.Contains(values, "300") {
-			src = oneService + "[sweep]\nmetric = \"goodput\"\nx = { path = \"client.c.rate\", values = " + values + " }\n"
+			src = runtest.OneService + "[sweep]\nmetric = \"goodput\"\nx = { path = \"client.c.rate\", values = " + values + " }\n"
 		}
 		out, err := Run(context.Background(), runtest.Parse(t, src), run.CompareOptions{Jobs: 1, Plots: true}, output.NewFolder(t.TempDir(), false))
 		if err != nil {
