@@ -1,7 +1,6 @@
 package wall
 
 import (
-	crand "crypto/rand"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -75,12 +74,9 @@ func New(cfg Config) (*Caller, error) {
 	if c.classify == nil {
 		c.classify = Classify
 	}
-	if c.rng == nil {
-		var seed [32]byte
-		if _, err := crand.Read(seed[:]); err != nil {
-			return nil, fmt.Errorf("wall: seeding the backoff jitter: %w", err)
-		}
-		c.rng = rand.New(rand.NewChaCha8(seed))
+	var err error
+	if c.rng, err = seededRand(c.rng, "backoff jitter"); err != nil {
+		return nil, err
 	}
 	if err := c.buildGuards(&cfg); err != nil {
 		return nil, fmt.Errorf("wall: %w", err)

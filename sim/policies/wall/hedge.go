@@ -2,7 +2,6 @@ package wall
 
 import (
 	"context"
-	crand "crypto/rand"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -79,12 +78,8 @@ func NewHedger(cfg HedgeConfig) (*Hedger, error) {
 	if h.classify == nil {
 		h.classify = Classify
 	}
-	if h.rng == nil {
-		var seed [32]byte
-		if _, err := crand.Read(seed[:]); err != nil {
-			return nil, fmt.Errorf("wall: seeding the hedge's generator: %w", err)
-		}
-		h.rng = rand.New(rand.NewChaCha8(seed))
+	if h.rng, err = seededRand(h.rng, "hedge's generator"); err != nil {
+		return nil, err
 	}
 	return h, nil
 }
