@@ -42,7 +42,7 @@ func (m *Model) response(now engine.Time, a *attempt) {
 	c.cur = nil
 	st := a.status
 	site := c.site
-	if site.hedge != nil {
+	if c.hg != nil {
 		c.dropCopy(a)
 	}
 	if a.trace != 0 {
@@ -56,7 +56,7 @@ func (m *Model) response(now engine.Time, a *attempt) {
 		if c.cacheMiss {
 			site.target.cache.fill()
 		}
-		if site.hedge != nil {
+		if c.hg != nil {
 			m.hedgeWon(now, c)
 		}
 		m.finishCall(now, c, st)
@@ -75,7 +75,7 @@ func (m *Model) response(now engine.Time, a *attempt) {
 func (m *Model) attemptTimeout(now engine.Time, a *attempt) {
 	c := a.call
 	a.timeoutEv = 0
-	if c.site.hedge != nil && m.hedgeKeeps(now, a) {
+	if c.hg != nil && m.hedgeKeeps(now, a) {
 		return
 	}
 	if a.trace != 0 {
@@ -96,7 +96,7 @@ func (m *Model) attemptTimeout(now engine.Time, a *attempt) {
 // finishes the call with the failure.
 func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st status) {
 	site := c.site
-	if site.hedge != nil {
+	if c.hg != nil {
 		m.hedgeFailed(now, c, o, st)
 		return
 	}

@@ -90,7 +90,7 @@ func (m *Model) cacheLookupDone(now engine.Time, c *call) {
 // hedged call's first goes through its hedging policy (hedge.go).
 func (m *Model) sendAttempt(now engine.Time, c *call) {
 	site := c.site
-	if site.hedge != nil && !c.hs.Started() {
+	if site.hedge != nil && c.hg == nil {
 		m.startHedge(now, c)
 		return
 	}

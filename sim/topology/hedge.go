@@ -12,15 +12,27 @@ import (
 // A hedged call (CallPolicy.Hedge) sends copies of itself as its hedging
 // policy decides (package hedge): at the start, after each delay, at once
 // after a non-fatal failure, and, with OnPerTryTimeout, on a per-try
-// timeout. Its copies in flight are c.copies[:c.ncopies]; the first good
+// timeout. Its copies in flight are c.hg.copies[:c.hg.n]; the first good
 // answer wins, a fatal failure or the last copy's failure ends the call,
 // and the other copies are then cancelled: their caller stops waiting
 // (cvAbandoned), and the callee's cancellation mode (cancel.go) decides
 // whether their work stops. Hedges draw on the call's retry budget, as
 // gRPC's retryThrottling does for both retries and hedges.
 
+// hedging is a hedged call's state: the policy's, its copies in flight
+// (copies[:n]) and its pending hedge timer. A call gets one from the
+// pool when its hedging starts, and gives it back with itself.
+type hedging struct {
+	hs     hedge.Call
+	copies [hedge.MaxMaxAttempts]*attempt
+	n      int8
+	ev     engine.EventID
+	next   *hedging
+}
+
 // startHedge starts a hedged call: its first copies, and its hedge timer.
 func (m *Model) startHedge(now engine.Time, c *call) {
+	c.hg = m.pool.hedging()
 	m.applyHedge(now, c, c.site.hedge.Start(now.Duration(), hedge.Call{}, c.site.rng.Float64()), stOK)
 }
 
@@ -31,7 +43,7 @@ func (m *Model) applyHedge(now engine.Time, c *call, d hedge.Decision, st status
 	if d.Action == hedge.Send && d.Hedges > 0 {
 		d = d.Limit(m.hedgesAllowed(now, site, d.Hedges))
 	}
-	c.hs = d.Next
+	c.hg.hs = d.Next
 	switch d.Action {
 	case hedge.Send:
 		for i := range d.Send {
@@ -39,14 +51,14 @@ func (m *Model) applyHedge(now engine.Time, c *call, d hedge.Decision, st status
 				site.st.inc(m, now, sHedges)
 			}
 			if m.observe != nil {
-				m.noteCall(now, c, "sends copy "+strconv.Itoa(int(c.ncopies)+1)+": "+d.Reason.String())
+				m.noteCall(now, c, "sends copy "+strconv.Itoa(int(c.hg.n)+1)+": "+d.Reason.String())
 			}
 			m.sendAttempt(now, c)
 		}
 	case hedge.Succeed, hedge.Fail:
-		m.sim.Cancel(c.hedgeEv)
-		c.hedgeEv = 0
-		m.cancelCopies(now, c)
+		m.sim.Cancel(c.hg.ev)
+		c.hg.ev = 0
+		m.cancelCopies(now, c, true)
 		if d.Action == hedge.Fail {
 			site.st.inc(m, now, sFailed)
 			m.finishCall(now, c, st)
@@ -73,34 +85,34 @@ func (m *Model) hedgesAllowed(now engine.Time, site *callSite, n int) int {
 
 // armHedge sets the call's hedge timer for at (hedge.Never: none).
 func (m *Model) armHedge(now engine.Time, c *call, at time.Duration) {
-	if c.hedgeEv != 0 {
-		m.sim.Cancel(c.hedgeEv)
-		c.hedgeEv = 0
+	if c.hg.ev != 0 {
+		m.sim.Cancel(c.hg.ev)
+		c.hg.ev = 0
 	}
 	if at != hedge.Never && at < m.end.Duration() {
-		c.hedgeEv = m.at(max(engine.Time(at), now), &m.hHedge, c)
+		c.hg.ev = m.at(max(engine.Time(at), now), &m.hHedge, c)
 	}
 }
 
 // hedgeDue: the call's next timed hedge is due.
 func (h *hedgeHandler) Handle(now engine.Time, arg any) {
 	c := arg.(*call)
-	c.hedgeEv = 0
-	h.m.applyHedge(now, c, c.site.hedge.Due(now.Duration(), c.hs), stOK)
+	c.hg.ev = 0
+	h.m.applyHedge(now, c, c.site.hedge.Due(now.Duration(), c.hg.hs), stOK)
 }
 
 // hedgeWon settles a hedged call whose copy answered well: the others are
 // cancelled. The caller finishes the call.
 func (m *Model) hedgeWon(now engine.Time, c *call) {
-	c.hs = c.site.hedge.Outcome(now.Duration(), c.hs, policies.Success).Next
-	m.sim.Cancel(c.hedgeEv)
-	c.hedgeEv = 0
-	m.cancelCopies(now, c)
+	c.hg.hs = c.site.hedge.Outcome(now.Duration(), c.hg.hs, policies.Success).Next
+	m.sim.Cancel(c.hg.ev)
+	c.hg.ev = 0
+	m.cancelCopies(now, c, true)
 }
 
 // hedgeFailed hands a copy's failure to the hedging policy.
 func (m *Model) hedgeFailed(now engine.Time, c *call, o policies.Outcome, st status) {
-	m.applyHedge(now, c, c.site.hedge.Outcome(now.Duration(), c.hs, o), st)
+	m.applyHedge(now, c, c.site.hedge.Outcome(now.Duration(), c.hg.hs, o), st)
 }
 
 // hedgeKeeps handles a copy's per-try timeout: with OnPerTryTimeout the
@@ -110,7 +122,7 @@ func (m *Model) hedgeFailed(now engine.Time, c *call, o policies.Outcome, st sta
 func (m *Model) hedgeKeeps(now engine.Time, a *attempt) bool {
 	c := a.call
 	if p := c.site.hedge; p.Config().OnPerTryTimeout {
-		d := p.PerTryTimeout(now.Duration(), c.hs)
+		d := p.PerTryTimeout(now.Duration(), c.hg.hs)
 		if d.Keep {
 			m.noteAttempt(now, a, "per-try timeout: kept in flight, the next copy goes alongside")
 			c.site.st.inc(m, now, sTimeouts)
@@ -122,45 +134,52 @@ func (m *Model) hedgeKeeps(now engine.Time, a *attempt) bool {
 	return false
 }
 
-// cancelCopies abandons every copy still in flight: the call is decided
-// or its owner gave up.
-func (m *Model) cancelCopies(now engine.Time, c *call) {
-	for i := range c.ncopies {
-		a := c.copies[i]
-		c.copies[i] = nil
+// cancelCopies abandons every copy still in flight: lost, the call is
+// decided (HedgesLost counts them); otherwise its owner gave up.
+func (m *Model) cancelCopies(now engine.Time, c *call, lost bool) {
+	why := "abandoned: its caller gave up"
+	if lost {
+		why = "cancelled: another copy decided the call"
+	}
+	h := c.hg
+	for i := range h.n {
+		a := h.copies[i]
+		h.copies[i] = nil
 		m.sim.Cancel(a.timeoutEv)
 		a.timeoutEv = 0
 		a.caller, a.call = cvAbandoned, nil
-		c.site.st.inc(m, now, sHedgeLost)
-		if a.trace != 0 {
-			m.traceAttempt(now, a, c, "cancelled: another copy decided the call")
+		if lost {
+			c.site.st.inc(m, now, sHedgeLost)
 		}
-		m.noteAttempt(now, a, "cancelled: another copy decided the call")
+		if a.trace != 0 {
+			m.traceAttempt(now, a, c, why)
+		}
+		m.noteAttempt(now, a, why)
 		m.pool.releaseAttempt(a)
 		m.callerGone(now, a)
 	}
-	c.ncopies = 0
+	h.n = 0
 }
 
 // track makes a the call's attempt in flight, or, for a hedged call,
 // one of its copies in flight.
 func (c *call) track(a *attempt) {
-	if c.site.hedge == nil {
+	if c.hg == nil {
 		c.cur = a
 		return
 	}
-	a.num = int(c.ncopies) + 1
-	c.copies[c.ncopies] = a
-	c.ncopies++
+	a.num = int(c.hg.n) + 1
+	c.hg.copies[c.hg.n] = a
+	c.hg.n++
 }
 
 // dropCopy removes a from the call's copies in flight.
 func (c *call) dropCopy(a *attempt) {
-	for i := range c.ncopies {
-		if c.copies[i] == a {
-			c.ncopies--
-			c.copies[i] = c.copies[c.ncopies]
-			c.copies[c.ncopies] = nil
+	for i := range c.hg.n {
+		if c.hg.copies[i] == a {
+			c.hg.n--
+			c.hg.copies[i] = c.hg.copies[c.hg.n]
+			c.hg.copies[c.hg.n] = nil
 			return
 		}
 	}

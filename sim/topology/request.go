@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/ressim/ressim/sim/policies/deadline"
-	"github.com/ressim/ressim/sim/policies/hedge"
 
 	"github.com/ressim/ressim/sim/engine"
 	"github.com/ressim/ressim/sim/policies"
@@ -66,14 +65,11 @@ type call struct {
 	// that is wasted.
 	orphaned   bool
 	orphanedAt engine.Time
-	dl         deadline.Deadline              // the owner's deadline; zero: none
-	rs         retry.Call                     // retry state
-	cur        *attempt                       // attempt in flight, nil while backing off
-	hs         hedge.Call                     // a hedged call's state (hedge.go)
-	copies     [hedge.MaxMaxAttempts]*attempt // a hedged call's copies in flight, in copies[:ncopies]
-	ncopies    int8
-	hedgeEv    engine.EventID // a hedged call's next timed hedge
-	retryEv    engine.EventID // pending retry or cache lookup
+	dl         deadline.Deadline // the owner's deadline; zero: none
+	rs         retry.Call        // retry state
+	cur        *attempt          // attempt in flight, nil while backing off
+	hg         *hedging          // a hedged call's state once started (hedge.go); nil otherwise
+	retryEv    engine.EventID    // pending retry or cache lookup
 	critical   bool
 	cacheMiss  bool // went past a cache: a timely success fills it
 	started    engine.Time
@@ -163,6 +159,7 @@ type pools struct {
 	users    *userReq
 	calls    *call
 	attempts *attempt
+	hedgings *hedging
 	// live and allocated count attempts, the most numerous record.
 	live, allocated int
 }
@@ -191,8 +188,23 @@ func (p *pools) call() *call {
 }
 
 func (p *pools) putCall(c *call) {
+	if h := c.hg; h != nil {
+		h.next = p.hedgings
+		p.hedgings = h
+	}
 	c.next = p.calls
 	p.calls = c
+}
+
+// hedging is a fresh hedged call's state, kept apart from call so that
+// the calls that do not hedge (most) do not carry it.
+func (p *pools) hedging() *hedging {
+	if h := p.hedgings; h != nil {
+		p.hedgings = h.next
+		*h = hedging{}
+		return h
+	}
+	return new(hedging)
 }
 
 func (p *pools) attempt() *attempt {
