@@ -176,14 +176,16 @@ func (m *Model) notifyOwner(now engine.Time, c *call, st status) {
 		m.noteCall(now, c, "result: "+st.String())
 	}
 	job, user, critical := c.ownerJob, c.ownerUser, c.critical
-	if job != nil && job.kids != nil {
-		unlinkKid(job, c)
+	if job != nil {
+		if job.kids != nil {
+			unlinkKid(job, c)
+		}
+		m.pool.putCall(c)
+		m.childDone(now, job, critical, st)
+		return
 	}
 	m.pool.putCall(c)
-	switch {
-	case job != nil:
-		m.childDone(now, job, critical, st)
-	case user != nil:
+	if user != nil {
 		m.userAnswered(now, user, st)
 	}
 	// Otherwise its owner was cancelled (dropKids): the result is

@@ -113,9 +113,7 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	a.call, a.site, a.sent = c, site, now
 	a.num = c.rs.Attempts()
 	c.track(a)
-	if c.phase != cpAttempting {
-		m.callTo(now, c, cpAttempting, "")
-	}
+	m.callTo(now, c, cpAttempting, "")
 	m.attemptTo(now, a, apSending, "")
 	site.st.inc(m, now, sAttempts)
 	if c.rs.Attempts() > 1 {

@@ -94,7 +94,7 @@ var callMoves = [numCallPhases]uint16{
 	cpNew:        1<<cpWaitSlot | 1<<cpLookup | 1<<cpAttempting | 1<<cpRefused | 1<<cpDone,
 	cpWaitSlot:   1<<cpLookup | 1<<cpAttempting | 1<<cpRefused | 1<<cpDone,
 	cpLookup:     1<<cpAttempting | 1<<cpRefused | 1<<cpDone,
-	cpAttempting: 1<<cpBackoff | 1<<cpFallback | 1<<cpDone,
+	cpAttempting: 1<<cpAttempting | 1<<cpBackoff | 1<<cpFallback | 1<<cpDone, // a hedged call sends copies while attempting
 	cpBackoff:    1<<cpLookup | 1<<cpAttempting | 1<<cpRefused | 1<<cpDone,
 	cpRefused:    1<<cpBackoff | 1<<cpFallback | 1<<cpDone,
 	cpFallback:   1 << cpDone,

@@ -60,34 +60,36 @@ type call struct {
 	// sibPrev and sibNext link the calls of one ownerJob whose service
 	// cancels (attempt.kids), so that a cancelled handler finds them.
 	sibPrev, sibNext *call
-	// orphaned: its owner was cancelled and it goes on detached (no
-	// propagated cancellation) since orphanedAt; work done for it after
+	// orphanedAt: with orphaned, when its owner was cancelled and it went
+	// on detached (no propagated cancellation); work done for it after
 	// that is wasted.
-	orphaned   bool
 	orphanedAt engine.Time
 	dl         deadline.Deadline // the owner's deadline; zero: none
 	rs         retry.Call        // retry state
 	cur        *attempt          // attempt in flight, nil while backing off
 	hg         *hedging          // a hedged call's state once started (hedge.go); nil otherwise
 	retryEv    engine.EventID    // pending retry or cache lookup
-	critical   bool
-	cacheMiss  bool // went past a cache: a timely success fills it
 	started    engine.Time
-	prio       policies.Priority
 
 	// Guards.
-	permit     breaker.Permit // the breaker's permit, when hasPermit
-	hasPermit  bool
-	holdsSlot  bool            // holds a bulkhead slot
-	retrySlot  bool            // a retry holds the Envoy-style budget
+	permit     breaker.Permit  // the breaker's permit, when hasPermit
 	ticket     bulkhead.Ticket // waiting for a slot, when waitEv != 0
 	waitEv     engine.EventID
 	retryAfter time.Duration // the last rejection's Retry-After hint
-	failO      policies.Outcome
-	failSt     status // the failure a deferred refusal reports
-	trace      int32
-	phase      callPhase
 	next       *call
+
+	// The small fields last, packed: the record is zeroed for every call.
+	trace     int32
+	prio      policies.Priority
+	failO     policies.Outcome
+	failSt    status // the failure a deferred refusal reports
+	phase     callPhase
+	critical  bool
+	cacheMiss bool // went past a cache: a timely success fills it
+	orphaned  bool
+	hasPermit bool
+	holdsSlot bool // holds a bulkhead slot
+	retrySlot bool // a retry holds the Envoy-style budget
 }
 
 // status is how a handler execution ended, as sent back to the caller.
@@ -111,9 +113,7 @@ type attempt struct {
 	call    *call // nil once the caller no longer waits for it
 	site    *callSite
 	inst    *instance
-	phase   attemptPhase
-	caller  callerView // whether the caller still waits for it
-	num     int        // the attempt's number in its call, from 1
+	num     int // the attempt's number in its call, from 1
 	sent    engine.Time
 	arrived engine.Time
 	started engine.Time
@@ -124,33 +124,38 @@ type attempt struct {
 	dl         deadline.Deadline // the request's deadline as propagated; zero: none
 	step       int
 	pending    int // outstanding child calls
-	degraded   bool
-	failed     bool
 	runIdx     int // index in the instance's running list
 	workStart  engine.Time
 	workEv     engine.EventID
-	status     status
-	measured   bool // arrived inside the measurement window
-	prio       policies.Priority
 	permit     breaker.Permit // breaker inside retry: this attempt's permit
 	limTok     limit.Token    // the callee's concurrency-limit token, if holdsLim
-	holdsLim   bool
-	retryAfter time.Duration // a shedding callee's hint
-	trace      int32
-	stepStart  engine.Time // when the current work step began
+	retryAfter time.Duration  // a shedding callee's hint
+	stepStart  engine.Time    // when the current work step began
 	// In the FIFO queue: its sequence number there (fifo.remove) and the
-	// event at its deadline. qExpired: the deadline passed while it was
-	// queued (AtDequeue), so it already stopped counting as in the system;
-	// it outlives the apExpired phase, for that accounting.
+	// event at its deadline. qExpired (below): the deadline passed while
+	// it was queued (AtDequeue), so it already stopped counting as in the
+	// system; it outlives the apExpired phase, for that accounting.
 	qseq     uint64
 	expireEv engine.EventID
-	qExpired bool
 	// With a cancelling service (cancel.go): gaveUp is when the caller
 	// stopped waiting, or its owner was cancelled (0: neither yet), kids
 	// the handler's outstanding calls.
 	gaveUp engine.Time
 	kids   *call
 	next   *attempt
+
+	// The small fields last, packed: the record is zeroed for every
+	// attempt.
+	trace    int32
+	phase    attemptPhase
+	caller   callerView // whether the caller still waits for it
+	status   status
+	prio     policies.Priority
+	degraded bool
+	failed   bool
+	measured bool // arrived inside the measurement window
+	holdsLim bool
+	qExpired bool
 }
 
 // pools recycle the request records so that memory is bounded by what is
