@@ -42,9 +42,6 @@ func (m *Model) response(now engine.Time, a *attempt) {
 	c.cur = nil
 	st := a.status
 	site := c.site
-	if c.hg != nil {
-		c.dropCopy(a)
-	}
 	if a.trace != 0 {
 		m.traceAttempt(now, a, c, "answer: "+st.String())
 	}
@@ -57,7 +54,7 @@ func (m *Model) response(now engine.Time, a *attempt) {
 			site.target.cache.fill()
 		}
 		if c.hg != nil {
-			m.hedgeWon(now, c)
+			m.hedgeWon(now, c, a)
 		}
 		m.finishCall(now, c, st)
 		return
@@ -67,6 +64,9 @@ func (m *Model) response(now engine.Time, a *attempt) {
 		site.st.inc(m, now, sDropped)
 	default:
 		site.st.inc(m, now, sErrors)
+	}
+	if c.hg != nil {
+		c.dropCopy(a)
 	}
 	m.afterFailure(now, c, outcomeOf(st), st)
 }
@@ -194,6 +194,9 @@ func (m *Model) notifyOwner(now engine.Time, c *call, st status) {
 
 // abandonCall: the owner gives up on c (the user's deadline passed).
 func (m *Model) abandonCall(now engine.Time, c *call) {
+	if c.hg != nil {
+		m.endHedge(now, c, false)
+	}
 	if c.phase != cpFallback {
 		m.releaseCall(now, c, policies.Cancelled)
 	} else {

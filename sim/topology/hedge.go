@@ -56,9 +56,7 @@ func (m *Model) applyHedge(now engine.Time, c *call, d hedge.Decision, st status
 			m.sendAttempt(now, c)
 		}
 	case hedge.Succeed, hedge.Fail:
-		m.sim.Cancel(c.hg.ev)
-		c.hg.ev = 0
-		m.cancelCopies(now, c, true)
+		m.endHedge(now, c, true)
 		if d.Action == hedge.Fail {
 			site.st.inc(m, now, sFailed)
 			m.finishCall(now, c, st)
@@ -101,13 +99,23 @@ func (h *hedgeHandler) Handle(now engine.Time, arg any) {
 	h.m.applyHedge(now, c, c.site.hedge.Due(now.Duration(), c.hg.hs), stOK)
 }
 
-// hedgeWon settles a hedged call whose copy answered well: the others are
-// cancelled. The caller finishes the call.
-func (m *Model) hedgeWon(now engine.Time, c *call) {
+// hedgeWon settles a hedged call whose copy a answered well: the others
+// are cancelled. The caller finishes the call.
+func (m *Model) hedgeWon(now engine.Time, c *call, a *attempt) {
+	c.dropCopy(a)
 	c.hg.hs = c.site.hedge.Outcome(now.Duration(), c.hg.hs, policies.Success).Next
+	m.endHedge(now, c, true)
+}
+
+// endHedge ends a hedged call's hedging: its timer stops, its copies in
+// flight are cancelled (lost: another copy decided the call; otherwise
+// its owner gave up), and its state goes back to the pool. What follows
+// (a fallback, the owner's notice) is as for any call.
+func (m *Model) endHedge(now engine.Time, c *call, lost bool) {
 	m.sim.Cancel(c.hg.ev)
-	c.hg.ev = 0
-	m.cancelCopies(now, c, true)
+	m.cancelCopies(now, c, lost)
+	m.pool.putHedging(c.hg)
+	c.hg = nil
 }
 
 // hedgeFailed hands a copy's failure to the hedging policy.

@@ -112,3 +112,21 @@ func TestHedgeValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestHedgeOwnerGivesUp: a user whose deadline passes while both copies
+// are out abandons the call; its copies are cancelled but not counted as
+// lost to another copy, and the pooled hedge state is reused safely by
+// the calls that follow (the run ends without a wrong phase move).
+func TestHedgeOwnerGivesUp(t *testing.T) {
+	h := hedge.DefaultConfig()
+	h.Delay = 10 * time.Millisecond
+	cfg := hedged(h, 50, CancelNever)
+	cfg.Duration = 20 * time.Second
+	cfg.Clients[0].Deadline = constant(15 * time.Millisecond)
+	cfg.Services[0].Steps = work(constant(50 * time.Millisecond))
+	res := mustRun(t, cfg)
+	c := res.Calls[0]
+	if c.Calls < 900 || c.Hedges != c.Calls || c.HedgesLost != 0 || c.OK != 0 {
+		t.Errorf("calls %d, hedges %d, lost %d, ok %d: want a hedge per call, none lost, none answered in time", c.Calls, c.Hedges, c.HedgesLost, c.OK)
+	}
+}

@@ -279,11 +279,6 @@ func (m *Model) releaseCall(now engine.Time, c *call, o policies.Outcome) {
 		c.holdsSlot = false
 		m.releaseSlot(now, c.site)
 	}
-	if c.hg != nil {
-		m.sim.Cancel(c.hg.ev)
-		c.hg.ev = 0
-		m.cancelCopies(now, c, false)
-	}
 	if a := c.cur; a != nil {
 		m.sim.Cancel(a.timeoutEv)
 		a.timeoutEv = 0

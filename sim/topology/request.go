@@ -193,12 +193,14 @@ func (p *pools) call() *call {
 }
 
 func (p *pools) putCall(c *call) {
-	if h := c.hg; h != nil {
-		h.next = p.hedgings
-		p.hedgings = h
-	}
 	c.next = p.calls
 	p.calls = c
+}
+
+// putHedging recycles h.
+func (p *pools) putHedging(h *hedging) {
+	h.next = p.hedgings
+	p.hedgings = h
 }
 
 // hedging is a fresh hedged call's state, kept apart from call so that
