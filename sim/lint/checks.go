@@ -83,11 +83,20 @@ func (c *checker) site(s site) {
 		c.nonCritical(s, what)
 	}
 	c.retry(s.key, what, p)
-	// A layer whose retries draw on a budget does not multiply the load
-	// in steady state (1 + ratio per layer): RS007 counts the others.
-	if path, ok := c.w.worst[s.key]; ok && p.Retry.MaxAttempts > 1 && !budgeted(p) && path.RetryLayers > 1 {
-		c.add("RS007", s.key+".retry", "%s retries under %d other retrying layer(s) without a retry budget: %s = %s",
-			what, path.RetryLayers-1, pathString(path), amplificationText(path))
+	// A layer whose retries (or hedges) draw on a budget does not
+	// multiply the load in steady state (1 + ratio per layer): RS007
+	// counts the others. A hedged layer counts as a retrying one: each
+	// copy is a call to the callee, as each attempt is.
+	if path, ok := c.w.worst[s.key]; ok && attempts(p) > 1 && !budgeted(p) && path.RetryLayers > 1 {
+		verb, key, layers := "retries", s.key+".retry", "retrying"
+		if hedged(p) {
+			verb, key = "hedges", s.key+".hedge"
+		}
+		if path.Hedged != nil {
+			layers = "retrying or hedging"
+		}
+		c.add("RS007", key, "%s %s under %d other %s layer(s) without a retry budget: %s = %s",
+			what, verb, path.RetryLayers-1, layers, pathString(path), amplificationText(path))
 		c.out[len(c.out)-1].bottom = path.Hops[len(path.Hops)-1]
 	}
 	if b := p.Guards.Breaker; b != nil {
@@ -163,10 +172,15 @@ func amplificationText(p Path) string {
 	return fmt.Sprintf("%dx worst case while the retry budgets' tokens last, %.2fx in steady state", p.Amplification, p.SteadyAmplification)
 }
 
+// pathString is a path's hops and the attempts at each, a hedged
+// layer's marked: "users -> api -> db (2 hedged x 3)".
 func pathString(p Path) string {
 	parts := make([]string, len(p.Attempts))
 	for i, a := range p.Attempts {
 		parts[i] = strconv.Itoa(a)
+		if i < len(p.Hedged) && p.Hedged[i] {
+			parts[i] += " hedged"
+		}
 	}
 	return strings.Join(p.Hops, " -> ") + " (" + strings.Join(parts, " x ") + ")"
 }
