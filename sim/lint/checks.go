@@ -47,6 +47,7 @@ func (c *checker) client(i int) {
 		c.add("RS001", key, "client %q sets neither timeout nor deadline: its requests may wait forever", cl.Name)
 	}
 	c.retry(key, cl.Name+" -> "+cl.Target, cl.Call)
+	c.hedge(key, cl.Name+" -> "+cl.Target, cl.Target, cl.Call)
 }
 
 // retry checks a call policy's retries (RS005, RS006, RS008).
@@ -68,6 +69,36 @@ func (c *checker) retry(key, what string, p topology.CallPolicy) {
 	}
 }
 
+// hedge checks a call policy's hedging (RS018, RS019, RS020); callee is
+// the service called.
+func (c *checker) hedge(key, what, callee string, p topology.CallPolicy) {
+	if !hedged(p) {
+		return
+	}
+	h := p.Hedge
+	hk := key + ".hedge"
+	switch {
+	case h.Delay == 0:
+		c.add("RS018", hk+".delay", "%s: hedge delay 0 (gRPC's default) sends all %d copies of every call at once: %dx the load on %s all the time, not only for slow calls",
+			what, h.MaxAttempts, h.MaxAttempts, callee)
+	case h.InitialRequests > 1:
+		c.add("RS018", hk+".initial_requests", "%s: hedge initial_requests = %d sends %d copies of every call at once: %dx the load on %s all the time, not only for slow calls",
+			what, h.InitialRequests, h.InitialRequests, h.InitialRequests, callee)
+	}
+	if p.Guards.Budget == nil {
+		also := ""
+		if p.Guards.RetryConcurrency != nil {
+			also = " (a concurrency retry_budget limits retries, not hedges)"
+		}
+		c.add("RS019", hk, "%s: %d copies per call and no token retry_budget%s: when %s slows down, every slow call sends its hedges, up to %dx the load",
+			what, h.MaxAttempts, also, callee, h.MaxAttempts)
+	}
+	if i, ok := c.w.idx[callee]; ok && c.m.Services[i].Cancellation == topology.CancelNever {
+		c.add("RS020", hk, "%s: %s never cancels (cancellation = %q): the work of each losing copy runs on to its end for nobody; set cancellation = %q or %q on %s",
+			what, callee, topology.CancelNever.String(), topology.CancelContinuous.String(), topology.CancelAtStep.String(), callee)
+	}
+}
+
 // site checks one downstream call.
 func (c *checker) site(s site) {
 	caller := c.m.Services[s.svc].Name
@@ -83,6 +114,7 @@ func (c *checker) site(s site) {
 		c.nonCritical(s, what)
 	}
 	c.retry(s.key, what, p)
+	c.hedge(s.key, what, s.call.Service, p)
 	// A layer whose retries (or hedges) draw on a budget does not
 	// multiply the load in steady state (1 + ratio per layer): RS007
 	// counts the others. A hedged layer counts as a retrying one: each
