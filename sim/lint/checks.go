@@ -47,6 +47,7 @@ func (c *checker) client(i int) {
 		c.add("RS001", key, "client %q sets neither timeout nor deadline: its requests may wait forever", cl.Name)
 	}
 	c.retry(key, cl.Name+" -> "+cl.Target, cl.Call)
+	c.hedge(key, cl.Name+" -> "+cl.Target, cl.Target, cl.Call)
 }
 
 // retry checks a call policy's retries (RS005, RS006, RS008).
@@ -68,6 +69,36 @@ func (c *checker) retry(key, what string, p topology.CallPolicy) {
 	}
 }
 
+// hedge checks a call policy's hedging (RS018, RS019, RS020); callee is
+// the service called.
+func (c *checker) hedge(key, what, callee string, p topology.CallPolicy) {
+	if !hedged(p) {
+		return
+	}
+	h := p.Hedge
+	hk := key + ".hedge"
+	switch {
+	case h.Delay == 0:
+		c.add("RS018", hk+".delay", "%s: hedge delay 0 (gRPC's default) sends all %d copies of every call at once: %dx the load on %s all the time, not only for slow calls",
+			what, h.MaxAttempts, h.MaxAttempts, callee)
+	case h.InitialRequests > 1:
+		c.add("RS018", hk+".initial_requests", "%s: hedge initial_requests = %d sends %d copies of every call at once: %dx the load on %s all the time, not only for slow calls",
+			what, h.InitialRequests, h.InitialRequests, h.InitialRequests, callee)
+	}
+	if p.Guards.Budget == nil {
+		also := ""
+		if p.Guards.RetryConcurrency != nil {
+			also = " (a concurrency retry_budget limits retries, not hedges)"
+		}
+		c.add("RS019", hk, "%s: %d copies per call and no token retry_budget%s: when %s slows down, every slow call sends its hedges, up to %dx the load",
+			what, h.MaxAttempts, also, callee, h.MaxAttempts)
+	}
+	if i, ok := c.w.idx[callee]; ok && c.m.Services[i].Cancellation == topology.CancelNever {
+		c.add("RS020", hk, "%s: %s never cancels (cancellation = %q): the work of each losing copy runs on to its end for nobody; set cancellation = %q or %q on %s",
+			what, callee, topology.CancelNever.String(), topology.CancelContinuous.String(), topology.CancelAtStep.String(), callee)
+	}
+}
+
 // site checks one downstream call.
 func (c *checker) site(s site) {
 	caller := c.m.Services[s.svc].Name
@@ -83,11 +114,21 @@ func (c *checker) site(s site) {
 		c.nonCritical(s, what)
 	}
 	c.retry(s.key, what, p)
-	// A layer whose retries draw on a budget does not multiply the load
-	// in steady state (1 + ratio per layer): RS007 counts the others.
-	if path, ok := c.w.worst[s.key]; ok && p.Retry.MaxAttempts > 1 && !budgeted(p) && path.RetryLayers > 1 {
-		c.add("RS007", s.key+".retry", "%s retries under %d other retrying layer(s) without a retry budget: %s = %s",
-			what, path.RetryLayers-1, pathString(path), amplificationText(path))
+	c.hedge(s.key, what, s.call.Service, p)
+	// A layer whose retries (or hedges) draw on a budget does not
+	// multiply the load in steady state (1 + ratio per layer): RS007
+	// counts the others. A hedged layer counts as a retrying one: each
+	// copy is a call to the callee, as each attempt is.
+	if path, ok := c.w.worst[s.key]; ok && attempts(p) > 1 && !budgeted(p) && path.RetryLayers > 1 {
+		verb, key, layers := "retries", s.key+".retry", "retrying"
+		if hedged(p) {
+			verb, key = "hedges", s.key+".hedge"
+		}
+		if path.Hedged != nil {
+			layers = "retrying or hedging"
+		}
+		c.add("RS007", key, "%s %s under %d other %s layer(s) without a retry budget: %s = %s",
+			what, verb, path.RetryLayers-1, layers, pathString(path), amplificationText(path))
 		c.out[len(c.out)-1].bottom = path.Hops[len(path.Hops)-1]
 	}
 	if b := p.Guards.Breaker; b != nil {
@@ -163,10 +204,15 @@ func amplificationText(p Path) string {
 	return fmt.Sprintf("%dx worst case while the retry budgets' tokens last, %.2fx in steady state", p.Amplification, p.SteadyAmplification)
 }
 
+// pathString is a path's hops and the attempts at each, a hedged
+// layer's marked: "users -> api -> db (2 hedged x 3)".
 func pathString(p Path) string {
 	parts := make([]string, len(p.Attempts))
 	for i, a := range p.Attempts {
 		parts[i] = strconv.Itoa(a)
+		if i < len(p.Hedged) && p.Hedged[i] {
+			parts[i] += " hedged"
+		}
 	}
 	return strings.Join(p.Hops, " -> ") + " (" + strings.Join(parts, " x ") + ")"
 }

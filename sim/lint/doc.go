@@ -6,7 +6,8 @@
 // Each rule has an ID (RS001...), a severity and a rationale citing the
 // section it comes from (Rules, docs/lint.md). Check returns findings with
 // the file, line and column of the key at fault, and the worst-case retry
-// amplification along every call path. A finding is silenced by a
+// amplification along every call path (a hedged call's copies count as
+// attempts). A finding is silenced by a
 // reasoned comment on the line before the key (or on its line):
 //
 //	# ressim:lint-ignore RS006 because the budget is Envoy's, outside the model

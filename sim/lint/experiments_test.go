@@ -44,6 +44,7 @@ func TestBundledMistakes(t *testing.T) {
 		{"readiness-trap.toml", "RS014", "base", "own-readiness"},
 		{"checkout-pool-exhaustion.toml", "RS002", "base", "timeout-100ms"},
 		{"deadline-propagation.toml", "RS003", "no-propagation", "base"},
+		{"hedging.toml", "RS020", "hedged", "hedged-cancelled"},
 	}
 	for _, c := range cases {
 		e, src := loadBundled(t, c.file)

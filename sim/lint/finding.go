@@ -62,7 +62,8 @@ type Finding struct {
 
 // Path is one call path from a client down to a service that calls no
 // one, with the worst-case number of calls its bottom receives per user
-// request: the product of the attempts at each call along the way.
+// request: the product of the attempts at each call along the way (a
+// hedged call's attempts are its copies, hedge.attempts).
 type Path struct {
 	// Variant is the variant whose model has the path; Variants, filled
 	// by Group, every variant that has it alike.
@@ -70,6 +71,9 @@ type Path struct {
 	Variants []string `json:"variants"`
 	Hops     []string `json:"hops"`
 	Attempts []int    `json:"attempts"`
+	// Hedged is, per layer, whether its Attempts are hedged copies rather
+	// than retries; nil (omitted) on a path with no hedged layer.
+	Hedged []bool `json:"hedged,omitempty"`
 	// Amplification is the product of Attempts: the worst case, which a
 	// retry budget allows only while its bucket's tokens last.
 	Amplification int `json:"amplification"`
@@ -80,12 +84,16 @@ type Path struct {
 	Steady              []float64 `json:"steady_attempts"`
 	SteadyAmplification float64   `json:"steady_amplification"`
 	// RetryLayers counts the layers that retry without a retry budget
-	// (token or concurrency), BudgetedLayers those that retry with one.
+	// (token or concurrency), or hedge without a token budget;
+	// BudgetedLayers those that retry or hedge with one. A hedged layer
+	// multiplies the load as a retrying one does, and its hedges draw on
+	// the same token budget (retry concurrency does not limit hedges).
 	RetryLayers    int `json:"retry_layers"`
 	BudgetedLayers int `json:"budgeted_layers"`
 
 	rate     float64 // the client's peak rate, requests/s (0: closed loop)
-	budgeted []bool  // per layer: its retries draw on a budget
+	budgeted []bool  // per layer: its retries (hedges) draw on a budget
+	hedged   []bool  // per layer: it hedges
 	// Measured, with --simulate, is the largest amplification measured
 	// at the path's bottom service.
 	Measured *Measured `json:"measured,omitempty"`

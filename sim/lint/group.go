@@ -51,7 +51,7 @@ func findingKey(f Finding) string {
 // groupPaths merges the paths equal but for their variant.
 func groupPaths(ps []Path, rank func(string) int) []Path {
 	key := func(p Path) string {
-		return strings.Join(p.Hops, "\x00") + "\x01" + intsKey(p.Attempts) + "\x01" + strconv.Itoa(p.Amplification) + measuredText(p.Measured)
+		return strings.Join(p.Hops, "\x00") + "\x01" + intsKey(p.Attempts) + "\x01" + boolsKey(p.Hedged) + "\x01" + strconv.Itoa(p.Amplification) + measuredText(p.Measured)
 	}
 	return groupBy(ps, key, func(p *Path) (string, *[]string) { return p.Variant, &p.Variants }, rank)
 }
@@ -87,6 +87,18 @@ func intsKey(xs []int) string {
 		s[i] = strconv.Itoa(x)
 	}
 	return strings.Join(s, ",")
+}
+
+// boolsKey is a path's hedged layers as a key: "" when none hedges.
+func boolsKey(bs []bool) string {
+	s := make([]byte, len(bs))
+	for i, b := range bs {
+		s[i] = '0'
+		if b {
+			s[i] = '1'
+		}
+	}
+	return string(s)
 }
 
 // variantLabel is a finding's or path's variants as the text report

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"time"
 
 	"github.com/ressim/ressim/sim/topology"
@@ -12,7 +13,8 @@ import (
 const maxPaths = 1000
 
 // maxAmplification saturates the product of attempts (100 attempts, the
-// most a retry allows, at five layers is already 10^10).
+// most a retry allows, at five layers is already 10^10; a hedge makes at
+// most 5 copies).
 const maxAmplification = 1 << 40
 
 // walker enumerates call paths from the clients down.
@@ -25,7 +27,7 @@ type walker struct {
 	reach      map[int]time.Duration
 	noDeadline map[int]bool
 	// worst[key] is the worst path through a call site that has retrying
-	// layers above it, for RS007.
+	// (or hedging) layers above it, for RS007.
 	worst map[string]Path
 }
 
@@ -84,9 +86,10 @@ func (w *walker) noteSite(key string, q Path) {
 }
 
 // extend adds a layer called with policy pol to p (whose Hops already
-// name the callee): its attempts, its steady-state attempts at the rate
-// that reaches it, whether a budget holds its retries. The slices are
-// copied: paths share prefixes.
+// name the callee): its attempts (a hedged call's copies), its
+// steady-state attempts at the rate that reaches it, whether a budget
+// holds its retries or hedges, whether it hedges. The slices are copied:
+// paths share prefixes.
 func (p Path) extend(pol topology.CallPolicy) Path {
 	rate := p.rate
 	for _, s := range p.Steady {
@@ -95,6 +98,7 @@ func (p Path) extend(pol topology.CallPolicy) Path {
 	p.Attempts = append(append([]int(nil), p.Attempts...), attempts(pol))
 	p.Steady = append(append([]float64(nil), p.Steady...), steadyAttempts(pol, rate))
 	p.budgeted = append(append([]bool(nil), p.budgeted...), budgeted(pol))
+	p.hedged = append(append([]bool(nil), p.hedged...), hedged(pol))
 	return p
 }
 
@@ -112,10 +116,16 @@ func peakRate(c topology.ClientConfig) float64 {
 }
 
 // finish computes a path's amplification, worst and steady, and its
-// retrying layers with and without a budget.
+// retrying (or hedging) layers with and without a budget. Hedged is set
+// only on a path with a hedged layer, so that the JSON of a path without
+// one is as it was before hedges.
 func finish(p Path) Path {
 	p.Variants = []string{p.Variant}
 	p.Amplification, p.SteadyAmplification, p.RetryLayers, p.BudgetedLayers = 1, 1, 0, 0
+	p.Hedged = nil
+	if slices.Contains(p.hedged, true) {
+		p.Hedged = p.hedged
+	}
 	for i, a := range p.Attempts {
 		if p.Amplification <= maxAmplification/a {
 			p.Amplification *= a

@@ -77,6 +77,11 @@ func TestRules(t *testing.T) {
   retry_budget = { ratio = 0.1 }`
 	const unbudgeted = `timeout = "100ms"
   retry = { attempts = 3 }`
+	const hedgeOK = `timeout = "100ms"
+  hedge = { attempts = 2, delay = "10ms" }
+  retry_budget = { ratio = 0.1 }`
+	const cancels = `queue_capacity = 0
+cancellation = "continuous"`
 	cases := []struct {
 		name string
 		set  map[int]string
@@ -130,6 +135,35 @@ liveness = { period = "1s" }`}, "RS013 RS015"},
 		{"liveness with codel", map[int]string{4: `queue_capacity = 10
 codel = {}
 liveness = { period = "1s" }`}, ""},
+		// hedges: a delayed, budgeted hedge to a service that cancels is
+		// clean; each of the three mistakes raises its rule
+		{"hedge, delayed, budgeted, cancelled", map[int]string{3: hedgeOK, 4: cancels}, ""},
+		{"hedge to an at_step service", map[int]string{3: hedgeOK, 4: `queue_capacity = 0
+cancellation = "at_step"`}, ""},
+		{"hedge with delay 0", map[int]string{3: `timeout = "100ms"
+  hedge = { attempts = 2 }
+  retry_budget = { ratio = 0.1 }`, 4: cancels}, "RS018"},
+		{"hedge with initial_requests 2", map[int]string{3: `timeout = "100ms"
+  hedge = { attempts = 3, delay = "10ms", initial_requests = 2 }
+  retry_budget = { ratio = 0.1 }`, 4: cancels}, "RS018"},
+		{"hedge without a budget", map[int]string{3: `timeout = "100ms"
+  hedge = { attempts = 2, delay = "10ms" }`, 4: cancels}, "RS019"},
+		{"hedge with a concurrency budget", map[int]string{3: `timeout = "100ms"
+  hedge = { attempts = 2, delay = "10ms" }
+  retry_budget = { kind = "concurrency", budget_percent = 20 }`, 4: cancels}, "RS019"},
+		{"hedge to a service that never cancels", map[int]string{3: hedgeOK}, "RS020"},
+		// a hedged layer multiplies as a retrying one does (RS007)
+		{"retry above an unbudgeted hedge", map[int]string{1: `deadline = "1s"
+retry = { attempts = 2 }`, 3: `timeout = "100ms"
+  hedge = { attempts = 2, delay = "10ms" }`, 4: cancels}, "RS006 RS007 RS019"},
+		{"hedges at two layers", map[int]string{1: `deadline = "1s"
+hedge = { attempts = 2, delay = "10ms" }`, 2: `queue_capacity = 0
+cancellation = "continuous"`, 3: `timeout = "100ms"
+  hedge = { attempts = 2, delay = "10ms" }`, 4: cancels}, "RS019 RS007 RS019"},
+		{"budgeted hedge above a retry", map[int]string{1: `deadline = "1s"
+hedge = { attempts = 2, delay = "10ms" }
+retry_budget = { ratio = 0.1 }`, 2: `queue_capacity = 0
+cancellation = "continuous"`, 3: unbudgeted}, "RS006"},
 	}
 	for _, c := range cases {
 		parts := clean

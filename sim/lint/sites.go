@@ -79,13 +79,16 @@ func serviceIndex(m *topology.Config) map[string]int {
 	return idx
 }
 
-// attempts is the most attempts a call policy makes (1 without retries).
+// attempts is the most attempts a call policy makes (1 without retries
+// or hedges): a retrying call's retry.attempts, a hedged call's
+// hedge.attempts (hedge.Config.MaxAttempts: every copy is a call to the
+// callee, hedge.Policy.MaxCopies).
 // steadyAttempts is the attempts per call p's retry budget allows in
 // steady state, the call rate at the layer being rate requests/s (0:
 // unknown, as for a closed-loop client): 1 + ratio, plus the reserve's
 // MinRetriesPerSec over the rate, at most the attempts (package budget:
-// a success deposits ratio tokens, a retry takes one). Without a token
-// budget it is the attempts.
+// a success deposits ratio tokens, a retry or a hedge takes one). Without
+// a token budget it is the attempts.
 func steadyAttempts(p topology.CallPolicy, rate float64) float64 {
 	a := float64(attempts(p))
 	b := p.Guards.Budget
@@ -100,14 +103,26 @@ func steadyAttempts(p topology.CallPolicy, rate float64) float64 {
 }
 
 // budgeted reports whether p's retries draw on a budget (tokens or
-// concurrency).
+// concurrency), or its hedges on a token budget: the simulator asks only
+// the token bucket for hedges (gRPC's retryThrottling), Envoy's retry
+// concurrency does not limit them.
 func budgeted(p topology.CallPolicy) bool {
+	if hedged(p) {
+		return p.Guards.Budget != nil
+	}
 	return p.Guards.Budget != nil || p.Guards.RetryConcurrency != nil
 }
 
+// hedged reports whether p hedges (then it does not retry: topology
+// refuses both on one call).
+func hedged(p topology.CallPolicy) bool { return p.Hedge.MaxAttempts > 1 }
+
 func attempts(p topology.CallPolicy) int {
-	if p.Retry.MaxAttempts > 1 {
+	switch {
+	case p.Retry.MaxAttempts > 1:
 		return p.Retry.MaxAttempts
+	case hedged(p):
+		return p.Hedge.MaxAttempts
 	}
 	return 1
 }
