@@ -77,6 +77,10 @@ type ServiceSummary struct {
 	Killed           uint64   `json:"killed"`
 	TimedOut         uint64   `json:"timed_out_by_callers"`
 	Wasted           uint64   `json:"wasted"`
+	// Cancelled are the handlers cut short, and the queued requests
+	// dropped, because their caller was gone (a service with
+	// cancellation at_step or continuous; absent otherwise).
+	Cancelled        uint64   `json:"cancelled,omitempty"`
 	Shed             uint64   `json:"shed"`
 	Limited          uint64   `json:"limited"`
 	QueueDropped     uint64   `json:"queue_dropped"`
@@ -159,6 +163,11 @@ type CallSummary struct {
 	Fallbacks       uint64 `json:"fallbacks"`
 	FallbackFailed  uint64 `json:"fallbacks_failed"`
 	Killed          uint64 `json:"killed_by_switch"`
+	// Hedges are the extra copies a hedged call sent, HedgesLost those
+	// cancelled because another copy decided the call (absent when the
+	// call does not hedge).
+	Hedges     uint64 `json:"hedges,omitempty"`
+	HedgesLost uint64 `json:"hedges_lost,omitempty"`
 }
 
 // FaultSummary is a fault and the recovery verdict on it.

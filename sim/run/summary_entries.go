@@ -33,6 +33,7 @@ func newServiceSummary(r topology.ServiceResult, userRequests uint64) ServiceSum
 		Killed:             r.Killed,
 		TimedOut:           r.TimedOut,
 		Wasted:             r.Wasted,
+		Cancelled:          r.Cancelled,
 		Shed:               r.Shed,
 		Limited:            r.Limited,
 		QueueDropped:       r.QueueDropped,
@@ -92,5 +93,6 @@ func newCallSummary(c topology.CallResult) CallSummary {
 		ShortCircuited: c.ShortCircuited, RetriesIntoOpen: c.RetriesIntoOpen,
 		BreakerOpened: c.BreakerOpened, BulkheadFull: c.BulkheadFull, Fallbacks: c.Fallbacks,
 		FallbackFailed: c.FallbackFailed, Killed: c.Killed,
+		Hedges: c.Hedges, HedgesLost: c.HedgesLost,
 	}
 }
