@@ -108,7 +108,12 @@ func TestGRPCMapping(t *testing.T) {
 // source position; nothing is generated.
 func TestGRPCErrors(t *testing.T) {
 	cases := []struct{ src, want string }{
-		{`{"methodConfig": [{"name": [{"service": "a"}], "hedgingPolicy": {"maxAttempts": 3}}]}`, "x.json:1:48: methodConfig[0].hedgingPolicy: hedging is not modelled"},
+		// gRPC refuses a method config with both policies; so does the import.
+		{`{"methodConfig": [{"name": [{"service": "a"}], "retryPolicy": {"maxAttempts": 3, "initialBackoff": "1s", "maxBackoff": "2s", "retryableStatusCodes": [14]}, "hedgingPolicy": {"maxAttempts": 3}}]}`,
+			"x.json:1:157: methodConfig[0].hedgingPolicy: a method config has a retryPolicy or a hedgingPolicy, not both (gRFC A6; gRPC refuses the service config): the other is at x.json:1:48"},
+		{`{"methodConfig": [{"name": [{"service": "a"}], "hedgingPolicy": {"hedgingDelay": "1s"}}]}`, "x.json:1:48: methodConfig[0].hedgingPolicy: a hedgingPolicy needs maxAttempts > 1"},
+		{`{"methodConfig": [{"name": [{"service": "a"}], "hedgingPolicy": {"maxAttempts": 2, "hedgingDelay": "-1s"}}]}`, "x.json:1:84: methodConfig[0].hedgingPolicy.hedgingDelay: duration \"-1s\" must be a non-negative number"},
+		{`{"methodConfig": [{"name": [{"service": "a"}], "hedgingPolicy": {"maxAttempts": 2, "nonFatalStatusCodes": ["OK"]}}]}`, "x.json:1:108: methodConfig[0].hedgingPolicy.nonFatalStatusCodes[0]: OK is not a failure and cannot be non-fatal"},
 		{`{"methodConfig": [{"name": [{"service": "a"}], "timeout": "1m"}]}`, "x.json:1:48: methodConfig[0].timeout: want a protobuf JSON duration"},
 		{"{\"methodConfig\": [{\"name\": [{\"service\": \"a\"}],\n \"retryPolicy\": {\"maxAttempts\": 3, \"initialBackoff\": \"1s\", \"maxBackoff\": \"2s\", \"retryableStatusCodes\": [\"NOPE\"]}}]}", "x.json:2:105: methodConfig[0].retryPolicy.retryableStatusCodes[0]: unknown gRPC status code"},
 		{`{"methodConfig": [{"name": [{"service": "a b"}]}]}`, `service "a b" is not a valid`},
