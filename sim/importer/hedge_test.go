@@ -137,6 +137,83 @@ func TestRealGRPCHedgingConfig(t *testing.T) {
 	}
 }
 
+// TestEnvoyHedging: a route's hedge_policy is the call's hedge, its
+// copies those of the route's retry_policy, whose retry table is then not
+// written (a call hedges or retries: said in a comment); each setting
+// names its source line; the experiment runs and hedges.
+func TestEnvoyHedging(t *testing.T) {
+	src := `virtual_hosts:
+- routes:
+  - route:
+      cluster: a
+      retry_policy:
+        retry_on: 5xx,refused-stream
+        num_retries: 2
+        per_try_timeout: 0.005s
+      hedge_policy: { hedge_on_per_try_timeout: true }
+  - route:
+      cluster: b
+      hedge_policy:
+        initial_requests: 2
+        additional_request_chance: { numerator: 2500, denominator: TEN_THOUSAND }
+  - route:
+      cluster: c
+      hedge_policy: { hedge_on_per_try_timeout: true }
+      retry_policy: { retry_on: reset, num_retries: 9 }
+  - route:
+      cluster: d
+      hedge_policy: { hedge_on_per_try_timeout: true }
+      retry_policy: { retry_on: reset, num_retries: 9, per_try_timeout: 1s }
+`
+	pols, res, r := importAndRun(t, "envoy", "e.yaml", []byte(src))
+	want := map[string]hedge.Config{
+		"a": {MaxAttempts: 3, Delay: hedge.Never, InitialRequests: 1, OnPerTryTimeout: true,
+			NonFatal: hedge.NewOutcomeSet(policies.Error, policies.Timeout, policies.Rejected)},
+		"b": {MaxAttempts: 3, Delay: hedge.Never, InitialRequests: 2, AdditionalChance: 0.25},
+		"d": {MaxAttempts: 5, Delay: hedge.Never, InitialRequests: 1, OnPerTryTimeout: true, NonFatal: hedge.NewOutcomeSet(policies.Error)},
+	}
+	for c, w := range want {
+		if got := pols[c].Hedge; got != w || pols[c].Retry.MaxAttempts > 1 {
+			t.Errorf("%s: hedge %+v, retry %+v; want hedge %+v and no retry", c, got, pols[c].Retry, w)
+		}
+	}
+	if p := pols["c"]; p.Hedge.MaxAttempts > 1 || p.Retry.MaxAttempts != 10 {
+		t.Errorf("c (no per_try_timeout: Envoy never hedges): hedge %+v, retry %+v; want 10 attempts, no hedge", p.Hedge, p.Retry)
+	}
+	for _, c := range []string{"a", "b"} {
+		if hedges(res, c) == 0 {
+			t.Errorf("%s: no hedge sent in the run", c)
+		}
+	}
+	for _, w := range []string{
+		"  # hedged, not retried: the retry_policy at e.yaml:5:7 gives the hedge its copies and non_fatal; a call hedges or retries, so no retry table",
+		`hedge.attempts = 3 # e.yaml:5:7 routes[0].route.retry_policy`,
+		`hedge.delay = "never" # e.yaml:9:7 routes[0].route.hedge_policy`,
+		`hedge.non_fatal = ["error", "timeout", "rejected"] # e.yaml:5:7 routes[0].route.retry_policy`,
+		`hedge.on_per_try_timeout = true # e.yaml:9:23 routes[0].route.hedge_policy.hedge_on_per_try_timeout`,
+		`timeout = "5ms" # e.yaml:8:9 routes[0].route.retry_policy.per_try_timeout`,
+		`hedge.initial_requests = 2 # e.yaml:13:9 routes[1].route.hedge_policy.initial_requests`,
+		`hedge.additional_chance = 0.25 # e.yaml:14:9 routes[1].route.hedge_policy.additional_request_chance`,
+		`hedge.attempts = 5 # e.yaml:22:7 routes[3].route.retry_policy`,
+	} {
+		if !strings.Contains(r.TOML, w) {
+			t.Errorf("no %q in\n%s", w, r.TOML)
+		}
+	}
+	warns := diagText(r.Warnings)
+	for _, w := range []string{
+		"e.yaml:5:7: routes[0].route.retry_policy: imported into the route's hedge (hedge_policy at 9:7), not as a retry table",
+		"e.yaml:13:9: routes[1].route.hedge_policy.initial_requests: Envoy's API marks initial_requests not implemented",
+		"e.yaml:14:9: routes[1].route.hedge_policy.additional_request_chance: Envoy's API marks additional_request_chance not implemented",
+		"e.yaml:17:23: routes[2].route.hedge_policy.hedge_on_per_try_timeout: no effect in Envoy: the retry_policy has no per_try_timeout",
+		"e.yaml:22:7: routes[3].route.retry_policy: ressim's hedge sends at most 5 copies (gRPC's cap): 10 imported as 5",
+	} {
+		if !strings.Contains(warns, w) {
+			t.Errorf("warnings lack %q:\n%s", w, warns)
+		}
+	}
+}
+
 // TestMergeHedgeReplacesRetry: merged onto a step that retries, an
 // imported hedge replaces the retry (a call hedges or retries), which
 // stays as a comment; the merged experiment runs.

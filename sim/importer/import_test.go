@@ -176,7 +176,10 @@ func FuzzImportResilience4j(f *testing.F) {
 func TestEnvoyErrors(t *testing.T) {
 	cases := []struct{ src, want string }{
 		{"clusters:\n- name: a\n  circuit_breakers:\n    thresholds:\n    - max_requests: -1\n", "x.yaml:5:7: clusters[0].circuit_breakers.thresholds[0].max_requests: want an integer"},
-		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      hedge_policy: {}\n", "x.yaml:5:7: routes[0].route.hedge_policy: hedging is not modelled"},
+		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      hedge_policy: {initial_requests: 0}\n", "x.yaml:5:22: routes[0].route.hedge_policy.initial_requests: want an integer >= 1"},
+		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      hedge_policy:\n        additional_request_chance: {numerator: 5, denominator: THOUSAND}\n",
+			"x.yaml:6:51: routes[0].route.hedge_policy.additional_request_chance.denominator: want HUNDRED, TEN_THOUSAND or MILLION"},
+		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      hedge_policy: {hedge_on_per_try_timeout: yes}\n", "x.yaml:5:22: routes[0].route.hedge_policy.hedge_on_per_try_timeout: want true or false"},
 		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      retry_policy: { retry_on: retriable-4xx }\n", "retry_on names no condition ressim models"},
 		// Found by FuzzImportEnvoy: "." passed the name pattern but is not a
 		// service name ressim accepts; "caller" would clash with the skeleton.
