@@ -34,7 +34,8 @@ func importFile(t *testing.T, kind, name string) *Result {
 // experiment validates, runs (shortened to 2 s), and matches its golden
 // file together with the warnings.
 func TestImportValidateRun(t *testing.T) {
-	for _, c := range [][2]string{{"grpc", "grpc-retry.json"}, {"grpc", "grpc-timeout.json"}, {"resilience4j", "resilience4j.yml"}, {"envoy", "envoy.yaml"},
+	for _, c := range [][2]string{{"grpc", "grpc-retry.json"}, {"grpc", "grpc-timeout.json"}, {"grpc", "grpc-hedging.json"}, {"resilience4j", "resilience4j.yml"},
+		{"envoy", "envoy.yaml"}, {"envoy", "envoy-hedging.yaml"},
 		{"istio", "istio-circuit-breaking.yaml"}, {"istio", "istio-reference.yaml"}, {"istio", "istio-bookinfo.yaml"}} {
 		name := c[1]
 		r := importFile(t, c[0], name)
@@ -129,7 +130,7 @@ func TestGRPCErrors(t *testing.T) {
 
 // FuzzImportGRPC: see fuzzImport.
 func FuzzImportGRPC(f *testing.F) {
-	fuzzImport(f, "grpc", "f.json", "grpc-retry.json", "grpc-timeout.json")
+	fuzzImport(f, "grpc", "f.json", "grpc-retry.json", "grpc-timeout.json", "grpc-hedging.json")
 }
 
 // TestResilience4jErrors: a bad value or a missing base config is an
@@ -276,7 +277,9 @@ func fuzzImport(f *testing.F, kind, name string, seeds ...string) {
 }
 
 // FuzzImportEnvoy: see fuzzImport.
-func FuzzImportEnvoy(f *testing.F) { fuzzImport(f, "envoy", "f.yaml", "envoy.yaml") }
+func FuzzImportEnvoy(f *testing.F) {
+	fuzzImport(f, "envoy", "f.yaml", "envoy.yaml", "envoy-hedging.yaml")
+}
 
 // FuzzImportIstio: see fuzzImport.
 func FuzzImportIstio(f *testing.F) {
