@@ -46,7 +46,9 @@ func TestLintExit(t *testing.T) {
 }
 
 // TestImportThenLint: an imported gRPC config is a valid experiment that
-// lint accepts; a hedging policy is an error (exit 2) with its position.
+// lint accepts; a method config with both a retryPolicy and a
+// hedgingPolicy, which gRPC refuses, is an error (exit 2) with its
+// position.
 func TestImportThenLint(t *testing.T) {
 	dir := t.TempDir()
 	out := dir + "/exp.toml"
@@ -58,12 +60,12 @@ func TestImportThenLint(t *testing.T) {
 		t.Fatalf("lint of the import: exit %d: %s", code, o.String())
 	}
 	bad := dir + "/bad.json"
-	if err := os.WriteFile(bad, []byte(`{"methodConfig": [{"name": [{"service": "a"}], "hedgingPolicy": {}}]}`), 0o644); err != nil {
+	if err := os.WriteFile(bad, []byte(`{"methodConfig": [{"name": [{"service": "a"}], "hedgingPolicy": {"maxAttempts": 2}, "retryPolicy": {}}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	e.Reset()
-	if code := execute([]string{"import", "grpc", bad}, &o, &e); code != exitInvalid || !strings.Contains(e.String(), "bad.json:1:48") {
-		t.Fatalf("hedging: exit %d, stderr %q", code, e.String())
+	if code := execute([]string{"import", "grpc", bad}, &o, &e); code != exitInvalid || !strings.Contains(e.String(), "bad.json:1:85: methodConfig[0].retryPolicy: a method config has a retryPolicy or a hedgingPolicy, not both") {
+		t.Fatalf("retry and hedging: exit %d, stderr %q", code, e.String())
 	}
 }
 

@@ -21,6 +21,9 @@ type callOut struct {
 	// request by weight (an Istio route's weighted destinations), each
 	// branch a service of its own with the call's settings.
 	split []branch
+	// notes are comment lines written under the call's first line: what
+	// the import did that no single setting says (ressim's own text).
+	notes []string
 }
 
 // branch is one weighted destination of a split call.
@@ -148,6 +151,9 @@ func (s *skeleton) toml() (string, map[int]src) {
 			continue
 		}
 		e.set("  ", "call", tomlString(c.service), c.from)
+		for _, n := range c.notes {
+			w("  # %s", commentText(n))
+		}
 		if c.operation != "" {
 			w("  operation = %s", tomlString(c.operation))
 		}

@@ -45,8 +45,8 @@ func (g *envoyReader) outlier(n *yaml.Node, s src, svc string) {
 	}
 }
 
-// virtualHost maps each route's timeout and retry_policy onto the call
-// to its cluster.
+// virtualHost maps each route's timeout, retry_policy and hedge_policy
+// onto the call to its cluster.
 func (g *envoyReader) virtualHost(n *yaml.Node) {
 	for _, f := range fields(n) {
 		if f.key != "routes" || f.value.Kind != yaml.SequenceNode {
@@ -75,6 +75,8 @@ func (g *envoyReader) route(n *yaml.Node, s src) {
 	}
 	c := g.call(cluster, s)
 	routeTimeout := false
+	var retry *envoyRetry
+	var hedge *envoyHedge
 	for _, f := range fields(n) {
 		fs := at(g.file, f.kpos, s.key+"."+f.key)
 		switch f.key {
@@ -86,12 +88,18 @@ func (g *envoyReader) route(n *yaml.Node, s src) {
 				g.warn(fs, "the route timeout bounds all attempts; ressim's timeout bounds each: imported as the per-attempt timeout unless per_try_timeout is set")
 			}
 		case "retry_policy":
-			g.retryPolicy(f.value, fs, c)
+			retry = g.retryPolicy(f.value, fs, c)
 		case "hedge_policy":
-			g.fail(fs, "hedging is not modelled by ressim")
+			hedge = g.hedgePolicy(f.value, fs)
 		default:
 			g.warn(fs, "not modelled; ignored")
 		}
+	}
+	// A call hedges or retries: Envoy's hedged copies are the retry
+	// policy's retries, so a route that hedges gets a hedge table made of
+	// both and no retry table (envoyhedge.go).
+	if hedge == nil || !g.hedge(hedge, retry, c) {
+		retry.set(c)
 	}
 	if !routeTimeout && !hasKey(c, "timeout", g.file) {
 		// envoy/config/route/v3/route_components.proto, RouteAction.timeout:
@@ -110,11 +118,23 @@ var envoyRetryOn = map[string][]string{
 	"resource-exhausted": {"rejected"}, "deadline-exceeded": {"timeout"}, "envoy-ratelimited": {"rejected"},
 }
 
-// retryPolicy maps a route's retry_policy. Envoy's backoff is full jitter
-// from base_interval (default 25 ms) doubling up to max_interval (default
-// 10 x base): ressim's full_jitter.
-func (g *envoyReader) retryPolicy(n *yaml.Node, s src, c *callOut) {
-	attempts, base, capv := "2", `"25ms"`, ""
+// envoyRetry is a route's retry_policy as read, before it is written as
+// a retry table or folded into a hedge.
+type envoyRetry struct {
+	from          src
+	attempts      int // num_retries + 1
+	base, capv    string
+	on            string // outcomeList of retry_on
+	perTryTimeout bool
+}
+
+// retryPolicy reads a route's retry_policy; its per_try_timeout is the
+// call's timeout at once. Envoy's backoff is full jitter from
+// base_interval (default 25 ms) doubling up to max_interval (default 10 x
+// base): ressim's full_jitter. It returns nil when retry_on names no
+// condition ressim models (an error).
+func (g *envoyReader) retryPolicy(n *yaml.Node, s src, c *callOut) *envoyRetry {
+	r := &envoyRetry{from: s, attempts: 2, base: `"25ms"`}
 	on := map[string]bool{}
 	gr := &grpcReader{file: g.file}
 	for _, f := range fields(n) {
@@ -126,10 +146,11 @@ func (g *envoyReader) retryPolicy(n *yaml.Node, s src, c *callOut) {
 				g.fail(fs, "want an integer in [0, 99], got %q", f.value.Value)
 				continue
 			}
-			attempts = strconv.Itoa(k + 1)
+			r.attempts = k + 1
 		case "per_try_timeout":
 			if d, ok := gr.durationInto(f.value, fs, &g.errs); ok {
 				c.set("timeout", strconv.Quote(d.String()), fs)
+				r.perTryTimeout = true
 			}
 		case "retry_on":
 			for _, cond := range strings.Split(f.value.Value, ",") {
@@ -148,9 +169,9 @@ func (g *envoyReader) retryPolicy(n *yaml.Node, s src, c *callOut) {
 				switch {
 				case !ok:
 				case b.key == "base_interval":
-					base = strconv.Quote(d.String())
+					r.base = strconv.Quote(d.String())
 				case b.key == "max_interval":
-					capv = strconv.Quote(d.String())
+					r.capv = strconv.Quote(d.String())
 				default:
 					g.warn(bs, "not modelled; ignored")
 				}
@@ -159,18 +180,26 @@ func (g *envoyReader) retryPolicy(n *yaml.Node, s src, c *callOut) {
 			g.warn(fs, "not modelled; ignored")
 		}
 	}
-	outs := outcomeList(on)
-	if outs == "" {
+	r.on = outcomeList(on)
+	if r.on == "" {
 		g.fail(s, "retry_on names no condition ressim models (e.g. 5xx, connect-failure, reset)")
+		return nil
+	}
+	return r
+}
+
+// set writes the retry table of a route's retry_policy; nil writes none.
+func (r *envoyRetry) set(c *callOut) {
+	if r == nil {
 		return
 	}
-	c.set("retry.attempts", attempts, s)
-	c.set("retry.backoff", `"full_jitter"`, s)
-	c.set("retry.base", base, s)
-	if capv != "" {
-		c.set("retry.cap", capv, s)
+	c.set("retry.attempts", strconv.Itoa(r.attempts), r.from)
+	c.set("retry.backoff", `"full_jitter"`, r.from)
+	c.set("retry.base", r.base, r.from)
+	if r.capv != "" {
+		c.set("retry.cap", r.capv, r.from)
 	}
-	c.set("retry.on", outs, s)
+	c.set("retry.on", r.on, r.from)
 }
 
 // outcomeList renders the outcomes set in on as a TOML array, in

@@ -67,16 +67,19 @@ func (g *grpcReader) serviceConfig(root *yaml.Node) {
 	}
 	if g.throttle != nil {
 		for i := g.first; i < len(g.sk.calls); i++ {
-			if hasRetry(g.sk.calls[i]) {
+			if retriesOrHedges(g.sk.calls[i]) {
 				g.sk.calls[i].settings = append(g.sk.calls[i].settings, *g.throttle)
 			}
 		}
 	}
 }
 
-func hasRetry(c callOut) bool {
+// retriesOrHedges reports whether a call retries or hedges: gRPC's
+// retryThrottling throttles both (gRFC A6, "Throttling Retry Attempts and
+// Hedged RPCs"), and ressim's budget is drawn on by both.
+func retriesOrHedges(c callOut) bool {
 	for _, s := range c.settings {
-		if s.key == "retry" {
+		if s.key == "retry" || s.key == "hedge" {
 			return true
 		}
 	}
@@ -87,6 +90,7 @@ func hasRetry(c callOut) bool {
 func (g *grpcReader) methodConfig(n *yaml.Node, key string) {
 	var names []callOut
 	var settings []setting
+	var policy *src // the retryPolicy or hedgingPolicy met first
 	for _, f := range g.grpcFields(n, key, grpcMethodConfigKeys) {
 		s := at(g.file, f.kpos, key+"."+f.key)
 		switch f.key {
@@ -96,12 +100,19 @@ func (g *grpcReader) methodConfig(n *yaml.Node, key string) {
 			if d, ok := g.duration(f.value, s); ok {
 				settings = append(settings, setting{"timeout", strconv.Quote(d.String()), s})
 			}
-		case "retryPolicy":
-			if v, ok := g.retryPolicy(f.value, s); ok {
-				settings = append(settings, setting{"retry", v, s})
+		case "retryPolicy", "hedgingPolicy":
+			if policy != nil {
+				g.retryOrHedge(*policy, s)
+				continue
 			}
-		case "hedgingPolicy":
-			g.fail(s, "hedging is not modelled by ressim: a hedged call is not a retried one, and importing it as either would misstate the load")
+			policy = &s
+			if f.key == "retryPolicy" {
+				if v, ok := g.retryPolicy(f.value, s); ok {
+					settings = append(settings, setting{"retry", v, s})
+				}
+			} else if v, ok := g.hedgingPolicy(f.value, s); ok {
+				settings = append(settings, setting{"hedge", v, s})
+			}
 		default:
 			if why, ok := notModelled[f.key]; ok {
 				g.warn(s, "not modelled: %s", why)
@@ -192,16 +203,28 @@ func (g *grpcReader) durationInto(n *yaml.Node, s src, errs *Errors) (time.Durat
 }
 
 // duration reads a protobuf JSON Duration: decimal seconds with an "s"
-// suffix, e.g. "1.5s".
+// suffix, e.g. "1.5s"; it must be positive.
 func (g *grpcReader) duration(n *yaml.Node, s src) (time.Duration, bool) {
+	return g.durationFrom(n, s, false)
+}
+
+// durationFrom is duration, accepting "0s" when zero is true (a
+// hedgingDelay of 0 sends every copy at once).
+func (g *grpcReader) durationFrom(n *yaml.Node, s src, zero bool) (time.Duration, bool) {
 	v := n.Value
 	if n.Kind != yaml.ScalarNode || !strings.HasSuffix(v, "s") {
 		g.fail(s, "want a protobuf JSON duration such as \"1.5s\", got %q", v)
 		return 0, false
 	}
 	secs, err := strconv.ParseFloat(strings.TrimSuffix(v, "s"), 64)
-	if err != nil || secs <= 0 || secs > 100*24*3600 {
-		g.fail(s, "duration %q must be a positive number of seconds, at most 100 days", v)
+	switch {
+	case zero && err == nil && secs >= 0 && secs <= 100*24*3600:
+	case err != nil || secs <= 0 || secs > 100*24*3600:
+		what := "positive"
+		if zero {
+			what = "non-negative"
+		}
+		g.fail(s, "duration %q must be a %s number of seconds, at most 100 days", v, what)
 		return 0, false
 	}
 	return time.Duration(math.Round(secs * float64(time.Second))), true

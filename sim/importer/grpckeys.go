@@ -14,6 +14,7 @@ var (
 	grpcMethodConfigKeys  = []string{"name", "timeout", "retryPolicy", "hedgingPolicy", "waitForReady", "maxRequestMessageBytes", "maxResponseMessageBytes"}
 	grpcNameKeys          = []string{"service", "method"}
 	grpcRetryPolicyKeys   = []string{"maxAttempts", "initialBackoff", "maxBackoff", "backoffMultiplier", "retryableStatusCodes"}
+	grpcHedgingPolicyKeys = []string{"maxAttempts", "hedgingDelay", "nonFatalStatusCodes"}
 	grpcThrottlingKeys    = []string{"maxTokens", "tokenRatio"}
 )
 

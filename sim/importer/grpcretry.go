@@ -91,11 +91,24 @@ func (g *grpcReader) attempts(n *yaml.Node, s src) int {
 }
 
 // codes maps retryableStatusCodes to ressim outcomes, quoted, without
-// repeats, in the order error, timeout, rejected.
+// repeats, in the order error, timeout, rejected; nil on an error.
 func (g *grpcReader) codes(n *yaml.Node, s src) []string {
 	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
 		g.fail(s, "must be a non-empty array of status codes")
 		return nil
+	}
+	on, _ := g.statusCodes(n, s, "retried")
+	return on
+}
+
+// statusCodes maps an array of gRPC status codes (names or numbers) to
+// ressim outcomes, as codes does; an empty array is an empty list. what
+// says what a code listed is (retried, non-fatal) for the message on OK.
+// ok is false on an error, which is reported.
+func (g *grpcReader) statusCodes(n *yaml.Node, s src, what string) (on []string, ok bool) {
+	if n.Kind != yaml.SequenceNode {
+		g.fail(s, "must be an array of status codes")
+		return nil, false
 	}
 	set := map[string]bool{}
 	for i, c := range n.Content {
@@ -106,25 +119,25 @@ func (g *grpcReader) codes(n *yaml.Node, s src) []string {
 		}
 		out, known := grpcCodes[name]
 		switch {
-		case !known:
+		case !known || c.Kind != yaml.ScalarNode:
 			g.fail(cs, "unknown gRPC status code %q", c.Value)
-			return nil
+			return nil, false
 		case out == "-":
-			g.fail(cs, "OK is not a failure and cannot be retried")
-			return nil
+			g.fail(cs, "OK is not a failure and cannot be %s", what)
+			return nil, false
 		case out == "":
 			g.warn(cs, "%s imported as \"error\": ressim has one error outcome", name)
 			out = "error"
 		}
 		set[out] = true
 	}
-	var on []string
+	on = []string{}
 	for _, o := range []string{"error", "timeout", "rejected"} {
 		if set[o] {
 			on = append(on, strconv.Quote(o))
 		}
 	}
-	return on
+	return on, true
 }
 
 // throttling maps retryThrottling onto ressim's token-bucket budget.
@@ -154,6 +167,6 @@ func (g *grpcReader) throttling(n *yaml.Node, s src) {
 		g.fail(s, "retryThrottling needs maxTokens and tokenRatio")
 		return
 	}
-	g.warn(s, "approximate: gRPC takes a token per failure and retries above half the bucket; ressim takes one per retry (ratio = tokenRatio, capacity = maxTokens/2)")
+	g.warn(s, "approximate: gRPC takes a token per failure and retries above half the bucket; ressim takes one per retry or hedge (ratio = tokenRatio, capacity = maxTokens/2)")
 	g.throttle = &setting{"retry_budget", fmt.Sprintf("{ ratio = %g, capacity = %g, min_retries_per_second = 0 }", ratio, max(1, maxTokens/2)), s}
 }

@@ -34,7 +34,8 @@ func importFile(t *testing.T, kind, name string) *Result {
 // experiment validates, runs (shortened to 2 s), and matches its golden
 // file together with the warnings.
 func TestImportValidateRun(t *testing.T) {
-	for _, c := range [][2]string{{"grpc", "grpc-retry.json"}, {"grpc", "grpc-timeout.json"}, {"resilience4j", "resilience4j.yml"}, {"envoy", "envoy.yaml"},
+	for _, c := range [][2]string{{"grpc", "grpc-retry.json"}, {"grpc", "grpc-timeout.json"}, {"grpc", "grpc-hedging.json"}, {"resilience4j", "resilience4j.yml"},
+		{"envoy", "envoy.yaml"}, {"envoy", "envoy-hedging.yaml"},
 		{"istio", "istio-circuit-breaking.yaml"}, {"istio", "istio-reference.yaml"}, {"istio", "istio-bookinfo.yaml"}} {
 		name := c[1]
 		r := importFile(t, c[0], name)
@@ -108,7 +109,12 @@ func TestGRPCMapping(t *testing.T) {
 // source position; nothing is generated.
 func TestGRPCErrors(t *testing.T) {
 	cases := []struct{ src, want string }{
-		{`{"methodConfig": [{"name": [{"service": "a"}], "hedgingPolicy": {"maxAttempts": 3}}]}`, "x.json:1:48: methodConfig[0].hedgingPolicy: hedging is not modelled"},
+		// gRPC refuses a method config with both policies; so does the import.
+		{`{"methodConfig": [{"name": [{"service": "a"}], "retryPolicy": {"maxAttempts": 3, "initialBackoff": "1s", "maxBackoff": "2s", "retryableStatusCodes": [14]}, "hedgingPolicy": {"maxAttempts": 3}}]}`,
+			"x.json:1:157: methodConfig[0].hedgingPolicy: a method config has a retryPolicy or a hedgingPolicy, not both (gRFC A6; gRPC refuses the service config): the other is at x.json:1:48"},
+		{`{"methodConfig": [{"name": [{"service": "a"}], "hedgingPolicy": {"hedgingDelay": "1s"}}]}`, "x.json:1:48: methodConfig[0].hedgingPolicy: a hedgingPolicy needs maxAttempts > 1"},
+		{`{"methodConfig": [{"name": [{"service": "a"}], "hedgingPolicy": {"maxAttempts": 2, "hedgingDelay": "-1s"}}]}`, "x.json:1:84: methodConfig[0].hedgingPolicy.hedgingDelay: duration \"-1s\" must be a non-negative number"},
+		{`{"methodConfig": [{"name": [{"service": "a"}], "hedgingPolicy": {"maxAttempts": 2, "nonFatalStatusCodes": ["OK"]}}]}`, "x.json:1:108: methodConfig[0].hedgingPolicy.nonFatalStatusCodes[0]: OK is not a failure and cannot be non-fatal"},
 		{`{"methodConfig": [{"name": [{"service": "a"}], "timeout": "1m"}]}`, "x.json:1:48: methodConfig[0].timeout: want a protobuf JSON duration"},
 		{"{\"methodConfig\": [{\"name\": [{\"service\": \"a\"}],\n \"retryPolicy\": {\"maxAttempts\": 3, \"initialBackoff\": \"1s\", \"maxBackoff\": \"2s\", \"retryableStatusCodes\": [\"NOPE\"]}}]}", "x.json:2:105: methodConfig[0].retryPolicy.retryableStatusCodes[0]: unknown gRPC status code"},
 		{`{"methodConfig": [{"name": [{"service": "a b"}]}]}`, `service "a b" is not a valid`},
@@ -124,7 +130,7 @@ func TestGRPCErrors(t *testing.T) {
 
 // FuzzImportGRPC: see fuzzImport.
 func FuzzImportGRPC(f *testing.F) {
-	fuzzImport(f, "grpc", "f.json", "grpc-retry.json", "grpc-timeout.json")
+	fuzzImport(f, "grpc", "f.json", "grpc-retry.json", "grpc-timeout.json", "grpc-hedging.json")
 }
 
 // TestResilience4jErrors: a bad value or a missing base config is an
@@ -171,7 +177,10 @@ func FuzzImportResilience4j(f *testing.F) {
 func TestEnvoyErrors(t *testing.T) {
 	cases := []struct{ src, want string }{
 		{"clusters:\n- name: a\n  circuit_breakers:\n    thresholds:\n    - max_requests: -1\n", "x.yaml:5:7: clusters[0].circuit_breakers.thresholds[0].max_requests: want an integer"},
-		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      hedge_policy: {}\n", "x.yaml:5:7: routes[0].route.hedge_policy: hedging is not modelled"},
+		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      hedge_policy: {initial_requests: 0}\n", "x.yaml:5:22: routes[0].route.hedge_policy.initial_requests: want an integer >= 1"},
+		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      hedge_policy:\n        additional_request_chance: {numerator: 5, denominator: THOUSAND}\n",
+			"x.yaml:6:51: routes[0].route.hedge_policy.additional_request_chance.denominator: want HUNDRED, TEN_THOUSAND or MILLION"},
+		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      hedge_policy: {hedge_on_per_try_timeout: yes}\n", "x.yaml:5:22: routes[0].route.hedge_policy.hedge_on_per_try_timeout: want true or false"},
 		{"virtual_hosts:\n- routes:\n  - route:\n      cluster: a\n      retry_policy: { retry_on: retriable-4xx }\n", "retry_on names no condition ressim models"},
 		// Found by FuzzImportEnvoy: "." passed the name pattern but is not a
 		// service name ressim accepts; "caller" would clash with the skeleton.
@@ -268,7 +277,9 @@ func fuzzImport(f *testing.F, kind, name string, seeds ...string) {
 }
 
 // FuzzImportEnvoy: see fuzzImport.
-func FuzzImportEnvoy(f *testing.F) { fuzzImport(f, "envoy", "f.yaml", "envoy.yaml") }
+func FuzzImportEnvoy(f *testing.F) {
+	fuzzImport(f, "envoy", "f.yaml", "envoy.yaml", "envoy-hedging.yaml")
+}
 
 // FuzzImportIstio: see fuzzImport.
 func FuzzImportIstio(f *testing.F) {

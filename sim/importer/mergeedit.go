@@ -44,6 +44,11 @@ func (ed *editor) apply(line int, sts []setting) {
 	for _, st := range sts {
 		groups[keyGroup(st.key)] = true
 	}
+	// A call hedges or retries, not both: an imported hedge replaces the
+	// step's retry, and an imported retry its hedge.
+	if groups["retry"] || groups["hedge"] {
+		groups["retry"], groups["hedge"] = true, true
+	}
 	last := at
 	for i := start; i < end; i++ {
 		t := strings.TrimSpace(ed.lines[i])
