@@ -12,14 +12,7 @@ import (
 // envoyHedge is a route's hedge_policy as read
 // (envoy/config/route/v3/route_components.proto, HedgePolicy).
 type envoyHedge struct {
-	from src
-	// initial is initial_requests (default 1), chance
-	// additional_request_chance as a probability (default 0), each with
-	// where it is written.
-	initial      int
-	initialFrom  *src
-	chance       float64
-	chanceFrom   *src
+	from         src
 	onPerTry     bool // hedge_on_per_try_timeout (default false)
 	onPerTryFrom *src
 }
@@ -33,11 +26,11 @@ var envoyDenominators = map[string]float64{
 
 // hedgePolicy reads a route's hedge_policy. Envoy's API marks
 // initial_requests and additional_request_chance [#not-implemented-hide:]:
-// Envoy accepts them and sends one request. They are imported as written,
-// as ressim's hedge models them, with a warning each that the proxy does
-// not act on them.
+// Envoy accepts them and sends one request. They are checked and not
+// imported, with a warning each: the import models the proxy as it runs,
+// and a copy it never sends would misstate the load.
 func (g *envoyReader) hedgePolicy(n *yaml.Node, s src) *envoyHedge {
-	h := &envoyHedge{from: s, initial: 1}
+	h := &envoyHedge{from: s}
 	if n.Kind != yaml.MappingNode {
 		g.fail(s, "must be a HedgePolicy object {initial_requests, additional_request_chance, hedge_on_per_try_timeout}")
 		return nil
@@ -53,20 +46,18 @@ func (g *envoyReader) hedgePolicy(n *yaml.Node, s src) *envoyHedge {
 				ok = false
 				continue
 			}
-			if k > hedge.MaxMaxAttempts {
-				g.warn(fs, "ressim's hedge sends at most %d copies (gRPC's cap): %d imported as %d", hedge.MaxMaxAttempts, k, hedge.MaxMaxAttempts)
-				k = hedge.MaxMaxAttempts
+			if k > 1 {
+				g.warn(fs, "Envoy's API marks initial_requests not implemented (route_components.proto, HedgePolicy): Envoy sends one request; not imported (hedge.initial_requests models a proxy that would)")
 			}
-			h.initial, h.initialFrom = k, &fs
-			g.warn(fs, "Envoy's API marks initial_requests not implemented (route_components.proto, HedgePolicy): Envoy sends one request; imported as written")
 		case "additional_request_chance":
 			p, pok := g.fractionalPercent(f.value, fs)
 			if !pok {
 				ok = false
 				continue
 			}
-			h.chance, h.chanceFrom = p, &fs
-			g.warn(fs, "Envoy's API marks additional_request_chance not implemented (route_components.proto, HedgePolicy): Envoy sends no extra request; imported as written")
+			if p > 0 {
+				g.warn(fs, "Envoy's API marks additional_request_chance not implemented (route_components.proto, HedgePolicy): Envoy sends no extra request; not imported (hedge.additional_chance models a proxy that would)")
+			}
 		case "hedge_on_per_try_timeout":
 			switch f.value.Value {
 			case "true", "false":
@@ -131,56 +122,35 @@ func (g *envoyReader) fractionalPercent(n *yaml.Node, s src) (float64, bool) {
 // out stays in flight, a retry goes alongside it, and the first good
 // answer wins. Its copies are the retry policy's: num_retries + 1 in all,
 // sent on retry_on failures or per-try timeouts, never on a timer. So the
-// hedge table is attempts = the larger of num_retries + 1 and
-// initial_requests (+ 1 with an additional_request_chance), at most 5;
-// delay = "never"; non_fatal = retry_on's outcomes; on_per_try_timeout as
-// written. hedge_on_per_try_timeout has no effect without a retry_policy
-// and its per_try_timeout (Envoy's note on the field): a warning, and the
-// route retries.
+// hedge table is attempts = num_retries + 1, at most 5; delay = "never";
+// non_fatal = retry_on's outcomes; on_per_try_timeout = true.
+// hedge_on_per_try_timeout has no effect without a retry_policy and its
+// per_try_timeout (Envoy's note on the field): a warning, and the route
+// retries.
 func (g *envoyReader) hedge(h *envoyHedge, r *envoyRetry, c *callOut) bool {
-	perTry := h.onPerTry
-	if perTry && (r == nil || !r.perTryTimeout) {
+	if !h.onPerTry {
+		g.warn(h.from, "Envoy sends no hedged copy with these values (it hedges only with hedge_on_per_try_timeout); not imported")
+		return false
+	}
+	if r == nil || !r.perTryTimeout {
 		why := "no retry_policy gives it copies"
 		if r != nil {
 			why = "the retry_policy has no per_try_timeout"
 		}
 		g.warn(*h.onPerTryFrom, "no effect in Envoy: %s", why)
-		perTry = false
-	}
-	extra := 0
-	if h.chance > 0 {
-		extra = 1
-	}
-	if !perTry && h.initial+extra <= 1 {
-		if !h.onPerTry { // else said above
-			g.warn(h.from, "Envoy sends no hedged copy with these values; not imported")
-		}
 		return false
 	}
-	attempts, from := h.initial+extra, h.from
-	if r != nil && r.attempts > attempts {
-		attempts, from = r.attempts, r.from
-	}
+	attempts := r.attempts
 	if attempts > hedge.MaxMaxAttempts {
-		g.warn(from, "ressim's hedge sends at most %d copies (gRPC's cap): %d imported as %d", hedge.MaxMaxAttempts, attempts, hedge.MaxMaxAttempts)
+		g.warn(r.from, "ressim's hedge sends at most %d copies (gRPC's cap): %d imported as %d", hedge.MaxMaxAttempts, attempts, hedge.MaxMaxAttempts)
 		attempts = hedge.MaxMaxAttempts
 	}
-	c.set("hedge.attempts", strconv.Itoa(attempts), from)
+	c.set("hedge.attempts", strconv.Itoa(attempts), r.from)
 	c.set("hedge.delay", `"never"`, h.from)
-	if r != nil {
-		c.set("hedge.non_fatal", r.on, r.from)
-		c.notes = append(c.notes, fmt.Sprintf("hedged, not retried: the retry_policy at %s:%d:%d gives the hedge its copies and non_fatal; a call hedges or retries, so no retry table (and no backoff between copies)",
-			r.from.file, r.from.line, r.from.col))
-		g.warn(r.from, "imported into the route's hedge (hedge_policy at %d:%d), not as a retry table: a call hedges or retries; the backoff between copies is not modelled", h.from.line, h.from.col)
-	}
-	if h.initialFrom != nil {
-		c.set("hedge.initial_requests", strconv.Itoa(h.initial), *h.initialFrom)
-	}
-	if h.chanceFrom != nil {
-		c.set("hedge.additional_chance", strconv.FormatFloat(h.chance, 'g', -1, 64), *h.chanceFrom)
-	}
-	if perTry {
-		c.set("hedge.on_per_try_timeout", "true", *h.onPerTryFrom)
-	}
+	c.set("hedge.non_fatal", r.on, r.from)
+	c.notes = append(c.notes, fmt.Sprintf("hedged, not retried: the retry_policy at %s:%d:%d gives the hedge its copies and non_fatal; a call hedges or retries, so no retry table (and no backoff between copies)",
+		r.from.file, r.from.line, r.from.col))
+	g.warn(r.from, "imported into the route's hedge (hedge_policy at %d:%d), not as a retry table: a call hedges or retries; the backoff between copies is not modelled", h.from.line, h.from.col)
+	c.set("hedge.on_per_try_timeout", "true", *h.onPerTryFrom)
 	return true
 }

@@ -169,7 +169,6 @@ func TestEnvoyHedging(t *testing.T) {
 	want := map[string]hedge.Config{
 		"a": {MaxAttempts: 3, Delay: hedge.Never, InitialRequests: 1, OnPerTryTimeout: true,
 			NonFatal: hedge.NewOutcomeSet(policies.Error, policies.Timeout, policies.Rejected)},
-		"b": {MaxAttempts: 3, Delay: hedge.Never, InitialRequests: 2, AdditionalChance: 0.25},
 		"d": {MaxAttempts: 5, Delay: hedge.Never, InitialRequests: 1, OnPerTryTimeout: true, NonFatal: hedge.NewOutcomeSet(policies.Error)},
 	}
 	for c, w := range want {
@@ -177,10 +176,13 @@ func TestEnvoyHedging(t *testing.T) {
 			t.Errorf("%s: hedge %+v, retry %+v; want hedge %+v and no retry", c, got, pols[c].Retry, w)
 		}
 	}
+	if p := pols["b"]; p.Hedge.MaxAttempts > 1 {
+		t.Errorf("b (only fields Envoy does not implement): hedge %+v; want none", p.Hedge)
+	}
 	if p := pols["c"]; p.Hedge.MaxAttempts > 1 || p.Retry.MaxAttempts != 10 {
 		t.Errorf("c (no per_try_timeout: Envoy never hedges): hedge %+v, retry %+v; want 10 attempts, no hedge", p.Hedge, p.Retry)
 	}
-	for _, c := range []string{"a", "b"} {
+	for _, c := range []string{"a"} {
 		if hedges(res, c) == 0 {
 			t.Errorf("%s: no hedge sent in the run", c)
 		}
@@ -192,8 +194,6 @@ func TestEnvoyHedging(t *testing.T) {
 		`hedge.non_fatal = ["error", "timeout", "rejected"] # e.yaml:5:7 routes[0].route.retry_policy`,
 		`hedge.on_per_try_timeout = true # e.yaml:9:23 routes[0].route.hedge_policy.hedge_on_per_try_timeout`,
 		`timeout = "5ms" # e.yaml:8:9 routes[0].route.retry_policy.per_try_timeout`,
-		`hedge.initial_requests = 2 # e.yaml:13:9 routes[1].route.hedge_policy.initial_requests`,
-		`hedge.additional_chance = 0.25 # e.yaml:14:9 routes[1].route.hedge_policy.additional_request_chance`,
 		`hedge.attempts = 5 # e.yaml:22:7 routes[3].route.retry_policy`,
 	} {
 		if !strings.Contains(r.TOML, w) {
@@ -203,8 +203,9 @@ func TestEnvoyHedging(t *testing.T) {
 	warns := diagText(r.Warnings)
 	for _, w := range []string{
 		"e.yaml:5:7: routes[0].route.retry_policy: imported into the route's hedge (hedge_policy at 9:7), not as a retry table",
-		"e.yaml:13:9: routes[1].route.hedge_policy.initial_requests: Envoy's API marks initial_requests not implemented",
-		"e.yaml:14:9: routes[1].route.hedge_policy.additional_request_chance: Envoy's API marks additional_request_chance not implemented",
+		"e.yaml:13:9: routes[1].route.hedge_policy.initial_requests: Envoy's API marks initial_requests not implemented (route_components.proto, HedgePolicy): Envoy sends one request; not imported",
+		"e.yaml:14:9: routes[1].route.hedge_policy.additional_request_chance: Envoy's API marks additional_request_chance not implemented (route_components.proto, HedgePolicy): Envoy sends no extra request; not imported",
+		"e.yaml:12:7: routes[1].route.hedge_policy: Envoy sends no hedged copy with these values",
 		"e.yaml:17:23: routes[2].route.hedge_policy.hedge_on_per_try_timeout: no effect in Envoy: the retry_policy has no per_try_timeout",
 		"e.yaml:22:7: routes[3].route.retry_policy: ressim's hedge sends at most 5 copies (gRPC's cap): 10 imported as 5",
 	} {
