@@ -11,6 +11,7 @@ import (
 	"github.com/ressim/ressim/sim/policies/breaker"
 	"github.com/ressim/ressim/sim/policies/bulkhead"
 	"github.com/ressim/ressim/sim/policies/fallback"
+	"github.com/ressim/ressim/sim/policies/hedge"
 	"github.com/ressim/ressim/sim/policies/retry"
 )
 
@@ -127,6 +128,19 @@ var traceScenarios = []traceScenario{
 		c.Services[0].Steps = append(c.Services[0].Steps, c.Services[0].Steps[0])
 		return c
 	}, "noticed before step"},
+	{"hedge_loser", func() Config {
+		// A hedged call: a second copy 5 ms after the first if it has not
+		// answered; api's work is exponential (mean 10 ms), so either
+		// copy may win. The other is cancelled the instant the winner
+		// answers, and api (continuous) stops its work at once.
+		c := oneService(20, 4, 10*ms)
+		c.Services[0].Steps = []Step{{Kind: WorkStep, Work: expo(10 * ms)}}
+		c.Services[0].Cancellation = CancelContinuous
+		h := hedge.DefaultConfig()
+		h.Delay = 5 * ms
+		c.Clients[0].Call = CallPolicy{Hedge: h}
+		return c
+	}, "cancelled: another copy decided the call"},
 }
 
 func TestLifecycleTraces(t *testing.T) {
