@@ -117,6 +117,7 @@ func Families() []Family {
 		{"ressim_service_request_duration_seconds", "Histogram of the sojourn time (arrival to response) of the requests that finished; the values of ressim_service_latency_seconds, bucketed.", Histogram, "seconds", s},
 		{"ressim_service_latency_mean_seconds", "Mean sojourn time of the requests that finished in the interval.", Gauge, "seconds", s},
 		{"ressim_service_wasted_work_seconds", "Worker time spent on requests nobody waited for any more.", Counter, "seconds", s},
+		{"ressim_service_cancelled", "Handlers cut short, and queued requests dropped, because their caller was gone: a service whose cancellation is at_step or continuous.", Counter, "", s},
 		{"ressim_service_amplification_ratio", "Attempts reaching the service per user request sent, in the interval.", Gauge, "ratio", s},
 		{"ressim_service_cache_hit_ratio", "Probability of a cache hit at the end of the interval.", Gauge, "ratio", s},
 		{"ressim_service_concurrency_limit_requests", "The adaptive concurrency limit at the end of the interval, mean over instances.", Gauge, "requests", s},
@@ -171,6 +172,7 @@ func Mappings() []Mapping {
 		{Key: topology.ServiceLatencyP99, Family: "ressim_service_latency_seconds", Fixed: q("0.99"), Scale: ms},
 		{Key: topology.ServiceLatencyP999, Family: "ressim_service_latency_seconds", Fixed: q("0.999"), Scale: ms},
 		{Key: topology.ServiceWastedWork, Family: "ressim_service_wasted_work_seconds", Scale: 1},
+		{Key: topology.ServiceCancelled, Family: "ressim_service_cancelled", Scale: 1, Integer: true},
 		{Key: topology.ServiceAmplification, Family: "ressim_service_amplification_ratio", Scale: 1},
 		{Key: topology.ServiceCacheHitRatio, Family: "ressim_service_cache_hit_ratio", Scale: 1},
 		{Key: topology.ServiceShed, Family: "ressim_service_refused", Fixed: r("shed"), Scale: 1, Integer: true},
@@ -210,6 +212,5 @@ type notExported struct {
 func notExportedOrdered() []notExported {
 	return []notExported{
 		{topology.TotalGoodput, `the sum over clients of ressim_client_responses_total{outcome="good"}`},
-		{topology.ServiceCancelled, `not yet exported: a service's cancelled handlers (cancellation at_step or continuous) are in summary and series only`},
 	}
 }
