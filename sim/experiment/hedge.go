@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"strings"
+	"time"
 
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/hedge"
@@ -25,6 +26,9 @@ func (r *reader) hedge(t *table) (hedge.Config, bool) {
 	}
 	if v, has := t.get("delay"); has && v == "never" {
 		c.Delay = hedge.Never
+	} else if str, isStr := v.(string); has && isStr && !validDuration(str) {
+		r.errorf(t.key("delay"), `expected a duration such as "20ms", or "never" (copies only at the start and on per-try timeouts), got %q`, str)
+		ok = false
 	} else if d, dok := t.duration("delay", false, 0); dok {
 		c.Delay = d
 	} else if has {
@@ -59,4 +63,10 @@ func (r *reader) hedge(t *table) (hedge.Config, bool) {
 		}
 	}
 	return c, ok
+}
+
+// validDuration reports whether s parses as a Go duration.
+func validDuration(s string) bool {
+	_, err := time.ParseDuration(s)
+	return err == nil
 }
