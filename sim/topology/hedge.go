@@ -55,13 +55,14 @@ func (m *Model) applyHedge(now engine.Time, c *call, d hedge.Decision, st status
 			}
 			m.sendAttempt(now, c)
 		}
-	case hedge.Succeed, hedge.Fail:
+	case hedge.Fail:
 		m.endHedge(now, c, true)
-		if d.Action == hedge.Fail {
-			site.st.inc(m, now, sFailed)
-			m.finishCall(now, c, st)
-		}
+		site.st.inc(m, now, sFailed)
+		m.finishCall(now, c, st)
 		return
+	case hedge.Succeed:
+		// Only an answer decides success, and answers go to hedgeWon.
+		panic("topology: call " + site.name() + ": the hedge policy decided success with no answer")
 	}
 	m.armHedge(now, c, d.NextAt)
 }
