@@ -34,6 +34,8 @@ service_time = { dist = "constant", mean = "1ms" }
 		{"open loop", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 100\n", 100*10*5 + 10*3},
 		// retries: 3 attempts x 5
 		{"retries", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 100\ntimeout = \"1s\"\nretry = { attempts = 3 }\n", 100*10*15 + 10*3},
+		// hedges: 3 copies x (4 + 1 hedge timer + 1 work step)
+		{"hedges", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 100\nhedge = { attempts = 3, delay = \"1ms\" }\n", 100*10*18 + 10*3},
 		// a load fault x 4 for 1 s of the 10: 100/s x 9 s + 400/s x 1 s
 		{"load fault", "[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 100\n[[fault]]\nkind = \"load\"\ntarget = \"c\"\nstart = \"1s\"\nduration = \"1s\"\nmultiply = 4\n", (100*9+400)*5 + 10*3},
 		// a burst: 10000/s for 100 ms, then 10/s: counted for its length, not held

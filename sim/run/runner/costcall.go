@@ -18,8 +18,13 @@ type estimator struct {
 	quick map[string]bool
 }
 
-// call is the events of one call with policy p to service's operation op.
+// call is the events of one call with policy p to service's operation op:
+// at most every attempt its retry policy allows, or every copy its hedge
+// sends, each with one more event for the hedge timer that sent it.
 func (e *estimator) call(p topology.CallPolicy, service, op string) float64 {
+	if h := p.Hedge.MaxAttempts; h > 1 {
+		return float64(h) * (eventsPerAttempt + 1 + e.handler(service, op))
+	}
 	attempts := float64(max(p.Retry.MaxAttempts, 1))
 	return attempts * (eventsPerAttempt + e.handler(service, op))
 }

@@ -131,6 +131,9 @@ func genText(stream uint64, i int, scale float64) string {
 	if g.chance(0.2) {
 		g.p("propagate_deadlines = true\n")
 	}
+	if g.chance(0.2) {
+		g.p("propagate_cancellation = true\n")
+	}
 
 	// Services first into a buffer: the clients' loads follow the entry
 	// service's capacity.
@@ -247,6 +250,9 @@ func (g *gen) service(svcs []genService, k int) {
 	if g.chance(0.1) {
 		g.p("shed = { normal = 0.8, background = 0.5, retry_after = \"%v\" }\n", g.dur(10*time.Millisecond, time.Second))
 	}
+	if g.chance(0.2) {
+		g.p("cancellation = %q\n", []string{"at_step", "continuous"}[g.r.IntN(2)])
+	}
 	if g.chance(0.1) {
 		g.p("limit = { algorithm = %q, initial = 20, min = 2, max = 100 }\n", []string{"aimd", "gradient2", "vegas"}[g.r.IntN(3)])
 	}
@@ -360,7 +366,19 @@ func (g *gen) policy() {
 	if g.chance(0.6) {
 		g.p("timeout = \"%v\"\n", g.dur(5*time.Millisecond, time.Second).Round(time.Millisecond))
 	}
-	if g.chance(0.5) {
+	hedged := false
+	if g.chance(0.15) {
+		hedged = true
+		g.p("hedge = { attempts = %d, delay = %q", g.between(2, 5),
+			[]string{"0s", g.dur(time.Millisecond, 50*time.Millisecond).Round(time.Millisecond).String(), "never"}[g.r.IntN(3)])
+		if g.chance(0.3) {
+			g.p(", non_fatal = [\"error\", \"timeout\"], on_per_try_timeout = true")
+		}
+		g.p(" }\n")
+		if g.chance(0.3) {
+			g.p("retry_budget = { ratio = %.2f, capacity = %d }\n", g.r.Float64(), g.between(1, 100))
+		}
+	} else if g.chance(0.5) {
 		base := g.dur(time.Millisecond, 50*time.Millisecond)
 		cp := base * time.Duration(g.between(1, 20))
 		g.p("retry = { attempts = %d, backoff = %q, base = \"%v\", cap = \"%v\"", g.between(2, 4),
@@ -392,12 +410,16 @@ func (g *gen) policy() {
 			g.p("bulkhead = { kind = \"pool\", max_threads = %d, queue = %d }\n", g.between(1, 20), g.between(0, 50))
 		}
 	}
+	placements := []string{"outside_retry", "inside_retry"}
+	if hedged { // a hedged call's breaker guards the whole call
+		placements = placements[:1]
+	}
 	if g.chance(0.25) {
 		size := g.between(5, 100)
 		g.p("breaker = { window = %q, window_size = %d, minimum_calls = %d, failure_rate = %d, half_open_calls = %d, open_pause = \"%v\", placement = %q",
 			[]string{"count", "time"}[g.r.IntN(2)], size, g.between(1, size), g.between(10, 90), g.between(1, 5),
 			g.dur(200*time.Millisecond, 5*time.Second).Round(time.Millisecond),
-			[]string{"outside_retry", "inside_retry"}[g.r.IntN(2)])
+			placements[g.r.IntN(len(placements))])
 		if g.chance(0.4) {
 			g.p(", slow_call_rate = %d, slow_call_duration = \"%v\"", g.between(10, 100), g.dur(5*time.Millisecond, 500*time.Millisecond).Round(time.Millisecond))
 		}
