@@ -131,10 +131,28 @@ func (r *reader) guardRetryBudget(t *table, g *topology.CallGuards) bool {
 	ok := true
 	good := true
 	kind := 0
-	if k, kok := bt.oneOf("kind", []string{"tokens", "concurrency"}); kok {
+	if k, kok := bt.oneOf("kind", []string{"tokens", "concurrency", "aws_standard", "per_call_tokens"}); kok {
 		kind = k
 	} else if bt.has("kind") {
 		good = false
+	}
+	switch kind {
+	case 2:
+		c := budget.DefaultAWSConfig()
+		rangedInt(bt, "capacity", topology.SettingAWSCapacity.Range(), &c.Capacity, &good)
+		rangedInt(bt, "retry_cost", topology.SettingAWSRetryCost.Range(), &c.RetryCost, &good)
+		rangedInt(bt, "timeout_cost", topology.SettingAWSTimeoutCost.Range(), &c.TimeoutCost, &good)
+		rangedInt(bt, "success_refund", topology.SettingAWSSuccessRefund.Range(), &c.SuccessRefund, &good)
+		bt.done("kind", "capacity", "retry_cost", "timeout_cost", "success_refund")
+		g.AWSQuota = &c
+		return r.validated(bt, c.Validate(), good) && ok
+	case 3:
+		c := budget.DefaultPerCallConfig()
+		rangedNum(bt, "earn_per_call", topology.SettingPerCallEarn.Range(), &c.EarnPerCall, &good)
+		rangedNum(bt, "capacity", topology.SettingPerCallCapacity.Range(), &c.Capacity, &good)
+		bt.done("kind", "earn_per_call", "capacity")
+		g.PerCallBudget = &c
+		return r.validated(bt, c.Validate(), good) && ok
 	}
 	if kind == 1 {
 		c := budget.DefaultConcurrencyConfig()
@@ -148,7 +166,12 @@ func (r *reader) guardRetryBudget(t *table, g *topology.CallGuards) bool {
 		rangedNum(bt, "ratio", topology.SettingBudgetRatio.Range(), &c.Ratio, &good)
 		rangedNum(bt, "capacity", topology.SettingBudgetCapacity.Range(), &c.Capacity, &good)
 		rangedNum(bt, "min_retries_per_second", topology.SettingBudgetMinRetriesPerSec.Range(), &c.MinRetriesPerSec, &good)
-		bt.done("kind", "ratio", "capacity", "min_retries_per_second")
+		if e, eok := bt.oneOf("earn", []string{"every_success", "first_attempt"}); eok {
+			c.Earn = budget.Earn(e)
+		} else if bt.has("earn") {
+			good = false
+		}
+		bt.done("kind", "ratio", "capacity", "min_retries_per_second", "earn")
 		g.Budget = &c
 		ok = r.validated(bt, c.Validate(), good) && ok
 	}

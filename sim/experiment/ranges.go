@@ -87,6 +87,12 @@ var numericKeys = []numericKey{
 	{"Second flavours", "queue", rowPool, topology.SettingBulkheadQueue, topology.Range{}},
 	{"Second flavours", "budget_percent", rowConcurrency, topology.SettingBudgetPercent, topology.Range{}},
 	{"Second flavours", "min_retry_concurrency", rowConcurrency, topology.SettingBudgetMinRetryConcurrency, topology.Range{}},
+	{"Second flavours", "capacity", rowAWS, topology.SettingAWSCapacity, topology.Range{}},
+	{"Second flavours", "retry_cost", rowAWS, topology.SettingAWSRetryCost, topology.Range{}},
+	{"Second flavours", "timeout_cost", rowAWS, topology.SettingAWSTimeoutCost, topology.Range{}},
+	{"Second flavours", "success_refund", rowAWS, topology.SettingAWSSuccessRefund, topology.Range{}},
+	{"Second flavours", "earn_per_call", rowPerCall, topology.SettingPerCallEarn, topology.Range{}},
+	{"Second flavours", "capacity", rowPerCall, topology.SettingPerCallCapacity, topology.Range{}},
 	{"Second flavours", "failure_threshold", rowLiveness, topology.SettingLivenessFailures, topology.Range{}},
 	{"Distributions", "k", "| `erlang` |", "", erlangKRange},
 	{"Distributions", "scv", "| `hyperexponential` |", "", hyperSCVRange},
@@ -103,6 +109,8 @@ var numericKeys = []numericKey{
 // the liveness probe.
 const (
 	rowPool        = "- `bulkhead = { kind = \"pool\""
+	rowAWS         = "- `retry_budget = { kind = \"aws_standard\""
+	rowPerCall     = "- `retry_budget = { kind = \"per_call_tokens\""
 	rowConcurrency = "- `retry_budget = { kind = \"concurrency\""
 	rowLiveness    = "- `liveness = {"
 )

@@ -60,6 +60,12 @@ choose = [ { call = "back", weight = {{call.weight:80}} }, { call = "slow", weig
 call = "slow"
 bulkhead = { kind = "pool", max_threads = {{bulkhead.pool.max_threads:10}}, queue = {{bulkhead.pool.queue:50}} }
 retry_budget = { kind = "concurrency", budget_percent = {{retry_budget.concurrency.budget_percent:20}}, min_retry_concurrency = {{retry_budget.concurrency.min_retry_concurrency:3}} }
+[[service.step]]
+call = "slow"
+retry_budget = { kind = "aws_standard", capacity = {{retry_budget.aws_standard.capacity:500}}, retry_cost = {{retry_budget.aws_standard.retry_cost:5}}, timeout_cost = {{retry_budget.aws_standard.timeout_cost:10}}, success_refund = {{retry_budget.aws_standard.success_refund:1}} }
+[[service.step]]
+call = "slow"
+retry_budget = { kind = "per_call_tokens", earn_per_call = {{retry_budget.per_call_tokens.earn_per_call:0.1}}, capacity = {{retry_budget.per_call_tokens.capacity:5}} }
 
 [[service]]
 name = "back"

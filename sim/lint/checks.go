@@ -64,7 +64,7 @@ func (c *checker) retry(key, what string, p topology.CallPolicy) {
 	case retry.BackoffNone, retry.BackoffConstant, retry.BackoffExponential:
 		c.add("RS005", rk, "%s: %d attempts with a backoff without jitter", what, r.MaxAttempts)
 	}
-	if p.Guards.Budget == nil && p.Guards.RetryConcurrency == nil {
+	if !p.Guards.HasTokenBudget() && p.Guards.RetryConcurrency == nil {
 		c.add("RS006", rk, "%s: %d attempts and no retry_budget: up to %dx the load on a failing dependency", what, r.MaxAttempts, r.MaxAttempts)
 	}
 }
@@ -85,7 +85,7 @@ func (c *checker) hedge(key, what, callee string, p topology.CallPolicy) {
 		c.add("RS018", hk+".initial_requests", "%s: hedge initial_requests = %d sends %d copies of every call at once: %dx the load on %s all the time, not only for slow calls",
 			what, h.InitialRequests, h.InitialRequests, h.InitialRequests, callee)
 	}
-	if p.Guards.Budget == nil {
+	if !p.Guards.HasTokenBudget() {
 		also := ""
 		if p.Guards.RetryConcurrency != nil {
 			also = " (a concurrency retry_budget limits retries, not hedges)"

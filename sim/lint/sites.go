@@ -91,9 +91,12 @@ func serviceIndex(m *topology.Config) map[string]int {
 // a token budget it is the attempts.
 func steadyAttempts(p topology.CallPolicy, rate float64) float64 {
 	a := float64(attempts(p))
+	if pc := p.Guards.PerCallBudget; pc != nil && a > 1 {
+		return min(1+pc.EarnPerCall, a) // Brooker's bucket: earn per call, a token per retry
+	}
 	b := p.Guards.Budget
 	if a <= 1 || b == nil {
-		return a
+		return a // an AWS quota's steady state depends on the success rate: the worst case
 	}
 	s := 1 + b.Ratio
 	if rate > 0 {
@@ -108,9 +111,9 @@ func steadyAttempts(p topology.CallPolicy, rate float64) float64 {
 // concurrency does not limit them.
 func budgeted(p topology.CallPolicy) bool {
 	if hedged(p) {
-		return p.Guards.Budget != nil
+		return p.Guards.HasTokenBudget()
 	}
-	return p.Guards.Budget != nil || p.Guards.RetryConcurrency != nil
+	return p.Guards.HasTokenBudget() || p.Guards.RetryConcurrency != nil
 }
 
 // hedged reports whether p hedges (then it does not retry: topology

@@ -104,8 +104,12 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 		var dl time.Duration
 		dl, _ = c.dl.Expiry()
 		d := site.retry.DecideAfter(now.Duration(), c.rs, o, dl, site.rng.Float64(), c.retryAfter)
-		if d.Retry && site.guards.budget != nil && !site.guards.budget.TryRetry(now.Duration()) {
-			d = d.Deny(retry.ReasonBudget)
+		if b := site.guards.budget; d.Retry && b != nil {
+			ok, paid := b.Withdraw(now.Duration(), o)
+			if !ok {
+				d = d.Deny(retry.ReasonBudget)
+			}
+			c.paid = paid
 		}
 		if g := &site.guards; d.Retry && g.retryConc != nil {
 			m.releaseRetrySlot(c) // the previous retry, if it was one, has ended

@@ -31,6 +31,9 @@ func (m *Model) startCall(now engine.Time, site *callSite, job *attempt, user *u
 		c.prio, c.trace = user.client.cfg.Priority, user.trace
 	}
 	site.st.inc(m, now, sCalls)
+	if b := site.guards.budget; b != nil {
+		b.CallStarted(now.Duration())
+	}
 	m.sending++
 	m.enterBulkhead(now, c)
 	m.sending--
@@ -112,6 +115,7 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	a.prio, a.trace = c.prio, c.trace
 	a.call, a.site, a.sent = c, site, now
 	a.num = c.rs.Attempts()
+	a.paid, c.paid = c.paid, 0
 	c.track(a)
 	m.callTo(now, c, cpAttempting, "")
 	m.attemptTo(now, a, apSending, "")

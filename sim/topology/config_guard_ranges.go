@@ -36,6 +36,13 @@ func (g *CallGuards) checkRanges() error {
 			SettingBudgetCapacity.check(b.Capacity),
 			SettingBudgetMinRetriesPerSec.check(b.MinRetriesPerSec))
 	}
+	if q := g.AWSQuota; q != nil {
+		errs = append(errs, SettingAWSCapacity.checkInt(q.Capacity), SettingAWSRetryCost.checkInt(q.RetryCost),
+			SettingAWSTimeoutCost.checkInt(q.TimeoutCost), SettingAWSSuccessRefund.checkInt(q.SuccessRefund))
+	}
+	if q := g.PerCallBudget; q != nil {
+		errs = append(errs, SettingPerCallEarn.check(q.EarnPerCall), SettingPerCallCapacity.check(q.Capacity))
+	}
 	if b := g.RetryConcurrency; b != nil {
 		errs = append(errs, SettingBudgetPercent.check(b.BudgetPercent),
 			SettingBudgetMinRetryConcurrency.checkInt(b.MinRetryConcurrency))

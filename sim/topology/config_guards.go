@@ -42,6 +42,12 @@ type CallGuards struct {
 	BreakerInsideRetry bool
 	// Budget limits retries with a token bucket (package budget).
 	Budget *budget.Config
+	// AWSQuota limits retries with the AWS SDK's standard retry quota
+	// (budget.AWS) instead.
+	AWSQuota *budget.AWSConfig
+	// PerCallBudget limits retries with Brooker's per-call bucket
+	// (budget.PerCall) instead.
+	PerCallBudget *budget.PerCallConfig
 	// RetryConcurrency limits retries Envoy's way: retries in flight at
 	// most a share of the calls in flight through the site.
 	RetryConcurrency *budget.ConcurrencyConfig
@@ -225,8 +231,8 @@ func (g *CallGuards) validate() error {
 			return err
 		}
 	}
-	if g.Budget != nil {
-		if err := g.Budget.Validate(); err != nil {
+	if q := g.quota(); q != (budget.QuotaConfig{}) {
+		if _, err := budget.NewQuota(q); err != nil {
 			return err
 		}
 	}
@@ -245,9 +251,20 @@ func (g *CallGuards) validate() error {
 		if err := g.RetryConcurrency.Validate(); err != nil {
 			return err
 		}
-		if g.Budget != nil {
+		if g.HasTokenBudget() {
 			return fmt.Errorf("a call has one retry budget: tokens or concurrency")
 		}
 	}
 	return nil
+}
+
+// HasTokenBudget reports whether the call has a token budget of any kind
+// (Budget, AWSQuota or PerCallBudget): one that retries and hedges draw on.
+func (g *CallGuards) HasTokenBudget() bool {
+	return g.Budget != nil || g.AWSQuota != nil || g.PerCallBudget != nil
+}
+
+// quota is the call's token budget as package budget selects it.
+func (g *CallGuards) quota() budget.QuotaConfig {
+	return budget.QuotaConfig{Bucket: g.Budget, AWS: g.AWSQuota, PerCall: g.PerCallBudget}
 }

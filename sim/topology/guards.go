@@ -28,7 +28,7 @@ type siteGuards struct {
 	breaker       *breaker.Breaker
 	breakerInside bool
 	breakerState  breaker.State // as of the last logged transition (events_hooks.go)
-	budget        *budget.Bucket
+	budget        budget.Quota  // any token kind
 	retryConc     *budget.Concurrency
 	inflight      int  // calls in flight through the site, for retryConc
 	killed        bool // a kill switch is on: the fallback answers
@@ -67,8 +67,8 @@ func (g *siteGuards) build(c CallGuards) error {
 		}
 		g.breakerInside = c.BreakerInsideRetry
 	}
-	if c.Budget != nil {
-		if g.budget, err = budget.New(*c.Budget); err != nil {
+	if q := c.quota(); q != (budget.QuotaConfig{}) {
+		if g.budget, err = budget.NewQuota(q); err != nil {
 			return err
 		}
 	}
@@ -226,7 +226,7 @@ func (m *Model) attemptOutcome(now engine.Time, a *attempt, o policies.Outcome) 
 	site := a.site
 	g := &site.guards
 	if o == policies.Success && g.budget != nil {
-		g.budget.RecordSuccess(now.Duration())
+		g.budget.Deposit(now.Duration(), a.paid != 0, a.paid)
 	}
 	if g.breaker != nil && g.breakerInside {
 		m.breakerRecord(now, site, a.permit, o, now.Sub(a.sent))

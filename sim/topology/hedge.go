@@ -6,6 +6,7 @@ import (
 
 	"github.com/ressim/ressim/sim/engine"
 	"github.com/ressim/ressim/sim/policies"
+	"github.com/ressim/ressim/sim/policies/budget"
 	"github.com/ressim/ressim/sim/policies/hedge"
 )
 
@@ -40,15 +41,20 @@ func (m *Model) startHedge(now engine.Time, c *call) {
 // if d fails it (the failure that decided it).
 func (m *Model) applyHedge(now engine.Time, c *call, d hedge.Decision, st status) {
 	site := c.site
+	var paid budget.Receipt
 	if d.Action == hedge.Send && d.Hedges > 0 {
-		d = d.Limit(m.hedgesAllowed(now, site, d.Hedges))
+		var n int
+		n, paid = m.hedgesAllowed(now, site, d.Hedges)
+		d = d.Limit(n)
 	}
 	c.hg.hs = d.Next
 	switch d.Action {
 	case hedge.Send:
 		for i := range d.Send {
+			c.paid = 0
 			if i >= d.Send-d.Hedges {
 				site.st.inc(m, now, sHedges)
+				c.paid = paid // a success of this copy refunds it (an AWS quota)
 			}
 			if m.observe != nil {
 				m.noteCall(now, c, "sends copy "+strconv.Itoa(int(c.hg.n)+1)+": "+d.Reason.String())
@@ -68,18 +74,22 @@ func (m *Model) applyHedge(now engine.Time, c *call, d hedge.Decision, st status
 }
 
 // hedgesAllowed asks the call's retry budget for up to n hedges, in order,
-// stopping at the first refusal, and returns how many it allowed.
-func (m *Model) hedgesAllowed(now engine.Time, site *callSite, n int) int {
+// stopping at the first refusal, and returns how many it allowed and what
+// each paid (a hedge follows no failure: policies.Success to Withdraw).
+func (m *Model) hedgesAllowed(now engine.Time, site *callSite, n int) (int, budget.Receipt) {
 	b := site.guards.budget
 	if b == nil {
-		return n
+		return n, 0
 	}
+	var paid budget.Receipt
 	for k := range n {
-		if !b.TryRetry(now.Duration()) {
-			return k
+		ok, r := b.Withdraw(now.Duration(), policies.Success)
+		if !ok {
+			return k, paid
 		}
+		paid = r
 	}
-	return n
+	return n, paid
 }
 
 // armHedge sets the call's hedge timer for at (hedge.Never: none).

@@ -8,6 +8,7 @@ import (
 	"github.com/ressim/ressim/sim/engine"
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/breaker"
+	"github.com/ressim/ressim/sim/policies/budget"
 	"github.com/ressim/ressim/sim/policies/bulkhead"
 	"github.com/ressim/ressim/sim/policies/limit"
 	"github.com/ressim/ressim/sim/policies/retry"
@@ -88,8 +89,9 @@ type call struct {
 	cacheMiss bool // went past a cache: a timely success fills it
 	orphaned  bool
 	hasPermit bool
-	holdsSlot bool // holds a bulkhead slot
-	retrySlot bool // a retry holds the Envoy-style budget
+	holdsSlot bool           // holds a bulkhead slot
+	retrySlot bool           // a retry holds the Envoy-style budget
+	paid      budget.Receipt // what the token budget took for the next attempt (a retry or hedge)
 }
 
 // status is how a handler execution ended, as sent back to the caller.
@@ -156,6 +158,7 @@ type attempt struct {
 	measured bool // arrived inside the measurement window
 	holdsLim bool
 	qExpired bool
+	paid     budget.Receipt // what the call's token budget took for this attempt; 0: a first attempt
 }
 
 // pools recycle the request records so that memory is bounded by what is

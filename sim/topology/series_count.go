@@ -133,7 +133,7 @@ func siteKeys(p *CallPolicy) []SeriesKey {
 	if p.Retry.MaxAttempts > 1 {
 		keys = append(keys, SiteAttempts, SiteRetries, SiteRetriesDenied)
 	}
-	if g.Budget != nil {
+	if g.HasTokenBudget() {
 		keys = append(keys, SiteBudgetTokens)
 	}
 	return keys

@@ -47,6 +47,12 @@ const (
 	SettingBudgetCapacity            Setting = "retry_budget.capacity"                          // budget.Config.Capacity
 	SettingBudgetMinRetriesPerSec    Setting = "retry_budget.min_retries_per_second"            // budget.Config.MinRetriesPerSec
 	SettingBudgetPercent             Setting = "retry_budget.concurrency.budget_percent"        // budget.ConcurrencyConfig.BudgetPercent
+	SettingAWSCapacity               Setting = "retry_budget.aws_standard.capacity"             // budget.AWSConfig.Capacity
+	SettingAWSRetryCost              Setting = "retry_budget.aws_standard.retry_cost"           // budget.AWSConfig.RetryCost
+	SettingAWSTimeoutCost            Setting = "retry_budget.aws_standard.timeout_cost"         // budget.AWSConfig.TimeoutCost
+	SettingAWSSuccessRefund          Setting = "retry_budget.aws_standard.success_refund"       // budget.AWSConfig.SuccessRefund
+	SettingPerCallEarn               Setting = "retry_budget.per_call_tokens.earn_per_call"     // budget.PerCallConfig.EarnPerCall
+	SettingPerCallCapacity           Setting = "retry_budget.per_call_tokens.capacity"          // budget.PerCallConfig.Capacity
 	SettingBudgetMinRetryConcurrency Setting = "retry_budget.concurrency.min_retry_concurrency" // budget.ConcurrencyConfig.MinRetryConcurrency
 	SettingFallbackFailRate          Setting = "fallback.fail_rate"                             // FallbackConfig.FailRate
 	SettingShedCritical              Setting = "shed.critical"                                  // shed.Config.Threshold[policies.Critical]
@@ -128,6 +134,12 @@ var settingRanges = []SettingRange{
 	{SettingBudgetCapacity, Range{Lo: 1, Hi: 1e9, Unit: "tokens"}, 0, ""},
 	{SettingBudgetMinRetriesPerSec, Range{Lo: 1e-6, Hi: 1e4, Zero: true, Unit: "retries per second"}, 0, ""},
 	{SettingBudgetPercent, Range{Lo: 0, Hi: 100, Unit: "percent of the calls in flight"}, 0, ""},
+	{SettingAWSCapacity, Range{Lo: 1, Hi: 1e9, Int: true, Unit: "tokens"}, 0, ""},
+	{SettingAWSRetryCost, Range{Lo: 1, Hi: 1e6, Int: true, Unit: "tokens per retry"}, 0, ""},
+	{SettingAWSTimeoutCost, Range{Lo: 1, Hi: 1e6, Int: true, Unit: "tokens per retry after a timeout"}, 0, ""},
+	{SettingAWSSuccessRefund, Range{Lo: 0, Hi: 1e6, Int: true, Unit: "tokens per successful attempt"}, 0, ""},
+	{SettingPerCallEarn, Range{Lo: 1e-6, Hi: 1000, Zero: true, Unit: "tokens per call"}, 0, ""},
+	{SettingPerCallCapacity, Range{Lo: 1, Hi: 1e9, Unit: "tokens"}, 0, ""},
 	{SettingBudgetMinRetryConcurrency, Range{Lo: 0, Hi: maxSlots, Int: true, Unit: "retries in flight"}, 0, ""},
 	{SettingFallbackFailRate, Range{Lo: 0, Hi: 1, Unit: "probability the fallback fails too"}, 0, ""},
 	{SettingShedCritical, Range{Lo: 0, Hi: 1, OpenLo: true, Unit: "utilisation above which the class is shed"}, 0, ""},

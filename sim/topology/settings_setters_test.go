@@ -107,6 +107,16 @@ var settingSetters = map[Setting]func(c *Config, x float64){
 	SettingBudgetMinRetryConcurrency: func(c *Config, x float64) {
 		guards(c).RetryConcurrency = &budget.ConcurrencyConfig{BudgetPercent: 20, MinRetryConcurrency: int(x)}
 	},
+	SettingAWSCapacity:      awsSetter(func(q *budget.AWSConfig, x float64) { q.Capacity = int(x) }),
+	SettingAWSRetryCost:     awsSetter(func(q *budget.AWSConfig, x float64) { q.RetryCost = int(x) }),
+	SettingAWSTimeoutCost:   awsSetter(func(q *budget.AWSConfig, x float64) { q.TimeoutCost = int(x) }),
+	SettingAWSSuccessRefund: awsSetter(func(q *budget.AWSConfig, x float64) { q.SuccessRefund = int(x) }),
+	SettingPerCallEarn: func(c *Config, x float64) {
+		guards(c).PerCallBudget = &budget.PerCallConfig{EarnPerCall: x, Capacity: 5}
+	},
+	SettingPerCallCapacity: func(c *Config, x float64) {
+		guards(c).PerCallBudget = &budget.PerCallConfig{EarnPerCall: 0.1, Capacity: x}
+	},
 	SettingFallbackFailRate: func(c *Config, x float64) {
 		guards(c).Fallback = &FallbackConfig{Level: fallback.Generic, FailRate: x}
 	},
@@ -199,5 +209,14 @@ func faultSetter(k FaultKind, target string, set func(*FaultConfig, float64)) fu
 		f := during(k, target)
 		set(&f, x)
 		addFault(c, f)
+	}
+}
+
+// awsSetter sets one field of a default AWS quota on the first call.
+func awsSetter(set func(*budget.AWSConfig, float64)) func(*Config, float64) {
+	return func(c *Config, x float64) {
+		q := budget.DefaultAWSConfig()
+		set(&q, x)
+		guards(c).AWSQuota = &q
 	}
 }

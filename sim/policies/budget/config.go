@@ -45,6 +45,10 @@ type Config struct {
 	// minRetriesPerSec). 0 disables the reserve. Default 1; range
 	// [0, MaxMinRetriesPerSec].
 	MinRetriesPerSec float64
+	// Earn says which successes deposit Ratio: EarnEverySuccess (the zero
+	// value and the default) or EarnFirstAttempt. It matters only to
+	// Deposit; RecordSuccess always deposits.
+	Earn Earn
 }
 
 // DefaultConfig returns Ratio 0.1, Capacity 100, MinRetriesPerSec 1.
@@ -62,6 +66,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: Capacity %v not in [1, %v]", ErrInvalidConfig, c.Capacity, MaxCapacity)
 	case !(c.MinRetriesPerSec == 0 || c.MinRetriesPerSec >= 1e-6 && c.MinRetriesPerSec <= MaxMinRetriesPerSec):
 		return fmt.Errorf("%w: MinRetriesPerSec %v not 0 or in [1e-6, %v]", ErrInvalidConfig, c.MinRetriesPerSec, MaxMinRetriesPerSec)
+	case c.Earn > EarnFirstAttempt:
+		return fmt.Errorf("%w: Earn %v is neither every_success nor first_attempt", ErrInvalidConfig, c.Earn)
 	}
 	return nil
 }
@@ -116,3 +122,32 @@ func micro(tokens float64) int64 { return int64(math.Round(tokens * scale)) }
 
 // scale is the number of fixed-point units in one token.
 const scale = 1e6
+
+// Earn says which successes deposit into a Bucket.
+type Earn uint8
+
+const (
+	// EarnEverySuccess: every successful attempt deposits Ratio, first
+	// attempts and retries alike (the source's RetryBudget, and the
+	// default).
+	EarnEverySuccess Earn = iota
+	// EarnFirstAttempt: only a successful first attempt deposits; a retry
+	// that succeeds pays nothing back, so the retries' own successes
+	// cannot refill the bucket that paid for them, and the deposits
+	// measure the first attempts' success rate alone.
+	EarnFirstAttempt
+)
+
+// String returns the file's name of e: "every_success" or
+// "first_attempt".
+func (e Earn) String() string {
+	switch e {
+	case EarnEverySuccess:
+		return "every_success"
+	case EarnFirstAttempt:
+		return "first_attempt"
+	}
+	return fmt.Sprintf("Earn(%d)", uint8(e))
+}
+
+func wrapInvalid(msg string) error { return fmt.Errorf("%w: %s", ErrInvalidConfig, msg) }

@@ -92,6 +92,72 @@
 // config (both 0) is refused with ErrInvalidConfig: it would refuse every
 // retry, which is what retry MaxAttempts 1 says plainly.
 //
+// # The Quota interface, and which successes earn
+//
+// Bucket, AWS and PerCall implement Quota, which the model and package
+// wall use for every token kind: CallStarted before a call's first
+// attempt, Withdraw(now, outcome of the failed attempt) for each retry or
+// hedge, returning whether it may go and a one-byte Receipt of what it
+// paid, and Deposit(now, retry, receipt) for each successful attempt.
+// Bucket's Config.Earn says which successes deposit: EarnEverySuccess
+// (the default, as above) or EarnFirstAttempt (a successful retry
+// deposits nothing).
+//
+// # AWS SDK standard retry quota (AWS)
+//
+// The AWS SDK for Go v2's retry.Standard over ratelimit.TokenRateLimit
+// (github.com/aws/aws-sdk-go-v2: aws/retry/standard.go at commit
+// 1489ddb225dc3ff0d1dd273779b2115acb58f71b, aws/ratelimit/token_bucket.go
+// and token_rate_limit.go at 843b02ad6f819c6152f467ce07dd456d971eca23,
+// aws/retry/middleware.go's handleAttempt): a quota of 500 tokens
+// (DefaultRetryRateTokens), full at the start; a retry costs 5
+// (DefaultRetryCost), or 10 (DefaultRetryTimeoutCost) when the failed
+// attempt timed out, and is refused when fewer tokens are left; every
+// successful attempt puts back 1 (DefaultNoRetryIncrement, the attempt
+// token), and a successful retry also puts back its cost (its retry
+// token); refunds stop at 500. So a retry that succeeds costs nothing,
+// and under a total outage the quota pays for 100 retries of errors (50
+// of timeouts) and then none until successes come back.
+//
+// Two details of the sources. The middleware of 2020 (middleware.go at
+// commit 07f013a52b2583056c12913b7132a875c205ab69) released only the retry
+// token after a successful retry, so a success of a retry refunded its
+// cost without the 1; the Smithy-generated 2026 test cases
+// (aws/retry/retry2026_test.go) release NoRetryIncrement for first
+// attempts only too. The current middleware, followed here, releases both;
+// the difference is 1 token per successful retry. And the SDK charges the
+// timeout cost only when the retryer is given timeout checks
+// (StandardOptions.Timeouts is empty by default, so a default client pays
+// 5 for every retry); here a per-attempt timeout (policies.Timeout) pays
+// TimeoutCost: set it equal to RetryCost for the SDK's default.
+//
+// # Brooker's adaptive retry bucket (PerCall)
+//
+// The "adaptive" retry strategy of Marc Brooker's retry simulator
+// (github.com/mbrooker/simulator_example, retry_sim/retry_strategy.py,
+// AdaptiveRetryStrategy, at commit 7aa858b9e5d84c96372dda664ab6994057b5e7b6;
+// "Fixing retries with token buckets and circuit breakers", 2022): a
+// bucket of 5 tokens, full at the start, that every call earns 0.1 of
+// when it starts (successful or not), and that pays one token for a retry
+// while it holds more than one. His calls retry without an attempts limit
+// or a backoff for as long as the bucket pays.
+//
+// With earn e per call, at an independent failure probability p and no
+// attempts limit, a call wants p/(1-p) retries on average; when that is
+// more than e the bucket binds: every token earned is spent, so over N
+// calls the retries are C + e*N - L, C the capacity and L the level at
+// the end (in (0, C]; at most about 1 + e while failures are frequent),
+// and the attempts per call are
+//
+//	1 + e + (C - L)/N
+//
+// which tends to 1 + e (1.1 for Brooker's 0.1) as N grows. At p = 0.5 a
+// call wants 1 retry, ten times e, so the bucket binds; Brooker's clients
+// each had their own bucket, so N is the calls per client: 100 in 10 s
+// at 10 per second give 1.14, 400 give 1.11 (topology's
+// TestBrookerAdaptiveAttempts). Below p = e/(1+e) the bucket stays full
+// and the strategy retries like unlimited retries.
+//
 // # Time and concurrency
 //
 // Instants are time.Duration values since an arbitrary fixed origin (see

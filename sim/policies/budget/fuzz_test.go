@@ -3,6 +3,8 @@ package budget
 import (
 	"testing"
 	"time"
+
+	"github.com/ressim/ressim/sim/policies"
 )
 
 // FuzzBucket runs arbitrary sequences of successes, retries and clock
@@ -119,6 +121,81 @@ func FuzzFinagle(f *testing.F) {
 			ok := b.TryWithdraw(now)
 			if ok != (before >= 1) || ok && b.Balance(now) != before-1 {
 				t.Fatalf("withdraw at %v: ok %v, balance %d -> %d", now, ok, before, b.Balance(now))
+			}
+		}
+	})
+}
+
+// FuzzQuota runs arbitrary sequences of call starts, failed attempts
+// (errors, timeouts, hedges) and successes (first attempts and retries,
+// each retry handing back the receipt of the last retry allowed) against
+// each kind. Invariants: the tokens are never negative and never above
+// the capacity, a retry is allowed only when the tokens could pay for it,
+// and an allowed retry lowers the tokens by exactly its price.
+func FuzzQuota(f *testing.F) {
+	f.Add(uint8(0), 500, 5, 10, 1, 0.1, 5.0, []byte{1, 2, 3, 4, 5, 0, 1, 1, 1})
+	f.Add(uint8(1), 12, 5, 10, 1, 0.1, 5.0, []byte{2, 2, 2, 3, 4, 0, 0, 0})
+	f.Add(uint8(2), 1, 1, 1, 0, 0.5, 1.0, []byte{0, 1, 0, 1, 3, 3})
+	f.Fuzz(func(t *testing.T, kind uint8, capA, retry, timeout, refund int, earn, capP float64, ops []byte) {
+		var (
+			q     Quota
+			err   error
+			limit float64
+			price func(policies.Outcome) float64
+			above bool // a retry needs more tokens than its price, not as many
+		)
+		switch kind % 3 {
+		case 0:
+			q, err = NewAWS(AWSConfig{Capacity: capA, RetryCost: retry, TimeoutCost: timeout, SuccessRefund: refund})
+			limit = float64(capA)
+			price = func(o policies.Outcome) float64 {
+				if o == policies.Timeout {
+					return float64(timeout)
+				}
+				return float64(retry)
+			}
+		case 1:
+			q, err = NewPerCall(PerCallConfig{EarnPerCall: earn, Capacity: capP})
+			limit, above = capP, true
+			price = func(policies.Outcome) float64 { return 1 }
+		default:
+			q, err = New(Config{Ratio: earn, Capacity: capP, Earn: Earn(kind / 3 % 2)})
+			limit = capP
+			price = func(policies.Outcome) float64 { return 1 }
+		}
+		if err != nil {
+			return
+		}
+		var paid Receipt
+		for i, op := range ops {
+			now := time.Duration(i) * time.Millisecond
+			before := q.Tokens()
+			switch op % 6 {
+			case 0:
+				q.CallStarted(now)
+			case 1, 2, 3:
+				o := [...]policies.Outcome{policies.Error, policies.Timeout, policies.Success}[op%6-1]
+				ok, r := q.Withdraw(now, o)
+				p := price(o)
+				if _, isBucket := q.(*Bucket); isBucket {
+					break // the reserve may pay: FuzzBucket checks it
+				}
+				if want := before >= p-1e-9 && !(above && before <= p+1e-9); ok != want {
+					t.Fatalf("op %d: Withdraw(%v) = %v with %v tokens, price %v", i, o, ok, before, p)
+				}
+				if ok {
+					paid = r
+					if d := before - q.Tokens(); d < p-1e-6 || d > p+1e-6 {
+						t.Fatalf("op %d: a retry of price %v took %v", i, p, d)
+					}
+				}
+			case 4:
+				q.Deposit(now, false, NoReceipt)
+			case 5:
+				q.Deposit(now, true, paid)
+			}
+			if tok := q.Tokens(); tok < 0 || tok > limit+1e-6 {
+				t.Fatalf("op %d: tokens %v outside [0, %v]", i, tok, limit)
 			}
 		}
 	})
