@@ -104,6 +104,9 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 		var dl time.Duration
 		dl, _ = c.dl.Expiry()
 		d := site.retry.DecideAfter(now.Duration(), c.rs, o, dl, site.rng.Float64(), c.retryAfter)
+		if d.Retry && site.guards.retryGate != nil && !site.guards.retryGate.AllowRetry(now.Duration()) {
+			d = d.Deny(retry.ReasonBreaker)
+		}
 		if d.Retry && site.guards.budget != nil && !site.guards.budget.TryRetry(now.Duration()) {
 			d = d.Deny(retry.ReasonBudget)
 		}
