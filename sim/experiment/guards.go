@@ -91,13 +91,39 @@ func (r *reader) guardBreaker(t *table, g *topology.CallGuards) bool {
 	if !has {
 		return !t.has("breaker")
 	}
+	bt.anyKeys = breakerKeys
+	good := true
+	p, pok := bt.oneOf("placement", []string{"outside_retry", "inside_retry", "retries_only"})
+	if !pok && bt.has("placement") {
+		good = false
+	}
+	if pok && p == 2 {
+		return r.guardRetryBreaker(bt, g, good)
+	}
 	ok := true
 	c := breaker.DefaultConfig()
-	good := true
 	if w, wok := bt.oneOf("window", []string{"count", "time"}); wok {
 		c.SlidingWindowType = breaker.WindowType(w)
 	} else if bt.has("window") {
 		good = false
+	}
+	if bt.has("window_duration") {
+		switch {
+		case c.SlidingWindowType != breaker.TimeBased:
+			bt.get("window_duration")
+			r.errorf(bt.key("window_duration"), "window_duration needs window = \"time\"")
+			good = false
+		case bt.has("window_size"):
+			bt.get("window_duration")
+			r.errorf(bt.key("window_duration"), "give window_size (seconds) or window_duration, not both")
+			good = false
+		default:
+			if n, b, wok := r.timeWindow(bt); wok {
+				c.SlidingWindowSize, c.Bucket = n, b
+			} else {
+				good = false
+			}
+		}
 	}
 	rangedInt(bt, "window_size", topology.SettingBreakerWindowSize.Range(), &c.SlidingWindowSize, &good)
 	rangedInt(bt, "minimum_calls", topology.SettingBreakerMinimumCalls.Range(), &c.MinimumNumberOfCalls, &good)
@@ -110,13 +136,8 @@ func (r *reader) guardBreaker(t *table, g *topology.CallGuards) bool {
 	if !bt.has("max_open_pause") && c.MaxWaitDurationInOpenState < c.WaitDurationInOpenState {
 		c.MaxWaitDurationInOpenState = c.WaitDurationInOpenState
 	}
-	if p, pok := bt.oneOf("placement", []string{"outside_retry", "inside_retry"}); pok {
-		g.BreakerInsideRetry = p == 1
-	} else if bt.has("placement") {
-		good = false
-	}
-	bt.done("window", "window_size", "minimum_calls", "failure_rate", "slow_call_rate",
-		"slow_call_duration", "half_open_calls", "open_pause", "max_open_pause", "placement")
+	g.BreakerInsideRetry = pok && p == 1
+	bt.done(breakerKeys...)
 	g.Breaker = &c
 	ok = r.validated(bt, c.Validate(), good) && ok
 	return ok

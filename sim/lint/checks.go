@@ -64,7 +64,9 @@ func (c *checker) retry(key, what string, p topology.CallPolicy) {
 	case retry.BackoffNone, retry.BackoffConstant, retry.BackoffExponential:
 		c.add("RS005", rk, "%s: %d attempts with a backoff without jitter", what, r.MaxAttempts)
 	}
-	if !p.Guards.HasTokenBudget() && p.Guards.RetryConcurrency == nil {
+	// A breaker for retries only (placement "retries_only") stops the
+	// retries once the dependency fails: it bounds them as a budget does.
+	if !p.Guards.HasTokenBudget() && p.Guards.RetryConcurrency == nil && p.Guards.RetryBreaker == nil {
 		c.add("RS006", rk, "%s: %d attempts and no retry_budget: up to %dx the load on a failing dependency", what, r.MaxAttempts, r.MaxAttempts)
 	}
 }

@@ -120,6 +120,15 @@ retry = { attempts = 2 }`, 3: budgeted}, "RS006"},
   fallback = { level = "generic" }`}, ""},
 		{"wide half-open, small sample", map[int]string{3: `timeout = "100ms"
   breaker = { minimum_calls = 2, half_open_calls = 50 }`}, "RS009 RS010 RS017"},
+		// issue 26: a breaker for retries only never refuses a first
+		// attempt (no RS017), has no half-open nor minimum sample (no
+		// RS009, RS010) and stops retries on a failing dependency as a
+		// budget does (no RS006, no RS007)
+		{"retry-only breaker", map[int]string{1: `deadline = "1s"
+retry = { attempts = 2 }
+breaker = { placement = "retries_only" }`, 3: `timeout = "100ms"
+  retry = { attempts = 3 }
+  breaker = { placement = "retries_only", window_duration = "200ms", failure_rate = 10 }`}, ""},
 		{"unbounded queue", map[int]string{4: ``}, "RS012"},
 		{"bounded queue, no shedding", map[int]string{4: `queue_capacity = 10`}, "RS013"},
 		{"bounded queue with codel", map[int]string{4: `queue_capacity = 10

@@ -106,14 +106,14 @@ func steadyAttempts(p topology.CallPolicy, rate float64) float64 {
 }
 
 // budgeted reports whether p's retries draw on a budget (tokens or
-// concurrency), or its hedges on a token budget: the simulator asks only
-// the token bucket for hedges (gRPC's retryThrottling), Envoy's retry
-// concurrency does not limit them.
+// concurrency) or pass a breaker for retries only, or its hedges on a
+// token budget: the simulator asks only the token budget for hedges
+// (gRPC's retryThrottling); Envoy's retry concurrency does not limit them.
 func budgeted(p topology.CallPolicy) bool {
 	if hedged(p) {
 		return p.Guards.HasTokenBudget()
 	}
-	return p.Guards.HasTokenBudget() || p.Guards.RetryConcurrency != nil
+	return p.Guards.HasTokenBudget() || p.Guards.RetryConcurrency != nil || p.Guards.RetryBreaker != nil
 }
 
 // hedged reports whether p hedges (then it does not retry: topology

@@ -104,6 +104,9 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 		var dl time.Duration
 		dl, _ = c.dl.Expiry()
 		d := site.retry.DecideAfter(now.Duration(), c.rs, o, dl, site.rng.Float64(), c.retryAfter)
+		if d.Retry && site.guards.retryGate != nil && !site.guards.retryGate.AllowRetry(now.Duration()) {
+			d = d.Deny(retry.ReasonBreaker)
+		}
 		if b := site.guards.budget; d.Retry && b != nil {
 			ok, paid := b.Withdraw(now.Duration(), o)
 			if !ok {

@@ -24,6 +24,9 @@ func (g *CallGuards) checkRanges() error {
 		errs = append(errs, SettingBulkheadMaxThreads.checkInt(p.MaxThreadPoolSize),
 			SettingBulkheadQueue.checkInt(p.QueueCapacity))
 	}
+	if b := g.RetryBreaker; b != nil {
+		errs = append(errs, SettingBreakerFailureRate.check(b.FailureRateThreshold))
+	}
 	if b := g.Breaker; b != nil {
 		errs = append(errs, SettingBreakerWindowSize.checkInt(b.SlidingWindowSize),
 			SettingBreakerMinimumCalls.checkInt(b.MinimumNumberOfCalls),

@@ -40,6 +40,13 @@ type CallGuards struct {
 	// every attempt passes it, instead of around the whole call: the wrong
 	// order, kept to show why it is wrong.
 	BreakerInsideRetry bool
+	// RetryBreaker is a breaker that gates retries only (placement
+	// "retries_only"; package breaker's RetryGate, jirfag's retry circuit
+	// breaker): every attempt's outcome is recorded, first attempts always
+	// go, and a retry is refused (retry.ReasonBreaker) while the failure
+	// rate of the recent attempts is at or above its threshold. A call has
+	// Breaker or RetryBreaker, not both.
+	RetryBreaker *breaker.RetryGateConfig
 	// Budget limits retries with a token bucket (package budget).
 	Budget *budget.Config
 	// AWSQuota limits retries with the AWS SDK's standard retry quota
@@ -228,6 +235,14 @@ func (g *CallGuards) validate() error {
 	}
 	if g.Breaker != nil {
 		if err := g.Breaker.Validate(); err != nil {
+			return err
+		}
+	}
+	if g.RetryBreaker != nil {
+		if g.Breaker != nil {
+			return fmt.Errorf("a call has one breaker: around the call or the attempts, or for retries only")
+		}
+		if err := g.RetryBreaker.Validate(); err != nil {
 			return err
 		}
 	}

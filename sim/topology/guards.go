@@ -27,8 +27,9 @@ type siteGuards struct {
 	waiting       map[bulkhead.Ticket]*call // calls waiting for a slot
 	breaker       *breaker.Breaker
 	breakerInside bool
-	breakerState  breaker.State // as of the last logged transition (events_hooks.go)
-	budget        budget.Quota  // any token kind
+	breakerState  breaker.State      // as of the last logged transition (events_hooks.go)
+	retryGate     *breaker.RetryGate // a breaker for retries only
+	budget        budget.Quota       // any token kind
 	retryConc     *budget.Concurrency
 	inflight      int  // calls in flight through the site, for retryConc
 	killed        bool // a kill switch is on: the fallback answers
@@ -66,6 +67,11 @@ func (g *siteGuards) build(c CallGuards) error {
 			return err
 		}
 		g.breakerInside = c.BreakerInsideRetry
+	}
+	if c.RetryBreaker != nil {
+		if g.retryGate, err = breaker.NewRetryGate(*c.RetryBreaker); err != nil {
+			return err
+		}
 	}
 	if q := c.quota(); q != (budget.QuotaConfig{}) {
 		if g.budget, err = budget.NewQuota(q); err != nil {
@@ -221,7 +227,7 @@ func (m *Model) failLater(now engine.Time, c *call, o policies.Outcome, st statu
 
 // attemptOutcome feeds one attempt's outcome, as the caller saw it, to the
 // policies that learn per attempt: the retry budget, a breaker inside the
-// retry loop, the callee's outlier detector.
+// retry loop or for retries only, the callee's outlier detector.
 func (m *Model) attemptOutcome(now engine.Time, a *attempt, o policies.Outcome) {
 	site := a.site
 	g := &site.guards
@@ -230,6 +236,9 @@ func (m *Model) attemptOutcome(now engine.Time, a *attempt, o policies.Outcome) 
 	}
 	if g.breaker != nil && g.breakerInside {
 		m.breakerRecord(now, site, a.permit, o, now.Sub(a.sent))
+	}
+	if g.retryGate != nil {
+		g.retryGate.Record(now.Duration(), o)
 	}
 	if a.inst != nil && site.target.outlier != nil {
 		site.target.outlierRecord(now, a.inst, o)

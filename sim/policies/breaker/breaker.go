@@ -46,6 +46,7 @@ func New(cfg Config) (*Breaker, error) {
 		b.minCalls = min(b.minCalls, cfg.SlidingWindowSize)
 	case TimeBased:
 		b.tw.buckets = make([]bucket, cfg.SlidingWindowSize)
+		b.tw.width = cfg.bucket()
 	}
 	return b, nil
 }

@@ -250,6 +250,25 @@ func TestSteps(t *testing.T) {
 			{at: 2999 * ms, op: call, out: fail},
 			{at: 2999 * ms, op: call, out: fail, wantOK: true, wantTo: Open, wantWhy: FailureRate},
 		}},
+		{"sub-second window: 200 buckets of 1 ms forget a call after 200 ms", func(c *Config) {
+			c.SlidingWindowType = TimeBased
+			c.SlidingWindowSize, c.Bucket = 200, ms
+		}, []step{
+			{at: 0, op: call, out: fail, n: 2},
+			{at: 100 * ms, op: call, out: fail},
+			// Bucket 0 falls out of the window [1 ms, 201 ms) at 200 ms.
+			{at: 200 * ms, op: call, out: ok, n: 1},
+			{at: 200 * ms, op: call, out: fail},
+			{at: 200 * ms, op: state, wantTo: Closed},
+			{at: 299 * ms, op: call, out: fail, wantOK: true, wantTo: Open, wantWhy: FailureRate},
+		}},
+		{"sub-second window keeps the last 199.x ms", func(c *Config) {
+			c.SlidingWindowType = TimeBased
+			c.SlidingWindowSize, c.Bucket = 20, 10*ms
+		}, []step{
+			{at: 5 * ms, op: call, out: fail, n: 3},
+			{at: 199 * ms, op: call, out: fail, wantOK: true, wantTo: Open, wantWhy: FailureRate},
+		}},
 		{"custom failure classifier", func(c *Config) {
 			c.IsFailure = func(o policies.Outcome) bool { return o == policies.Error }
 		}, []step{
@@ -376,6 +395,7 @@ func TestConfigValidate(t *testing.T) {
 		func(c *Config) { c.FailureRateThreshold = 101 },
 		func(c *Config) { c.SlowCallRateThreshold = -1 },
 		func(c *Config) { c.SlowCallDurationThreshold = 0 },
+		func(c *Config) { c.Bucket = -ms },
 		func(c *Config) { c.PermittedNumberOfCallsInHalfOpenState = 0 },
 		func(c *Config) { c.WaitDurationInOpenState = 0 },
 		func(c *Config) { c.MaxWaitDurationInOpenState = c.WaitDurationInOpenState - 1 },

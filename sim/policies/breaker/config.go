@@ -16,7 +16,7 @@ const (
 	// CountBased: the window holds the last SlidingWindowSize calls.
 	CountBased WindowType = iota
 	// TimeBased: the window holds the calls of the last SlidingWindowSize
-	// seconds, in one-second buckets.
+	// buckets of Config.Bucket (one second by default).
 	TimeBased
 )
 
@@ -31,7 +31,8 @@ func (w WindowType) String() string {
 	return "unknown"
 }
 
-// BucketWidth is the width of one bucket of a TimeBased window: one second.
+// BucketWidth is the default width of one bucket of a TimeBased window: one
+// second, as in Resilience4j.
 const BucketWidth = time.Second
 
 // Config holds a breaker's parameters. Field names follow Resilience4j's
@@ -44,6 +45,12 @@ type Config struct {
 	// CountBased window, a number of seconds for a TimeBased one.
 	// Default 100. Must be >= 1.
 	SlidingWindowSize int
+	// Bucket is the width of one bucket of a TimeBased window, so that the
+	// window spans SlidingWindowSize*Bucket. Zero means BucketWidth (one
+	// second, Resilience4j's only width); a sub-second Bucket gives
+	// sub-second windows (200 one-millisecond buckets for a 200 ms window).
+	// Must be >= 0; ignored by a CountBased window.
+	Bucket time.Duration
 	// MinimumNumberOfCalls is the number of calls the window must hold
 	// before any rate is evaluated. Default 20. Must be >= 1. For a
 	// CountBased window the effective minimum is capped at
@@ -110,6 +117,8 @@ func (c Config) Validate() error {
 		return bad("SlidingWindowType %d unknown", c.SlidingWindowType)
 	case c.SlidingWindowSize < 1 || c.SlidingWindowSize > maxWindowSize:
 		return bad("SlidingWindowSize %d not in [1, %d]", c.SlidingWindowSize, maxWindowSize)
+	case c.Bucket < 0:
+		return bad("Bucket %v < 0", c.Bucket)
 	case c.MinimumNumberOfCalls < 1:
 		return bad("MinimumNumberOfCalls %d < 1", c.MinimumNumberOfCalls)
 	case !(c.FailureRateThreshold > 0 && c.FailureRateThreshold <= 100):
@@ -127,6 +136,15 @@ func (c Config) Validate() error {
 			c.MaxWaitDurationInOpenState, c.WaitDurationInOpenState)
 	}
 	return nil
+}
+
+// bucket returns the width of one time bucket: Bucket, or BucketWidth when
+// it is zero.
+func (c Config) bucket() time.Duration {
+	if c.Bucket > 0 {
+		return c.Bucket
+	}
+	return BucketWidth
 }
 
 // openPause returns the open pause after the n-th consecutive trip (n >= 1):

@@ -78,7 +78,26 @@
 // calls of the last SlidingWindowSize seconds in one-second buckets (as
 // Resilience4j's SlidingWindowType.TIME_BASED does): a call at instant t
 // falls in bucket floor(t / 1s), and the window covers the current bucket and
-// the SlidingWindowSize-1 before it. Both are allocation-free after New.
+// the SlidingWindowSize-1 before it. Config.Bucket narrows the buckets (one
+// second stays the default) for sub-second windows: 200 buckets of 1 ms make
+// a 200 ms window, the one of the retry circuit breaker in jirfag's
+// simulations (see RetryGate). Both are allocation-free after New.
+//
+// # RetryGate: a breaker for retries only
+//
+// RetryGate is the "retry circuit breaker" of jirfag's simulations for the
+// article "Good retry, bad retry" (github.com/jirfag/simulations,
+// retry_strategies.py, RetryCircuitBreakerStrategy, at commit
+// 746a5efcbf768470345dd5a0a5caee04faaa7bc3). It is simpler than the
+// Breaker, so it is its own type rather than a Breaker setting: every
+// attempt's outcome, first attempt or retry, enters a sliding time window
+// (200 ms there); a first attempt is never refused; a retry is refused when
+// the window is empty or when failures/attempts >= the threshold (10 %
+// there). There is no open or half-open state, no open pause and no minimum
+// number of calls: the rule is evaluated afresh at every retry, so retries
+// resume as soon as the window's failure rate falls. His window is an exact
+// deque (an outcome leaves when now - t >= 200 ms); RetryGate's is bucketed
+// (1 ms buckets by default), so an outcome leaves up to one bucket early.
 //
 // # Time, determinism, concurrency
 //

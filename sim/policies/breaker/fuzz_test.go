@@ -23,6 +23,9 @@ func FuzzBreaker(f *testing.F) {
 		if data[0]&1 == 1 {
 			cfg.SlidingWindowType = TimeBased
 		}
+		if data[0]&2 == 2 {
+			cfg.Bucket = 7 * ms // sub-second buckets, not a divisor of the 20 ms steps
+		}
 		cfg.SlidingWindowSize = 1 + int(data[1]%12)
 		cfg.MinimumNumberOfCalls = 1 + int(data[2]%15)
 		cfg.PermittedNumberOfCallsInHalfOpenState = 1 + int(data[3]%4)
@@ -97,7 +100,7 @@ func FuzzBreaker(f *testing.F) {
 					} else if lat > cfg.SlowCallDurationThreshold {
 						k = slow
 					}
-					model = append(model, rec{epochOf(now), k})
+					model = append(model, rec{epochOf(now, cfg.bucket()), k})
 				}
 				if p.gen == gen && before == HalfOpen && o.IsLocal() {
 					inHalf--
@@ -163,7 +166,7 @@ func FuzzBreaker(f *testing.F) {
 					want.add(r.k, 1)
 				}
 			} else {
-				e := epochOf(now)
+				e := epochOf(now, cfg.bucket())
 				for _, r := range model {
 					if r.epoch > e-int64(cfg.SlidingWindowSize) {
 						want.add(r.k, 1)

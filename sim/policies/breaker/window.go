@@ -46,23 +46,25 @@ func (w *countWindow) reset() {
 	w.counts = Counts{}
 }
 
-// bucket aggregates the calls of one BucketWidth.
+// bucket aggregates the calls of one bucket width.
 type bucket struct {
 	calls, failures, slow int
 }
 
-// timeWindow aggregates the calls of the last len(buckets) seconds.
+// timeWindow aggregates the calls of the last len(buckets) buckets of
+// width.
 type timeWindow struct {
 	buckets []bucket
-	head    int64 // epoch (instant / BucketWidth) of the newest bucket
+	width   time.Duration // of one bucket, > 0
+	head    int64         // epoch (instant / width) of the newest bucket
 	started bool
 	counts  Counts
 }
 
-// epochOf returns floor(now / BucketWidth).
-func epochOf(now time.Duration) int64 {
-	e := int64(now / BucketWidth)
-	if now%BucketWidth < 0 {
+// epochOf returns floor(now / width).
+func epochOf(now, width time.Duration) int64 {
+	e := int64(now / width)
+	if now%width < 0 {
 		e--
 	}
 	return e
@@ -76,7 +78,7 @@ func (w *timeWindow) slot(epoch int64) *bucket {
 // advance makes the window end at the bucket of now, dropping older buckets.
 // An instant before the newest bucket is clamped to it.
 func (w *timeWindow) advance(now time.Duration) {
-	e := epochOf(now)
+	e := epochOf(now, w.width)
 	if !w.started {
 		w.head, w.started = e, true
 		return

@@ -22,12 +22,15 @@ const (
 	// ReasonBudget: a retry budget refused the retry. Decide never returns
 	// it; the caller sets it with Decision.Deny after consulting a budget.
 	ReasonBudget
+	// ReasonBreaker: a breaker that gates retries only (breaker.RetryGate)
+	// refused the retry. Decide never returns it either.
+	ReasonBreaker
 
 	numReasons
 )
 
 var reasonNames = [numReasons]string{
-	"retry", "success", "not_retryable", "not_idempotent", "exhausted", "deadline", "budget",
+	"retry", "success", "not_retryable", "not_idempotent", "exhausted", "deadline", "budget", "breaker",
 }
 
 // String returns the reason's snake_case name, as used in metric labels.

@@ -38,6 +38,11 @@ func (c *Caller) buildGuards(cfg *Config) (err error) {
 			return err
 		}
 	}
+	if cfg.RetryBreaker != nil {
+		if c.gate, err = breaker.NewRetryGate(*cfg.RetryBreaker); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -45,6 +45,7 @@ type Caller struct {
 	bulk     slots
 	waiters  map[bulkhead.Ticket]chan struct{}
 	breaker  *breaker.Breaker
+	gate     *breaker.RetryGate // Placement RetriesOnly
 	budget   *budget.Bucket
 	conc     *budget.Concurrency
 	feature  *fallback.Feature

@@ -65,6 +65,9 @@ type Config struct {
 	// and fed after every attempt). It mirrors the experiment file's
 	// breaker key placement.
 	Placement Placement
+	// RetryBreaker is the breaker of Placement RetriesOnly (package
+	// breaker's RetryGate), instead of Breaker. It requires Retry.
+	RetryBreaker *breaker.RetryGateConfig
 
 	// Retry is the retry policy (package retry). If it is set together with
 	// Timeout and its AttemptTimeout is 0, New sets AttemptTimeout to
@@ -153,8 +156,11 @@ func (c *Config) validate() error {
 	if c.RetryConcurrency != nil && c.Retry == nil {
 		return fmt.Errorf("%w: RetryConcurrency without Retry", ErrInvalidConfig)
 	}
-	if c.Placement > InsideRetry {
+	if c.Placement > RetriesOnly {
 		return fmt.Errorf("%w: unknown breaker Placement %d", ErrInvalidConfig, c.Placement)
+	}
+	if (c.Placement == RetriesOnly) != (c.RetryBreaker != nil) || (c.RetryBreaker != nil && (c.Breaker != nil || c.Retry == nil)) {
+		return fmt.Errorf("%w: Placement RetriesOnly goes with RetryBreaker and Retry, and without Breaker", ErrInvalidConfig)
 	}
 	return nil
 }

@@ -437,16 +437,20 @@ func (c *Caller) allow(now time.Duration) (permit breaker.Permit, ok bool) {
 	return permit, ok
 }
 
-// recordAttempt feeds an attempt's outcome to the retry budget and, when it
-// sits inside the retry loop, to the breaker.
+// recordAttempt feeds an attempt's outcome to the retry budget, to a
+// breaker for retries only and, when it sits inside the retry loop, to the
+// breaker.
 func (c *Caller) recordAttempt(now time.Duration, permit breaker.Permit, o policies.Outcome, latency time.Duration) {
 	perAttempt := c.breaker != nil && c.inside
-	if !perAttempt && (c.budget == nil || o != policies.Success) {
+	if !perAttempt && c.gate == nil && (c.budget == nil || o != policies.Success) {
 		return
 	}
 	c.mu.Lock()
 	if c.budget != nil && o == policies.Success {
 		c.budget.RecordSuccess(now)
+	}
+	if c.gate != nil {
+		c.gate.Record(now, o)
 	}
 	if !perAttempt {
 		c.mu.Unlock()
@@ -466,7 +470,8 @@ func (c *Caller) recordCall(now time.Duration, permit breaker.Permit, o policies
 	c.notifyTransition(t, changed)
 }
 
-// decide asks the retry policy, and then the budget, whether to retry.
+// decide asks the retry policy, then a breaker for retries only, then the
+// budget, whether to retry (as sim/topology's afterFailure does).
 func (c *Caller) decide(now time.Duration, call retry.Call, o policies.Outcome, dl deadline.Deadline, err error, held *bool) retry.Decision {
 	var hint time.Duration
 	if rej, ok := errors.AsType[*RejectedError](err); ok && o == policies.Rejected {
@@ -475,6 +480,9 @@ func (c *Caller) decide(now time.Duration, call retry.Call, o policies.Outcome, 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	d := c.retry.DecideAfter(now, call, o, dl.Instant(), c.rng.Float64(), hint)
+	if d.Retry && c.gate != nil && !c.gate.AllowRetry(now) {
+		d = d.Deny(retry.ReasonBreaker)
+	}
 	if d.Retry && c.budget != nil && !c.budget.TryRetry(now) {
 		d = d.Deny(retry.ReasonBudget)
 	}

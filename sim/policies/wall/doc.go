@@ -50,6 +50,10 @@
 //     breaker that opens between two attempts stops the retries and three
 //     failed attempts count three failures. Either way a refusal ends the
 //     call with CircuitOpen, which is never retried.
+//     RetriesOnly: Config.RetryBreaker instead (breaker.RetryGate, jirfag's
+//     retry circuit breaker): fed every attempt's outcome, never asked for a
+//     first attempt, and asked before each retry, which it denies with
+//     retry.ReasonBreaker while the recent failure rate is too high.
 //   - Retry: retry.Policy.DecideAfter decides, with a uniform variate from
 //     Config.Rand and the Retry-After hint of a *RejectedError; the retry
 //     budget (budget.Bucket) is asked only after the policy allowed the retry,

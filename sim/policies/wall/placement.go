@@ -4,7 +4,7 @@ import "fmt"
 
 // Placement says where the circuit breaker sits relative to the retry loop.
 // The values mirror the experiment file's breaker key placement
-// ("outside_retry", "inside_retry"; see docs/experiment-format.md), so that
+// ("outside_retry", "inside_retry", "retries_only"; see docs/experiment-format.md), so that
 // a design tried in the simulator is the one deployed.
 type Placement uint8
 
@@ -23,16 +23,24 @@ const (
 	// simulator keeps it to show why it is the wrong order (retries
 	// inflate the failure count and trip the breaker sooner).
 	InsideRetry
+	// RetriesOnly puts a breaker for retries only (Config.RetryBreaker,
+	// breaker.RetryGate, jirfag's retry circuit breaker): every attempt is
+	// recorded, a first attempt is never refused, and a retry is refused
+	// (retry.ReasonBreaker) while the recent attempts' failure rate is at or
+	// above its threshold.
+	RetriesOnly
 )
 
-// String returns the experiment file's spelling: "outside_retry" or
-// "inside_retry".
+// String returns the experiment file's spelling: "outside_retry",
+// "inside_retry" or "retries_only".
 func (p Placement) String() string {
 	switch p {
 	case OutsideRetry:
 		return "outside_retry"
 	case InsideRetry:
 		return "inside_retry"
+	case RetriesOnly:
+		return "retries_only"
 	}
 	return fmt.Sprintf("placement(%d)", uint8(p))
 }
@@ -44,6 +52,8 @@ func ParsePlacement(s string) (Placement, error) {
 		return OutsideRetry, nil
 	case "inside_retry":
 		return InsideRetry, nil
+	case "retries_only":
+		return RetriesOnly, nil
 	}
-	return 0, fmt.Errorf("%w: placement %q, want outside_retry or inside_retry", ErrInvalidConfig, s)
+	return 0, fmt.Errorf("%w: placement %q, want outside_retry, inside_retry or retries_only", ErrInvalidConfig, s)
 }

@@ -267,6 +267,38 @@ func TestBreakerInsideRetryStopsRetries(t *testing.T) {
 	}
 }
 
+func TestRetriesOnlyBreakerSteps(t *testing.T) {
+	// jirfag's retry circuit breaker (breaker.RetryGate: 10 % of the
+	// attempts of the last 200 ms): first attempts always go; a retry goes
+	// only while fewer than 10 % of the window's attempts failed.
+	ms := time.Millisecond
+	gate := breaker.DefaultRetryGateConfig()
+	c, clock := newTestCaller(t, Config{Retry: noBackoff(3), Placement: RetriesOnly, RetryBreaker: &gate})
+	var steps []step
+	for i := range 10 {
+		steps = append(steps, step{at: time.Duration(i) * ms, atts: atts(ok), want: policies.Success, wantN: 1})
+	}
+	steps = append(steps,
+		step{at: 10 * ms, atts: atts(fail, ok), want: policies.Success, wantN: 2},                         // 1 of 11 failed: retried
+		step{at: 11 * ms, atts: atts(fail), want: policies.Error, wantN: 1, reason: retry.ReasonBreaker},  // 2 of 13: refused
+		step{at: 300 * ms, atts: atts(fail), want: policies.Error, wantN: 1, reason: retry.ReasonBreaker}, // the first attempt goes; 1 of 1
+		step{at: 301 * ms, atts: atts(ok), want: policies.Success, wantN: 1},                              // a first attempt is never refused
+	)
+	runSteps(t, c, clock, steps)
+	if _, has := c.BreakerState(); has {
+		t.Error("a breaker for retries only has no state to report")
+	}
+	if _, err := New(Config{Placement: RetriesOnly, RetryBreaker: &gate}); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("RetriesOnly without Retry: %v, want ErrInvalidConfig", err)
+	}
+	if _, err := New(Config{Retry: noBackoff(3), Placement: RetriesOnly}); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("RetriesOnly without RetryBreaker: %v, want ErrInvalidConfig", err)
+	}
+	if p, err := ParsePlacement("retries_only"); p != RetriesOnly || err != nil || p.String() != "retries_only" {
+		t.Errorf("ParsePlacement(retries_only) = %v, %v", p, err)
+	}
+}
+
 func TestBudgetSteps(t *testing.T) {
 	c, clock := newTestCaller(t, Config{
 		Retry:  noBackoff(3),
