@@ -269,3 +269,27 @@ func TestStickyValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestStickyDoesNotAllocate: identities, their copies and the membership
+// test allocate nothing per request: a run four times as long allocates
+// about as much, open loop and closed loop (whose think events carry the
+// user's *uint32).
+func TestStickyDoesNotAllocate(t *testing.T) {
+	for _, closed := range []bool{false, true} {
+		allocs := func(d time.Duration) float64 {
+			cfg := stickyConfig(2, 3, errorFault(1, &StickyConfig{By: StickyByUser, Share: 0.3}))
+			cfg.Faults = append(cfg.Faults, FaultConfig{Kind: LatencyFault, Target: "api", Instance: -1, End: time.Hour, Multiply: 2,
+				Sticky: &StickyConfig{By: StickyByKey, Share: 0.5}})
+			cfg.Duration, cfg.Warmup, cfg.Interval = d, 0, d/4
+			if closed {
+				cfg.Clients[0].Rate, cfg.Clients[0].Users = 0, 200
+				cfg.Clients[0].ThinkTime = dist.Must(dist.Params{Kind: dist.Exponential, Mean: 100 * time.Millisecond})
+			}
+			return testing.AllocsPerRun(2, func() { runModel(t, cfg) })
+		}
+		short, long := allocs(5*time.Second), allocs(20*time.Second)
+		if long > short*1.2+200 {
+			t.Errorf("closed loop %v: %.0f allocations in 5 s, %.0f in 20 s: something allocates per request", closed, short, long)
+		}
+	}
+}
