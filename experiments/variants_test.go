@@ -47,6 +47,9 @@ var variantClaims = []variantClaim{
 	{"retry-amplification.toml", "retry-at-the-edge", "amplification", false},
 	{"retry-budget-storm.toml", "no-budget", "goodput", false},
 	{"retry-budget-storm.toml", "no-budget", "amplification", true},
+	{"sticky-failures.toml", "sticky-no-retries", "amplification", false},
+	{"sticky-failures.toml", "sticky-budget", "amplification", false},
+	{"sticky-failures.toml", "independent", "success_ratio", true},
 }
 
 // TestVariantClaims runs every bundled comparison named in variantClaims

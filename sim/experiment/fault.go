@@ -8,7 +8,10 @@ import (
 )
 
 var faultKeys = []string{"kind", "target", "instance", "start", "end", "duration", "at",
-	"multiply", "add", "rate", "instances", "workers", "label", "caller"}
+	"multiply", "add", "rate", "instances", "workers", "label", "caller", "sticky"}
+
+// stickyKeys are a fault's sticky table's keys.
+var stickyKeys = []string{"by", "share", "users", "keys"}
 
 // faultCtx is what a fault's readers need besides its table.
 type faultCtx struct {
@@ -27,8 +30,8 @@ type faultKindSpec struct {
 
 // faultKinds is the table of fault kinds.
 var faultKinds = map[topology.FaultKind]faultKindSpec{
-	topology.LatencyFault:    {[]string{"multiply", "add"}, readLatencyFault},
-	topology.ErrorFault:      {[]string{"rate"}, readErrorFault},
+	topology.LatencyFault:    {[]string{"multiply", "add", "sticky"}, readLatencyFault},
+	topology.ErrorFault:      {[]string{"rate", "sticky"}, readErrorFault},
 	topology.CrashFault:      {[]string{"instances"}, readCrashFault},
 	topology.WorkersFault:    {[]string{"workers"}, readWorkersFault},
 	topology.FreezeFault:     {nil, nil},
@@ -181,7 +184,7 @@ func readLatencyFault(r *reader, t *table, f *topology.FaultConfig, _ *faultCtx)
 	} else if t.has("add") {
 		ok = false
 	}
-	return ok
+	return r.faultSticky(t, f) && ok
 }
 
 func readLoadFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool {
@@ -193,6 +196,45 @@ func readLoadFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bo
 func readErrorFault(r *reader, t *table, f *topology.FaultConfig, c *faultCtx) bool {
 	ok := r.needFaultKey(t, c, "rate")
 	rangedNum(t, "rate", topology.SettingErrorRate.Range(), &f.Rate, &ok)
+	return r.faultSticky(t, f) && ok
+}
+
+// faultSticky reads an error or latency fault's optional sticky table:
+// by (required), share (required), and users or keys, for by = "user" or
+// "key" only.
+func (r *reader) faultSticky(t *table, f *topology.FaultConfig) bool {
+	st, has := t.sub("sticky", false)
+	if !has {
+		return !t.has("sticky")
+	}
+	sc := &topology.StickyConfig{}
+	b, byOK := st.oneOf("by", topology.StickyByNames())
+	if !st.has("by") {
+		r.errorf(st.path, "a sticky fault needs by: one of %s", strings.Join(topology.StickyByNames(), ", "))
+	}
+	sc.By = topology.StickyBy(b)
+	ok := byOK
+	if v, good := st.ranged("share", true, topology.SettingStickyShare.Range()); good {
+		sc.Share = v
+	} else {
+		ok = false
+	}
+	keys := []string{"by", "share"}
+	switch {
+	case !byOK:
+		keys = stickyKeys // which apply depends on by, which is wrong
+		st.get("users")
+		st.get("keys")
+	case sc.By == topology.StickyByUser:
+		keys = append(keys, "users")
+		rangedInt(st, "users", topology.SettingStickyUsers.Range(), &sc.Users, &ok)
+	case sc.By == topology.StickyByKey:
+		keys = append(keys, "keys")
+		rangedInt(st, "keys", topology.SettingStickyKeys.Range(), &sc.Keys, &ok)
+	}
+	st.anyKeys = stickyKeys
+	st.done(keys...)
+	f.Sticky = sc
 	return ok
 }
 

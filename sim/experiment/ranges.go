@@ -103,6 +103,9 @@ var numericKeys = []numericKey{
 	{"`[[fault]]`", "rate", "| `error` |", topology.SettingErrorRate, topology.Range{}},
 	{"`[[fault]]`", "instances", "| `crash` |", topology.SettingCrashInstances, topology.Range{}},
 	{"`[[fault]]`", "workers", "| `workers` |", topology.SettingWorkersLost, topology.Range{}},
+	{"Sticky faults", "share", "", topology.SettingStickyShare, topology.Range{}},
+	{"Sticky faults", "users", "", topology.SettingStickyUsers, topology.Range{}},
+	{"Sticky faults", "keys", "", topology.SettingStickyKeys, topology.Range{}},
 }
 
 // The documentation lines of the second flavours of the guards, and of

@@ -110,6 +110,15 @@ target = "back"
 start = "10s"
 end = "20s"
 rate = {{fault.error.rate:0.5}}
+sticky = { by = "user", share = {{fault.sticky.share:0.1}}, users = {{fault.sticky.users:100}} }
+
+[[fault]]
+kind = "latency"
+target = "back"
+start = "10s"
+end = "20s"
+add = "1ms"
+sticky = { by = "key", share = 0.5, keys = {{fault.sticky.keys:100}} }
 
 [[fault]]
 kind = "crash"

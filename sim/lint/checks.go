@@ -37,6 +37,7 @@ func checkModel(m *topology.Config, variant string) ([]Finding, []Path) {
 		c.service(i)
 	}
 	c.propagation()
+	c.sticky()
 	return c.out, c.w.paths
 }
 

@@ -45,6 +45,7 @@ func TestBundledMistakes(t *testing.T) {
 		{"checkout-pool-exhaustion.toml", "RS002", "base", "timeout-100ms"},
 		{"deadline-propagation.toml", "RS003", "no-propagation", "base"},
 		{"hedging.toml", "RS020", "hedged", "hedged-cancelled"},
+		{"sticky-failures.toml", "RS021", "base", "sticky-no-retries"},
 	}
 	for _, c := range cases {
 		e, src := loadBundled(t, c.file)

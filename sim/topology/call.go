@@ -27,8 +27,10 @@ func (m *Model) startCall(now engine.Time, site *callSite, job *attempt, user *u
 	switch {
 	case job != nil:
 		c.prio, c.trace = job.prio, job.trace
+		c.userID, c.keyID = job.userID, job.keyID
 	case user != nil:
 		c.prio, c.trace = user.client.cfg.Priority, user.trace
+		c.userID, c.keyID = user.userID, user.keyID
 	}
 	site.st.inc(m, now, sCalls)
 	if b := site.guards.budget; b != nil {
@@ -113,6 +115,7 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	a := m.pool.attempt()
 	a.permit = permit
 	a.prio, a.trace = c.prio, c.trace
+	a.userID, a.keyID = c.userID, c.keyID
 	a.call, a.site, a.sent = c, site, now
 	a.num = c.rs.Attempts()
 	a.paid, c.paid = c.paid, 0

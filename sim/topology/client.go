@@ -24,6 +24,11 @@ type client struct {
 	dlLane *engine.Lane // the deadline timers, when the patience is constant
 	think  thinkHandler
 	st     clStats
+
+	// With a sticky fault in the model (sticky.go): the stream of the
+	// requests' identities, and the closed-loop users' userIDs.
+	idRng *rand.Rand
+	ids   []uint32
 }
 
 // rateSeg is a piece of a client's rate function: over [from, to) the rate
@@ -43,6 +48,14 @@ func newClient(m *Model, cfg *ClientConfig) (*client, error) {
 	if cfg.Deadline.Kind() == dist.Constant && cfg.Deadline.Mean() > 0 {
 		if c.dlLane, err = m.sim.NewLane(cfg.Deadline.Mean()); err != nil {
 			return nil, err
+		}
+	}
+	if hasSticky(m.cfg.Faults) {
+		c.idRng = m.sim.Stream("sticky/" + cfg.Name)
+		c.ids = make([]uint32, cfg.Users)
+		for i := range c.ids {
+			c.ids[i] = closedUser | m.closedUsers
+			m.closedUsers++
 		}
 	}
 	if cfg.Users == 0 {
@@ -125,7 +138,7 @@ func loadMultiplier(faults []FaultConfig, t engine.Time) float64 {
 func (c *client) start() {
 	if c.cfg.Users > 0 {
 		for i := 0; i < c.cfg.Users; i++ {
-			c.m.after(c.cfg.ThinkTime.Sample(c.rng), &c.think, nil)
+			c.m.after(c.cfg.ThinkTime.Sample(c.rng), &c.think, c.userSlot(uint32(i)))
 		}
 		return
 	}
@@ -177,19 +190,28 @@ func (c *client) Handle(now engine.Time, _ any) {
 	if t, ok := c.nextArrival(now); ok {
 		c.m.at(t, c, nil)
 	}
-	c.send(now)
+	c.send(now, nil)
 }
 
 // thinkHandler ends a closed-loop user's think time.
 type thinkHandler struct{ c *client }
 
-func (h *thinkHandler) Handle(now engine.Time, _ any) { h.c.send(now) }
+// Its argument is the user's *uint32 userID when the model has a sticky
+// fault (client.userSlot), nil otherwise.
+func (h *thinkHandler) Handle(now engine.Time, user any) {
+	id, _ := user.(*uint32)
+	h.c.send(now, id)
+}
 
-// send starts one user request.
-func (c *client) send(now engine.Time) {
+// send starts one user request; user is the closed-loop user's userID,
+// or nil.
+func (c *client) send(now engine.Time, user *uint32) {
 	m := c.m
 	u := m.pool.user()
 	u.client, u.sent = c, now
+	if c.idRng != nil {
+		c.identify(u, user)
+	}
 	u.measured = now >= m.warmup
 	if m.trace != nil {
 		u.trace = m.trace.sample(c.cfg.Name)
@@ -292,8 +314,13 @@ func (c *client) done(now engine.Time, u *userReq) {
 	c.st.inFlight--
 	m.inFlight--
 	m.live.remove(u)
-	m.pool.putUser(u)
 	if c.cfg.Users > 0 {
-		c.m.after(c.cfg.ThinkTime.Sample(c.rng), &c.think, nil)
+		// The same user thinks, then sends again.
+		var user *uint32
+		if c.ids != nil {
+			user = &c.ids[u.userID-c.ids[0]]
+		}
+		c.m.after(c.cfg.ThinkTime.Sample(c.rng), &c.think, user)
 	}
+	m.pool.putUser(u)
 }

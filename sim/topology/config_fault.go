@@ -68,6 +68,99 @@ type FaultConfig struct {
 	// Caller limits a kill switch to the calls made by one service (or
 	// "client:NAME"); empty means every caller.
 	Caller string
+	// Sticky, if not nil, makes an ErrorFault or a LatencyFault stick:
+	// it touches only a fixed share of the users, keys or requests, the
+	// same ones at every attempt (see StickyConfig). Nil: every attempt
+	// is drawn (or slowed) independently, as always.
+	Sticky *StickyConfig
+}
+
+// StickyBy is what a sticky fault's failing share is a share of.
+type StickyBy uint8
+
+// What a sticky fault sticks to.
+const (
+	// StickyByUser: a fixed share of the users. A closed-loop client's
+	// users are its own; an open-loop client's request belongs to a user
+	// drawn uniformly from a population of StickyConfig.Users.
+	StickyByUser StickyBy = iota
+	// StickyByKey: each user request carries a key drawn uniformly from
+	// a key space of StickyConfig.Keys keys; a fixed share of the keys
+	// fail.
+	StickyByKey
+	// StickyByRequest: a fixed share of the user requests (each its own
+	// key, as in an infinite key space).
+	StickyByRequest
+)
+
+var stickyByNames = [...]string{"user", "key", "request"}
+
+// String returns the name as written in experiment files.
+func (b StickyBy) String() string {
+	if int(b) < len(stickyByNames) {
+		return stickyByNames[b]
+	}
+	return "unknown"
+}
+
+// StickyByNames lists the names of what a sticky fault can stick to.
+func StickyByNames() []string { return slices.Clone(stickyByNames[:]) }
+
+// Defaults of StickyConfig's populations.
+const (
+	DefaultStickyUsers = 1000 // an open-loop client's users
+	DefaultStickyKeys  = 1000 // the key space, when the target has no cache
+)
+
+// StickyConfig is a sticky fault's failing share. The identity (user,
+// key) is drawn once per user request, deterministically from the run's
+// seed, and travels with it down the call graph: every attempt of every
+// call made for the request, retries and downstream calls included, has
+// it. Whether an identity is in the failing share is a hash of the
+// identity and the fault's own seed stream, so the failing set is fixed
+// for the run: a retry of a failing request fails again.
+type StickyConfig struct {
+	By StickyBy
+	// Share of the users, keys or requests the fault touches, in (0, 1].
+	// An error fault fails their attempts with probability Rate (1: every
+	// time); a latency fault slows their work. The others are untouched.
+	Share float64
+	// Users (StickyByUser): the user population of open-loop clients, 1
+	// to MaxUsers; 0 means DefaultStickyUsers. Closed-loop clients'
+	// users are their own.
+	Users int
+	// Keys (StickyByKey): the key space, 1 to MaxKeys; 0 means the
+	// target's cache's Keys if it has a cache, else DefaultStickyKeys.
+	Keys int
+}
+
+// keySpace is the number of keys a StickyByKey fault on target splits.
+func (s *StickyConfig) keySpace(target *ServiceConfig) int {
+	switch {
+	case s.Keys > 0:
+		return s.Keys
+	case target != nil && target.Cache != nil && target.Cache.Keys > 0:
+		return target.Cache.Keys
+	}
+	return DefaultStickyKeys
+}
+
+func (s *StickyConfig) validate(kind FaultKind) error {
+	if kind != ErrorFault && kind != LatencyFault {
+		return bad("sticky applies to error and latency faults only, not %s", kind)
+	}
+	if err := firstError(SettingStickyShare.check(s.Share), SettingStickyUsers.checkInt(s.Users), SettingStickyKeys.checkInt(s.Keys)); err != nil {
+		return bad("sticky: %v", err)
+	}
+	switch {
+	case int(s.By) >= len(stickyByNames):
+		return bad("sticky: unknown by %d", s.By)
+	case s.Users != 0 && s.By != StickyByUser:
+		return bad("sticky: users applies to by = user only")
+	case s.Keys != 0 && s.By != StickyByKey:
+		return bad("sticky: keys applies to by = key only")
+	}
+	return nil
 }
 
 func (f *FaultConfig) validate(c *Config, svcs map[string]int, clients map[string]bool) error {
@@ -90,6 +183,11 @@ func (f *FaultConfig) validate(c *Config, svcs map[string]int, clients map[strin
 	}
 	if f.Instance >= max(s.Instances, 1) {
 		return bad("instance %d out of range: service %q has %d instance(s)", f.Instance, f.Target, max(s.Instances, 1))
+	}
+	if f.Sticky != nil {
+		if err := f.Sticky.validate(f.Kind); err != nil {
+			return err
+		}
 	}
 	switch f.Kind {
 	case LatencyFault:

@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -17,6 +18,12 @@ type fault struct {
 	insts   []*instance // the instances it targets
 	crashed []*instance // crash: the instances it took down
 	removed []int       // workers: how many it removed from each target
+
+	// A sticky fault (cfg.Sticky): the salt of its membership hash, drawn
+	// from its own seed stream, and the population its share is of (users
+	// of open-loop clients, or keys; 0 for by = request).
+	salt uint64
+	pop  uint64
 }
 
 func newFault(m *Model, idx int, cfg *FaultConfig) *fault {
@@ -25,6 +32,15 @@ func newFault(m *Model, idx int, cfg *FaultConfig) *fault {
 		return f // folded into the client's rate function
 	}
 	f.svc = m.byName[cfg.Target]
+	if st := cfg.Sticky; st != nil {
+		f.salt = m.sim.Stream(fmt.Sprintf("fault/%d/sticky", idx)).Uint64()
+		switch st.By {
+		case StickyByUser:
+			f.pop = uint64(cmp.Or(st.Users, DefaultStickyUsers))
+		case StickyByKey:
+			f.pop = uint64(st.keySpace(f.svc.cfg))
+		}
+	}
 	if cfg.Instance >= 0 {
 		f.insts = []*instance{f.svc.insts[cfg.Instance]}
 	} else {
@@ -167,8 +183,14 @@ func (m *Model) activeFaults(in *instance, f *fault, on bool) {
 		in.active = slices.Delete(in.active, i, i+1)
 	}
 	in.latMult, in.latAdd, in.errRate = 1, 0, 0
+	in.sticky = in.sticky[:0]
 	ok := 1.0
 	for _, a := range in.active {
+		if a.cfg.Sticky != nil {
+			// Applied per attempt, to its share only (sticky.go).
+			in.sticky = append(in.sticky, a)
+			continue
+		}
 		switch a.cfg.Kind {
 		case LatencyFault:
 			if a.cfg.Multiply != 0 {

@@ -14,16 +14,19 @@ type Model struct {
 	warmup    engine.Time
 	end       engine.Time
 	propagate bool
-	services  []*service
-	byName    map[string]*service
-	clients   []*client
-	sites     []*callSite
-	faults    []*fault
-	pool      pools
-	series    *seriesRecorder
-	events    EventLog // state changes (events.go)
-	trace     *tracer  // nil unless tracing
-	ran       bool
+	// closedUsers numbers the closed-loop users, when the model has a
+	// sticky fault (sticky.go).
+	closedUsers uint32
+	services    []*service
+	byName      map[string]*service
+	clients     []*client
+	sites       []*callSite
+	faults      []*fault
+	pool        pools
+	series      *seriesRecorder
+	events      EventLog // state changes (events.go)
+	trace       *tracer  // nil unless tracing
+	ran         bool
 
 	// Event handlers, one value per kind of event, so that scheduling
 	// never allocates: the argument says which record the event is for.

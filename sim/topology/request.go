@@ -24,6 +24,8 @@ type userReq struct {
 	call       *call
 	deadlineEv engine.EventID
 	trace      int32    // traced request number, 0 if not traced
+	userID     uint32   // its user, for sticky faults (sticky.go); 0 without
+	keyID      uint32   // its key, for sticky faults; 0 without
 	next       *userReq // free list
 	prev, succ *userReq // the model's list of requests in flight
 }
@@ -81,6 +83,8 @@ type call struct {
 
 	// The small fields last, packed: the record is zeroed for every call.
 	trace     int32
+	userID    uint32 // the user request's identities (sticky.go)
+	keyID     uint32
 	prio      policies.Priority
 	failO     policies.Outcome
 	failSt    status // the failure a deferred refusal reports
@@ -149,6 +153,8 @@ type attempt struct {
 	// The small fields last, packed: the record is zeroed for every
 	// attempt.
 	trace    int32
+	userID   uint32 // the user request's identities (sticky.go)
+	keyID    uint32
 	phase    attemptPhase
 	caller   callerView // whether the caller still waits for it
 	status   status

@@ -64,6 +64,7 @@ type instance struct {
 	latMult     float64       // product of active latency faults' factors
 	latAdd      time.Duration // sum of their additions
 	errRate     float64       // combined probability of the active error faults
+	sticky      []*fault      // active sticky faults, not in latMult, latAdd, errRate; empty without
 	freezes     []span        // stop-the-world pauses, sorted
 }
 

@@ -73,6 +73,9 @@ const (
 	SettingErrorRate                 Setting = "fault.error.rate"                               // FaultConfig.Rate of an ErrorFault
 	SettingCrashInstances            Setting = "fault.crash.instances"                          // FaultConfig.Count of a CrashFault
 	SettingWorkersLost               Setting = "fault.workers.workers"                          // FaultConfig.Count of a WorkersFault
+	SettingStickyShare               Setting = "fault.sticky.share"                             // StickyConfig.Share
+	SettingStickyUsers               Setting = "fault.sticky.users"                             // StickyConfig.Users
+	SettingStickyKeys                Setting = "fault.sticky.keys"                              // StickyConfig.Keys
 )
 
 // Sizes of the policies' windows, slots and limits: beyond them a typo
@@ -160,6 +163,9 @@ var settingRanges = []SettingRange{
 	{SettingErrorRate, Range{Lo: 0, Hi: 1, Unit: "probability a response fails"}, 0, ""},
 	{SettingCrashInstances, Range{Lo: 1, Hi: MaxInstances, Int: true, Unit: "instances"}, 0, ""},
 	{SettingWorkersLost, Range{Lo: 1, Hi: MaxWorkers, Int: true, Unit: "workers per instance"}, 0, ""},
+	{SettingStickyShare, Range{Lo: 0, Hi: 1, OpenLo: true, Unit: "share of the users, keys or requests the fault touches"}, 0, ""},
+	{SettingStickyUsers, Range{Lo: 1, Hi: MaxUsers, Int: true, Unit: "users of an open-loop client"}, 0, "1000"},
+	{SettingStickyKeys, Range{Lo: 1, Hi: MaxKeys, Int: true, Unit: "keys"}, 0, "the target's cache keys, else 1000"},
 }
 
 // SettingRanges returns the range table, in a fixed order.

@@ -153,6 +153,15 @@ var settingSetters = map[Setting]func(c *Config, x float64){
 	SettingErrorRate:       faultSetter(ErrorFault, "back", func(f *FaultConfig, x float64) { f.Rate = x }),
 	SettingCrashInstances:  faultSetter(CrashFault, "back", func(f *FaultConfig, x float64) { f.Count = int(x) }),
 	SettingWorkersLost:     faultSetter(WorkersFault, "back", func(f *FaultConfig, x float64) { f.Count = int(x) }),
+	SettingStickyShare: faultSetter(ErrorFault, "back", func(f *FaultConfig, x float64) {
+		f.Rate, f.Sticky = 1, &StickyConfig{By: StickyByKey, Share: x}
+	}),
+	SettingStickyUsers: faultSetter(ErrorFault, "back", func(f *FaultConfig, x float64) {
+		f.Rate, f.Sticky = 1, &StickyConfig{By: StickyByUser, Share: 0.1, Users: int(x)}
+	}),
+	SettingStickyKeys: faultSetter(LatencyFault, "back", func(f *FaultConfig, x float64) {
+		f.Multiply, f.Sticky = 2, &StickyConfig{By: StickyByKey, Share: 0.1, Keys: int(x)}
+	}),
 }
 
 func breakerSetter(set func(*breaker.Config, float64)) func(*Config, float64) {
