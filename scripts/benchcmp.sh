@@ -44,6 +44,15 @@ for path in sys.argv[2:]:
 PY
 for side in old new; do
 	tree="$work/$side"
+	# Execute's signature changed twice: Options.OutDir, then a Sink
+	# argument (in sim/run, later in sim/run/output). Call each side's.
+	sinkImport="" execute="Execute(exp, Options{OutDir: dir})"
+	if [ -d "$tree/sim/run/output" ]; then
+		sinkImport='"github.com/ressim/ressim/sim/run/output"'
+		execute="Execute(exp, Options{}, output.NewFolder(dir, false))"
+	elif grep -q "sink Sink" "$tree/sim/run/run.go"; then
+		execute="Execute(exp, Options{}, NewFolder(dir, false))"
+	fi
 	cat >"$tree/sim/run/zz_benchcmp_test.go" <<GO
 package run
 
@@ -53,6 +62,7 @@ import (
 	"testing"
 
 	"github.com/ressim/ressim/sim/experiment"
+	$sinkImport
 )
 
 func BenchmarkCmp(b *testing.B) {
@@ -65,7 +75,7 @@ func BenchmarkCmp(b *testing.B) {
 			}
 			dir := b.TempDir()
 			for b.Loop() {
-				if _, err := Execute(exp, Options{OutDir: dir}); err != nil {
+				if _, err := $execute; err != nil {
 					b.Fatal(err)
 				}
 			}
