@@ -155,9 +155,10 @@ func (f *iniFile) header(file string, ln, col int, text string, byLabel map[stri
 	return s
 }
 
-// hasWordPrefix reports whether s is word followed by whitespace.
+// hasWordPrefix reports whether s is word, alone or followed by
+// whitespace.
 func hasWordPrefix(s, word string) bool {
-	return strings.HasPrefix(s, word) && len(s) > len(word) && (s[len(word)] == ' ' || s[len(word)] == '\t')
+	return s == word || strings.HasPrefix(s, word) && (s[len(word)] == ' ' || s[len(word)] == '\t')
 }
 
 // iniProperty splits "key = value # comment" into the key, the value
