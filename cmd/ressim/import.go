@@ -27,12 +27,13 @@ not model is a warning on standard error; an unsupported value is an error
 with its position, and nothing is written. KIND is one of: grpc (gRPC
 service config JSON), resilience4j (Spring Boot application.yml), envoy
 (Envoy v3 clusters and routes, YAML or JSON), istio (DestinationRule and
-VirtualService resources, multi-document YAML). See
+VirtualService resources, multi-document YAML), aws (the AWS SDKs' shared
+config file, ~/.aws/config: each profile's retry_mode and max_attempts). See
 docs/import.md for the field-by-field mapping.
 
 With --into EXPERIMENT.toml the settings go onto that experiment's calls
 instead of a skeleton: every imported name (gRPC service or service/method,
-resilience4j instance, Envoy cluster, Istio host) is mapped onto the steps of
+resilience4j instance, Envoy cluster, Istio host, AWS profile) is mapped onto the steps of
 a service that call another, with --map SOURCE=CALLER:CALLEE (repeatable) or a
 --map-file of such lines. A policy the import sets replaces the step's own,
 kept as a comment; the merged experiment is validated.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/ressim/ressim/sim/importer"
 )
 
 // TestImportTooLarge: a legal input whose experiment would be over the
@@ -113,5 +115,38 @@ func TestOutputFlagSpelling(t *testing.T) {
 		if f := c.Flags().ShorthandLookup("o"); f != nil && f.Name != "out" {
 			t.Errorf("%s: -o is --%s, want --out", c.Name(), f.Name)
 		}
+	}
+}
+
+// TestImportHelpListsKinds: `ressim import --help` names every kind the
+// importer reads, aws included.
+func TestImportHelpListsKinds(t *testing.T) {
+	code, out, e := ressim("import", "--help")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, e)
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, k := range importer.Kinds() {
+		if !strings.Contains(flat, k+" (") {
+			t.Errorf("import --help does not list the kind %q:\n%s", k, out)
+		}
+	}
+}
+
+// TestImportAWS: the command imports an AWS shared config file; its
+// warnings go to standard error, and a bad retry_mode exits 2 with its
+// position.
+func TestImportAWS(t *testing.T) {
+	code, out, e := ressim("import", "aws", "../../sim/importer/testdata/aws-config")
+	if code != exitOK || !strings.Contains(out, `retry_budget = { kind = "aws_standard"`) || !strings.Contains(e, "warning: ") {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, e, out)
+	}
+	in := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(in, []byte("[profile a]\nretry_mode = adaptiv\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, e = ressim("import", "aws", in)
+	if want := in + `:2:14: [profile a].retry_mode: unknown retry_mode "adaptiv" (did you mean "adaptive"?)`; code != exitInvalid || !strings.Contains(e, want) {
+		t.Errorf("exit %d, stderr %q, want %q", code, e, want)
 	}
 }

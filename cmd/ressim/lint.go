@@ -59,7 +59,7 @@ latency spike, an instance crash, a surge to 150 %) are run against each
 variant (deterministic, a few seconds) and their verdicts listed with the
 findings; each retry-amplification finding shows the amplification measured.
 
-With --import KIND, FILE is a configuration (envoy, grpc, istio, resilience4j): it is
+With --import KIND, FILE is a configuration (envoy, grpc, istio, resilience4j, aws): it is
 imported as by ressim import, and findings point at the source's lines.
 
 Exit status: 0 when no finding reaches --fail-on, 6 when one does, 2 when
@@ -81,7 +81,7 @@ FILE is invalid.`,
 	c.Flags().StringVar(&failOn, "fail-on", "error", "exit 6 on findings of this severity or worse: error, warning, note or never")
 	c.Flags().StringVar(&variant, "variant", lint.AllVariants, "variant to check: base, a [[variant]] name, or * for all")
 	c.Flags().BoolVar(&simulate, "simulate", false, "also run the standard stress scenarios and report their verdicts and measured amplification")
-	c.Flags().StringVar(&kind, "import", "", "FILE is a configuration of this kind (envoy, grpc, istio, resilience4j): import it, lint the result, report at the source's lines")
+	c.Flags().StringVar(&kind, "import", "", "FILE is a configuration of this kind (envoy, grpc, istio, resilience4j, aws): import it, lint the result, report at the source's lines")
 	c.Flags().StringVar(&target, "target", "", "with --simulate: the service the scenarios hit (default: each variant's most amplified dependency)")
 	bf.registerWith(c, lintBudget())
 	return c

@@ -119,6 +119,18 @@ func checkNames(t *testing.T, kind string, r *Result, e *experiment.Experiment, 
 func namedSource(kind, label, n1, n2, key string) []byte {
 	s, m, l := yamlStr, yamlMap, yamlSeq
 	switch kind {
+	case "aws":
+		// INI has no quoting: the unknown key keeps only what a key can
+		// hold, prefixed so that it is never a key the import reads. The
+		// label is a comment and the value of an ignored key.
+		k := strings.Map(func(r rune) rune {
+			if strings.ContainsRune("\r\n=[]#; \t", r) {
+				return '_'
+			}
+			return r
+		}, key)
+		return []byte("# " + strings.NewReplacer("\r", " ", "\n", " ").Replace(label) + "\n[profile " + n1 + "]\nx_" + k + " = 1\nretry_mode = standard\n" +
+			"[profile " + n2 + "]\nmax_attempts = 2\n")
 	case "grpc":
 		b, _ := json.Marshal(map[string]any{key: 1, "methodConfig": []any{map[string]any{
 			"name":    []any{map[string]string{"service": n1, "method": label}, map[string]string{"service": n2}},

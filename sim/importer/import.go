@@ -5,8 +5,10 @@ import (
 	"sort"
 )
 
-// Kinds lists the source kinds Import reads.
-func Kinds() []string { return []string{"envoy", "grpc", "istio", "resilience4j"} }
+// Kinds lists the source kinds Import reads. "aws" comes last, after the
+// kinds that were there before it, so that the fuzz corpora that pick a
+// kind by index keep their meaning.
+func Kinds() []string { return []string{"envoy", "grpc", "istio", "resilience4j", "aws"} }
 
 // Source is one input file.
 type Source struct {
@@ -29,7 +31,7 @@ type Result struct {
 // unsupported or invalid value is an error of type Errors, listing every
 // one with its position; nothing is generated then.
 func Import(kind string, sources []Source) (*Result, error) {
-	if kind != "grpc" && kind != "resilience4j" && kind != "envoy" && kind != "istio" {
+	if kind != "grpc" && kind != "resilience4j" && kind != "envoy" && kind != "istio" && kind != "aws" {
 		return nil, fmt.Errorf("import: unknown kind %q (known: %v)", kind, Kinds())
 	}
 	// One call per callee across every file: the documents of one system
@@ -54,7 +56,7 @@ func Import(kind string, sources []Source) (*Result, error) {
 		return nil, errs
 	}
 	if len(sk.calls) == 0 {
-		return nil, fmt.Errorf("import: no call to import (no named methodConfig, resilience4j instance, Envoy cluster or Istio host) in %v", sk.files)
+		return nil, fmt.Errorf("import: no call to import (no named methodConfig, resilience4j instance, Envoy cluster, Istio host or AWS profile) in %v", sk.files)
 	}
 	sortDiags(warns)
 	if err := checkCalls(sk); err != nil {
@@ -127,8 +129,12 @@ func collectR4JConfigs(sources []Source) (map[string]map[string]r4jConfig, map[s
 // read reads one source of the skeleton's kind into it; all are every
 // source of the import (resilience4j's configs are shared across them).
 func (sk *skeleton) read(s Source, all []Source) ([]Diag, Errors, error) {
-	if sk.kind == "istio" {
+	switch sk.kind {
+	case "istio":
 		return importIstio(sk, s)
+	case "aws":
+		w, e := importAWS(sk, s)
+		return w, e, nil
 	}
 	root, err := parseDoc(s.Name, s.Data)
 	if err != nil {
