@@ -65,8 +65,8 @@ func (c *Caller) buildAttempts(cfg *Config) (err error) {
 			return err
 		}
 	}
-	if cfg.Budget != nil {
-		if c.budget, err = budget.New(*cfg.Budget); err != nil {
+	if q := cfg.quota(); q != (budget.QuotaConfig{}) {
+		if c.budget, err = budget.NewQuota(q); err != nil {
 			return err
 		}
 	}

@@ -46,7 +46,7 @@ type Caller struct {
 	waiters  map[bulkhead.Ticket]chan struct{}
 	breaker  *breaker.Breaker
 	gate     *breaker.RetryGate // Placement RetriesOnly
-	budget   *budget.Bucket
+	budget   budget.Quota       // any token kind, nil without one
 	conc     *budget.Concurrency
 	feature  *fallback.Feature
 }

@@ -78,6 +78,16 @@ type Config struct {
 	// allowed a retry; every successful attempt deposits into it. It
 	// requires Retry.
 	Budget *budget.Config
+	// AWSQuota is the AWS SDKs' standard retry quota (budget.AWS) instead
+	// of Budget: a retry costs RetryCost tokens (TimeoutCost after a
+	// timeout), a success puts back NoRetryIncrement, and a successful
+	// retry also its cost. It requires Retry.
+	AWSQuota *budget.AWSConfig
+	// PerCallBudget is Brooker's per-call bucket (budget.PerCall) instead
+	// of Budget: every call earns EarnPerCall tokens, a retry spends one.
+	// It requires Retry. At most one of Budget, AWSQuota and PerCallBudget
+	// may be set.
+	PerCallBudget *budget.PerCallConfig
 
 	// RetryConcurrency is Envoy's retry budget (package budget,
 	// Concurrency), consulted after Retry (and Budget) allowed a retry:
@@ -144,8 +154,8 @@ func (c *Config) validate() error {
 	if c.Shed != nil && c.ShedCapacity < 1 {
 		return fmt.Errorf("%w: ShedCapacity %d with Shed set, want >= 1", ErrInvalidConfig, c.ShedCapacity)
 	}
-	if c.Budget != nil && c.Retry == nil {
-		return fmt.Errorf("%w: Budget without Retry", ErrInvalidConfig)
+	if c.quota() != (budget.QuotaConfig{}) && c.Retry == nil {
+		return fmt.Errorf("%w: a retry budget (Budget, AWSQuota or PerCallBudget) without Retry", ErrInvalidConfig)
 	}
 	if c.Class != deadline.Critical && c.Class != deadline.NonCritical {
 		return fmt.Errorf("%w: unknown deadline Class %d", ErrInvalidConfig, c.Class)
@@ -163,4 +173,9 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%w: Placement RetriesOnly goes with RetryBreaker and Retry, and without Breaker", ErrInvalidConfig)
 	}
 	return nil
+}
+
+// quota is the retry budget the config selects, of whichever kind.
+func (c *Config) quota() budget.QuotaConfig {
+	return budget.QuotaConfig{Bucket: c.Budget, AWS: c.AWSQuota, PerCall: c.PerCallBudget}
 }

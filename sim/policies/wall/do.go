@@ -7,6 +7,7 @@ import (
 
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/breaker"
+	"github.com/ressim/ressim/sim/policies/budget"
 	"github.com/ressim/ressim/sim/policies/bulkhead"
 	"github.com/ressim/ressim/sim/policies/deadline"
 	"github.com/ressim/ressim/sim/policies/fallback"
@@ -313,9 +314,11 @@ func (c *Caller) loop(ctx context.Context, dl deadline.Deadline, now time.Durati
 		n       int
 		lastErr error
 		permit  breaker.Permit
-		held    bool // a place in the concurrency retry budget
+		held    bool           // a place in the concurrency retry budget
+		paid    budget.Receipt // what the retry in flight paid the budget
 	)
 	perAttempt := c.breaker != nil && c.inside
+	c.callStarted(now)
 	if c.conc != nil {
 		defer func() {
 			if held {
@@ -333,12 +336,12 @@ func (c *Caller) loop(ctx context.Context, dl deadline.Deadline, now time.Durati
 		actx, cancel, err := c.attemptContext(ctx, dl, now)
 		if err != nil {
 			if perAttempt {
-				c.recordAttempt(now, permit, policies.Cancelled, 0)
+				c.recordAttempt(now, permit, policies.Cancelled, 0, budget.NoReceipt)
 			}
 			return now, &Error{Outcome: policies.DeadlineExceeded, Attempts: n, Reason: retry.ReasonDeadline, Err: err, Last: lastErr}
 		}
 		n++
-		o, end, err := c.attempt(ctx, actx, cancel, n, fn, afn, permit, now)
+		o, end, err := c.attempt(ctx, actx, cancel, n, fn, afn, permit, paid, now)
 		if o == policies.Success {
 			return end, nil
 		}
@@ -351,7 +354,7 @@ func (c *Caller) loop(ctx context.Context, dl deadline.Deadline, now time.Durati
 		case noRetry != nil:
 			return end, &Error{Outcome: o, Attempts: n, Reason: retry.ReasonNotIdempotent, Err: err, Last: noRetry}
 		}
-		d := c.decide(end, call, o, dl, err, &held)
+		d := c.decide(end, call, o, dl, err, &held, &paid)
 		if !d.Retry {
 			return end, &Error{Outcome: o, Attempts: n, Reason: d.Reason, Err: err}
 		}
@@ -366,12 +369,12 @@ func (c *Caller) loop(ctx context.Context, dl deadline.Deadline, now time.Durati
 // outcome (in the retry budget; in the breaker when it is inside the retry
 // loop, with permit). It returns the outcome, the instant the attempt ended
 // and fn's error.
-func (c *Caller) attempt(ctx, actx context.Context, cancel context.CancelFunc, n int, fn func(context.Context) error, afn attemptFunc, permit breaker.Permit, now time.Duration) (policies.Outcome, time.Duration, error) {
+func (c *Caller) attempt(ctx, actx context.Context, cancel context.CancelFunc, n int, fn func(context.Context) error, afn attemptFunc, permit breaker.Permit, paid budget.Receipt, now time.Duration) (policies.Outcome, time.Duration, error) {
 	c.hooks.attemptStart(now, n)
 	pending := c.breaker != nil && c.inside // permit taken and not yet recorded
 	defer func() {
 		if pending { // fn panicked: give the permit back
-			c.recordAttempt(c.clock.Now(), permit, policies.Cancelled, 0)
+			c.recordAttempt(c.clock.Now(), permit, policies.Cancelled, 0, paid)
 		}
 	}()
 	var err error
@@ -387,7 +390,7 @@ func (c *Caller) attempt(ctx, actx context.Context, cancel context.CancelFunc, n
 		cancel()
 	}
 	pending = false
-	c.recordAttempt(end, permit, o, end-now)
+	c.recordAttempt(end, permit, o, end-now, paid)
 	c.hooks.attemptEnd(AttemptEnd{At: end, N: n, Outcome: o, Latency: end - now, Err: err})
 	return o, end, err
 }
@@ -440,14 +443,14 @@ func (c *Caller) allow(now time.Duration) (permit breaker.Permit, ok bool) {
 // recordAttempt feeds an attempt's outcome to the retry budget, to a
 // breaker for retries only and, when it sits inside the retry loop, to the
 // breaker.
-func (c *Caller) recordAttempt(now time.Duration, permit breaker.Permit, o policies.Outcome, latency time.Duration) {
+func (c *Caller) recordAttempt(now time.Duration, permit breaker.Permit, o policies.Outcome, latency time.Duration, paid budget.Receipt) {
 	perAttempt := c.breaker != nil && c.inside
 	if !perAttempt && c.gate == nil && (c.budget == nil || o != policies.Success) {
 		return
 	}
 	c.mu.Lock()
 	if c.budget != nil && o == policies.Success {
-		c.budget.RecordSuccess(now)
+		c.budget.Deposit(now, paid != budget.NoReceipt, paid)
 	}
 	if c.gate != nil {
 		c.gate.Record(now, o)
@@ -472,7 +475,7 @@ func (c *Caller) recordCall(now time.Duration, permit breaker.Permit, o policies
 
 // decide asks the retry policy, then a breaker for retries only, then the
 // budget, whether to retry (as sim/topology's afterFailure does).
-func (c *Caller) decide(now time.Duration, call retry.Call, o policies.Outcome, dl deadline.Deadline, err error, held *bool) retry.Decision {
+func (c *Caller) decide(now time.Duration, call retry.Call, o policies.Outcome, dl deadline.Deadline, err error, held *bool, paid *budget.Receipt) retry.Decision {
 	var hint time.Duration
 	if rej, ok := errors.AsType[*RejectedError](err); ok && o == policies.Rejected {
 		hint = rej.RetryAfter
@@ -483,8 +486,11 @@ func (c *Caller) decide(now time.Duration, call retry.Call, o policies.Outcome, 
 	if d.Retry && c.gate != nil && !c.gate.AllowRetry(now) {
 		d = d.Deny(retry.ReasonBreaker)
 	}
-	if d.Retry && c.budget != nil && !c.budget.TryRetry(now) {
-		d = d.Deny(retry.ReasonBudget)
+	if d.Retry && c.budget != nil {
+		var ok bool
+		if ok, *paid = c.budget.Withdraw(now, o); !ok {
+			d = d.Deny(retry.ReasonBudget)
+		}
 	}
 	if c.conc != nil {
 		// The previous retry, if this call made one, has ended.
@@ -551,4 +557,15 @@ func ctxOutcome(ctx context.Context) policies.Outcome {
 		return policies.Cancelled
 	}
 	return policies.DeadlineExceeded
+}
+
+// callStarted tells the retry budget a call begins (a per-call bucket
+// earns then).
+func (c *Caller) callStarted(now time.Duration) {
+	if c.budget == nil {
+		return
+	}
+	c.mu.Lock()
+	c.budget.CallStarted(now)
+	c.mu.Unlock()
 }

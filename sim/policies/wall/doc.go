@@ -56,8 +56,11 @@
 //     retry.ReasonBreaker while the recent failure rate is too high.
 //   - Retry: retry.Policy.DecideAfter decides, with a uniform variate from
 //     Config.Rand and the Retry-After hint of a *RejectedError; the retry
-//     budget (budget.Bucket) is asked only after the policy allowed the retry,
-//     and every successful attempt deposits into it. Config.RetryConcurrency
+//     budget (a budget.Quota: Config.Budget's bucket, Config.AWSQuota's AWS
+//     SDK standard quota or Config.PerCallBudget's per-call bucket) is told
+//     of each call's start, asked only after the policy allowed the retry
+//     (paying by the failed attempt's outcome), and told of every successful
+//     attempt with what it paid. Config.RetryConcurrency
 //     adds Envoy's budget (budget.Concurrency): retries in flight at most a
 //     share of the calls in flight through the Caller. The backoff is a Clock
 //     timer that gives up when the context is done.

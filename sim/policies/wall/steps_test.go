@@ -11,6 +11,7 @@ import (
 
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/breaker"
+	"github.com/ressim/ressim/sim/policies/budget"
 	"github.com/ressim/ressim/sim/policies/deadline"
 	"github.com/ressim/ressim/sim/policies/retry"
 )
@@ -466,5 +467,46 @@ func TestPanickingProbeGivesPermitBack(t *testing.T) {
 	}
 	if s, _ := c.BreakerState(); s != breaker.Closed || c.InFlight() != 0 {
 		t.Fatalf("breaker %v, in flight %d; want closed, 0", s, c.InFlight())
+	}
+}
+
+// TestAWSQuotaSteps: the AWS SDKs' standard quota in a Caller, as
+// budget.AWS's step table has it: a retry costs 5 of 12 tokens, a
+// successful retry gives its cost back and every success 1 more, up to
+// the capacity.
+func TestAWSQuotaSteps(t *testing.T) {
+	c, clock := newTestCaller(t, Config{
+		Retry:    noBackoff(3),
+		AWSQuota: &budget.AWSConfig{Capacity: 12, RetryCost: 5, TimeoutCost: 10, SuccessRefund: 1},
+	})
+	runSteps(t, c, clock, []step{
+		{at: 0, atts: atts(fail, ok), want: policies.Success, wantN: 2},                                                    // 12 - 5, then + 5 + 1: 12 (capped)
+		{at: 1 * time.Second, atts: atts(fail, fail, fail), want: policies.Error, wantN: 3, reason: retry.ReasonExhausted}, // 12 - 5 - 5: 2
+		{at: 2 * time.Second, atts: atts(fail), want: policies.Error, wantN: 1, reason: retry.ReasonBudget},                // 2 < 5
+		{at: 3 * time.Second, atts: atts(ok), want: policies.Success, wantN: 1},                                            // 2 + 1: 3
+	})
+	if tok, _ := c.BudgetTokens(); tok != 3 {
+		t.Errorf("tokens %v, want 3", tok)
+	}
+}
+
+// TestPerCallBudgetSteps: Brooker's per-call bucket in a Caller: each
+// call earns 0.5 when it starts (at most 2), a retry needs more than one
+// token and takes one.
+func TestPerCallBudgetSteps(t *testing.T) {
+	c, clock := newTestCaller(t, Config{
+		Retry:         noBackoff(3),
+		PerCallBudget: &budget.PerCallConfig{EarnPerCall: 0.5, Capacity: 2},
+	})
+	runSteps(t, c, clock, []step{
+		{at: 0, atts: atts(fail, ok), want: policies.Success, wantN: 2},                                     // 2 (capped), retry: 1
+		{at: 1 * time.Second, atts: atts(fail, ok), want: policies.Success, wantN: 2},                       // 1.5, retry: 0.5
+		{at: 2 * time.Second, atts: atts(fail), want: policies.Error, wantN: 1, reason: retry.ReasonBudget}, // 1.0 is not more than 1
+	})
+	if tok, _ := c.BudgetTokens(); tok != 1 {
+		t.Errorf("tokens %v, want 1", tok)
+	}
+	if _, err := New(Config{Retry: noBackoff(2), Budget: budgetConfig(1, 0.1), PerCallBudget: &budget.PerCallConfig{EarnPerCall: 0.1, Capacity: 5}}); !errors.Is(err, budget.ErrInvalidConfig) {
+		t.Errorf("two budget kinds: %v, want budget.ErrInvalidConfig", err)
 	}
 }
