@@ -104,23 +104,8 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 		var dl time.Duration
 		dl, _ = c.dl.Expiry()
 		d := site.retry.DecideAfter(now.Duration(), c.rs, o, dl, site.rng.Float64(), c.retryAfter)
-		if d.Retry && site.guards.retryGate != nil && !site.guards.retryGate.AllowRetry(now.Duration()) {
-			d = d.Deny(retry.ReasonBreaker)
-		}
-		if b := site.guards.budget; d.Retry && b != nil {
-			ok, paid := b.Withdraw(now.Duration(), o)
-			if !ok {
-				d = d.Deny(retry.ReasonBudget)
-			}
-			c.paid = paid
-		}
-		if g := &site.guards; d.Retry && g.retryConc != nil {
-			m.releaseRetrySlot(c) // the previous retry, if it was one, has ended
-			if g.retryConc.TryAcquire(g.inflight) {
-				c.retrySlot = true
-			} else {
-				d = d.Deny(retry.ReasonBudget)
-			}
+		if d.Retry && site.guards.limitsRetries {
+			d = m.limitRetry(now, c, o, d)
 		}
 		if d.Retry {
 			if c.trace != 0 {
@@ -141,6 +126,32 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 	}
 	site.st.inc(m, now, sFailed)
 	m.finishCall(now, c, st)
+}
+
+// limitRetry asks the site's retry limiters, in order, about the retry d
+// allows: a breaker for retries only, the token budget (which takes the
+// retry's cost, kept on the call for a refund), Envoy's concurrency budget.
+func (m *Model) limitRetry(now engine.Time, c *call, o policies.Outcome, d retry.Decision) retry.Decision {
+	g := &c.site.guards
+	if g.retryGate != nil && !g.retryGate.AllowRetry(now.Duration()) {
+		d = d.Deny(retry.ReasonBreaker)
+	}
+	if b := g.budget; d.Retry && b != nil {
+		ok, paid := b.Withdraw(now.Duration(), o)
+		if !ok {
+			d = d.Deny(retry.ReasonBudget)
+		}
+		c.paid = paid
+	}
+	if d.Retry && g.retryConc != nil {
+		m.releaseRetrySlot(c) // the previous retry, if it was one, has ended
+		if g.retryConc.TryAcquire(g.inflight) {
+			c.retrySlot = true
+		} else {
+			d = d.Deny(retry.ReasonBudget)
+		}
+	}
+	return d
 }
 
 // finishCall settles the call's guards (the breaker's record, the

@@ -33,7 +33,7 @@ func (m *Model) startCall(now engine.Time, site *callSite, job *attempt, user *u
 		c.userID, c.keyID = user.userID, user.keyID
 	}
 	site.st.inc(m, now, sCalls)
-	if b := site.guards.budget; b != nil {
+	if b := site.guards.perCall; b != nil {
 		b.CallStarted(now.Duration())
 	}
 	m.sending++
@@ -61,6 +61,31 @@ func (m *Model) timeoutOf(now engine.Time, c *call) (to time.Duration, cut bool)
 	}
 	to = site.to.Effective(now.Duration(), at)
 	return to, to < site.timeout
+}
+
+// gateSend does what sendAttempt must before it sends, on a site whose
+// sendGate is set: a hedged call's first send starts its hedging instead
+// (ok false: the hedge sends), and a breaker inside the retry loop is
+// asked for a permit (ok false: refused, reported by an event).
+func (m *Model) gateSend(now engine.Time, c *call) (permit breaker.Permit, ok bool) {
+	site := c.site
+	if site.hedge != nil && c.hg == nil {
+		m.startHedge(now, c)
+		return permit, false
+	}
+	if g := &site.guards; g.breaker != nil && g.breakerInside {
+		p, ok := m.breakerAllow(now, site)
+		if !ok {
+			site.st.inc(m, now, sShortCircuited)
+			if c.rs.Attempts() > 1 {
+				site.st.inc(m, now, sRetryIntoOpen)
+			}
+			m.failLater(now, c, policies.CircuitOpen, stCircuitOpen, "the breaker inside the retry refused the attempt")
+			return permit, false
+		}
+		permit = p
+	}
+	return permit, true
 }
 
 // dispatch makes the call's next attempt, through the target's cache if it
@@ -95,19 +120,10 @@ func (m *Model) cacheLookupDone(now engine.Time, c *call) {
 // hedged call's first goes through its hedging policy (hedge.go).
 func (m *Model) sendAttempt(now engine.Time, c *call) {
 	site := c.site
-	if site.hedge != nil && c.hg == nil {
-		m.startHedge(now, c)
-		return
-	}
 	var permit breaker.Permit
-	if g := &site.guards; g.breaker != nil && g.breakerInside {
-		p, ok := m.breakerAllow(now, site)
+	if site.guards.sendGate {
+		p, ok := m.gateSend(now, c)
 		if !ok {
-			site.st.inc(m, now, sShortCircuited)
-			if c.rs.Attempts() > 1 {
-				site.st.inc(m, now, sRetryIntoOpen)
-			}
-			m.failLater(now, c, policies.CircuitOpen, stCircuitOpen, "the breaker inside the retry refused the attempt")
 			return
 		}
 		permit = p

@@ -32,9 +32,17 @@ import (
 
 // callerGone tells a's service that a's caller has stopped waiting; a is
 // already cvAbandoned and let go by its caller (it is not in the pool: it
-// is not done). The check inlines; a service that cancels is handled out
+// is not done). The check inlines, and a model in which no service
+// cancels stops at its first test; a service that cancels is handled out
 // of line.
 func (m *Model) callerGone(now engine.Time, a *attempt) {
+	if m.cancels {
+		m.calleeMayCancel(now, a)
+	}
+}
+
+// calleeMayCancel is callerGone in a model where some service cancels.
+func (m *Model) calleeMayCancel(now engine.Time, a *attempt) {
 	if in := a.inst; in != nil && in.svc.cfg.Cancellation != CancelNever {
 		m.noticeGone(now, a)
 	}

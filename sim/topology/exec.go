@@ -21,7 +21,7 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 		}
 		st := &steps[a.step]
 		if st.Kind == WorkStep {
-			d := in.stepWork(a, st)
+			d := in.workTime(in.stuck(a, st.Work.Sample(s.rng)))
 			if a.phase != apWorking {
 				m.attemptTo(now, a, apWorking, "")
 			}
@@ -140,9 +140,7 @@ func (m *Model) complete(now engine.Time, a *attempt) {
 	switch {
 	case a.failed:
 		st = stDepFailed
-	case len(in.sticky) > 0 && in.stickyError(a):
-		st = stError
-	case in.errRate > 0 && s.rng.Float64() < in.errRate:
+	case in.faulty && in.faultError(a):
 		st = stError
 	case a.degraded:
 		st = stDegraded

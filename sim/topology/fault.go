@@ -202,6 +202,7 @@ func (m *Model) activeFaults(in *instance, f *fault, on bool) {
 		}
 	}
 	in.errRate = 1 - ok
+	in.faulty = in.errRate > 0 || len(in.sticky) > 0
 }
 
 // crash takes the instance down: queued requests are refused and running

@@ -30,12 +30,25 @@ type siteGuards struct {
 	breakerState  breaker.State      // as of the last logged transition (events_hooks.go)
 	retryGate     *breaker.RetryGate // a breaker for retries only
 	budget        budget.Quota       // any token kind
-	retryConc     *budget.Concurrency
-	inflight      int  // calls in flight through the site, for retryConc
-	killed        bool // a kill switch is on: the fallback answers
-	fallback      *FallbackConfig
-	fallbackLat   dist.Dist
-	feature       *fallback.Feature // decides the fallback's answer; nil without one
+	perCall       *budget.PerCall    // budget, when it earns per call started (CallStarted)
+	// perAttempt: some policy learns from each attempt's outcome (the
+	// budget, a breaker inside the retry loop or for retries only, the
+	// callee's outlier detector); without one, attemptOutcome has nothing
+	// to tell. Set by callSite.finish.
+	perAttempt bool
+	// limitsRetries: a breaker for retries only, a token budget or a
+	// concurrency budget may refuse a retry the policy allows. Set by
+	// callSite.finish.
+	limitsRetries bool
+	// sendGate: sendAttempt has more to do than send (a hedge to start, a
+	// breaker inside the retry loop to ask). Set by callSite.finish.
+	sendGate    bool
+	retryConc   *budget.Concurrency
+	inflight    int  // calls in flight through the site, for retryConc
+	killed      bool // a kill switch is on: the fallback answers
+	fallback    *FallbackConfig
+	fallbackLat dist.Dist
+	feature     *fallback.Feature // decides the fallback's answer; nil without one
 }
 
 func (g *siteGuards) build(c CallGuards) error {
@@ -231,6 +244,12 @@ func (m *Model) failLater(now engine.Time, c *call, o policies.Outcome, st statu
 func (m *Model) attemptOutcome(now engine.Time, a *attempt, o policies.Outcome) {
 	site := a.site
 	g := &site.guards
+	if c := a.call; c != nil {
+		c.retryAfter = a.retryAfter
+	}
+	if !g.perAttempt {
+		return
+	}
 	if o == policies.Success && g.budget != nil {
 		g.budget.Deposit(now.Duration(), a.paid != 0, a.paid)
 	}
@@ -242,9 +261,6 @@ func (m *Model) attemptOutcome(now engine.Time, a *attempt, o policies.Outcome) 
 	}
 	if a.inst != nil && site.target.outlier != nil {
 		site.target.outlierRecord(now, a.inst, o)
-	}
-	if c := a.call; c != nil {
-		c.retryAfter = a.retryAfter
 	}
 }
 

@@ -14,6 +14,9 @@ type Model struct {
 	warmup    engine.Time
 	end       engine.Time
 	propagate bool
+	// cancels: some service cancels work in flight (cancel.go), so an
+	// abandoned attempt must be told to its callee.
+	cancels bool
 	// closedUsers numbers the closed-loop users, when the model has a
 	// sticky fault (sticky.go).
 	closedUsers uint32
@@ -102,8 +105,7 @@ func New(cfg Config) (*Model, error) {
 		if err != nil {
 			return nil, err
 		}
-		m.services = append(m.services, s)
-		m.byName[s.cfg.Name] = s
+		m.addService(s)
 	}
 	// Handlers first, then their call sites (which resolve the callee's
 	// handler), in declaration order: services' calls, then clients'.
@@ -138,6 +140,13 @@ func New(cfg Config) (*Model, error) {
 		return nil, fmt.Errorf("topology: time series: %w", err)
 	}
 	return m, nil
+}
+
+// addService adds a built service to the model.
+func (m *Model) addService(s *service) {
+	m.services = append(m.services, s)
+	m.byName[s.cfg.Name] = s
+	m.cancels = m.cancels || s.cfg.Cancellation != CancelNever
 }
 
 // buildSites creates the call sites of a handler's calls.

@@ -65,6 +65,7 @@ type instance struct {
 	latAdd      time.Duration // sum of their additions
 	errRate     float64       // combined probability of the active error faults
 	sticky      []*fault      // active sticky faults, not in latMult, latAdd, errRate; empty without
+	faulty      bool          // errRate > 0 or a sticky fault is active: complete asks faultError
 	freezes     []span        // stop-the-world pauses, sorted
 }
 

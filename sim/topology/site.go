@@ -7,6 +7,7 @@ import (
 
 	"github.com/ressim/ressim/sim/dist"
 	"github.com/ressim/ressim/sim/engine"
+	"github.com/ressim/ressim/sim/policies/budget"
 	"github.com/ressim/ressim/sim/policies/hedge"
 	"github.com/ressim/ressim/sim/policies/retry"
 	"github.com/ressim/ressim/sim/policies/timeout"
@@ -79,9 +80,21 @@ func (m *Model) newSite(caller, callee, op string, p CallPolicy) (*callSite, err
 	if err := s.guards.build(p.Guards); err != nil {
 		return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
 	}
+	s.finish()
 	m.sites = append(m.sites, s)
 	return s, nil
 }
 
 // name is "caller->callee/op".
 func (s *callSite) name() string { return s.caller + "->" + s.callee + "/" + s.op }
+
+// finish sets the site's flags that keep the common path short: whether
+// any policy learns from attempts, whether sending has more to do than
+// send, and whether the budget earns per call.
+func (s *callSite) finish() {
+	g := &s.guards
+	g.perCall, _ = g.budget.(*budget.PerCall)
+	g.perAttempt = g.budget != nil || g.breaker != nil && g.breakerInside || g.retryGate != nil || s.target.outlier != nil
+	g.sendGate = s.hedge != nil || g.breaker != nil && g.breakerInside
+	g.limitsRetries = g.retryGate != nil || g.budget != nil || g.retryConc != nil
+}

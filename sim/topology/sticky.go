@@ -91,13 +91,24 @@ func (in *instance) stickyError(a *attempt) bool {
 	return false
 }
 
-// stepWork is the duration of a's local work step st at in, drawn.
-func (in *instance) stepWork(a *attempt, st *Step) time.Duration {
-	w := st.Work.Sample(in.svc.rng)
-	if len(in.sticky) > 0 {
-		w = in.stickyWork(a, w)
+// faultError reports whether the active error faults fail a's handler:
+// a sticky one that touches a, then the independent ones' combined rate
+// (in that order, which fixes the draws).
+func (in *instance) faultError(a *attempt) bool {
+	if len(in.sticky) > 0 && in.stickyError(a) {
+		return true
 	}
-	return in.workTime(w)
+	return in.errRate > 0 && in.svc.rng.Float64() < in.errRate
+}
+
+// stuck is the drawn work d of a's step, stretched by the sticky latency
+// faults that touch a, if the instance has any (small enough to inline:
+// the common path pays one length check).
+func (in *instance) stuck(a *attempt, d time.Duration) time.Duration {
+	if len(in.sticky) > 0 {
+		return in.stickyWork(a, d)
+	}
+	return d
 }
 
 // stickyWork is the drawn work d of a's step as the active sticky latency
