@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ressim/ressim/internal/textdist"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -47,11 +48,5 @@ func (e *Experiment) unknownVariant(name string) error {
 // names are long and hyphenated, so "no-retry" should find "no-retries"
 // (3 edits).
 func nearestName(s string, candidates []string) string {
-	best, bestD := "", max(2, (len(s)+2)/3)+1
-	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
+	return textdist.Nearest(s, candidates, max(2, (len(s)+2)/3))
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ressim/ressim/internal/textdist"
 )
 
 // reader extracts typed values from a decoded TOML document, collecting
@@ -281,37 +283,7 @@ func (t *table) tables(k string) []*table {
 
 // closest returns the candidate within edit distance 2 of s, if any.
 func closest(s string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b (bytes).
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 99
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return textdist.Nearest(s, candidates, 2)
 }
 
 // boolean reads a boolean; def is returned when the key is absent.

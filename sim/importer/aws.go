@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ressim/ressim/internal/textdist"
 	"github.com/ressim/ressim/sim/policies/retry"
 )
 
@@ -251,35 +252,5 @@ func (g *awsReader) attempts(e *iniEntry) (int, bool) {
 
 // nearest returns the candidate within 3 edits of s, the closest, or "".
 func nearest(s string, candidates []string) string {
-	best, bestD := "", 4
-	if len(s) > 64 {
-		return ""
-	}
-	for _, c := range candidates {
-		if d := levenshtein(s, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// levenshtein is the edit distance between a and b, in bytes.
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return textdist.Nearest(s, candidates, 3)
 }
