@@ -47,8 +47,8 @@ with all of ressim run's outputs.
 With --shard I/N it runs only shard I's share of the (variant, replication)
 runs and writes a partial result (default folder out/<experiment name>/shards);
 'ressim merge' turns the N partial files into the same outputs, byte for byte.
---shard auto/N takes I from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID minus
-SLURM_ARRAY_TASK_MIN. --series all cannot be sharded. See docs/scale-out.md.`,
+--shard auto/N takes I from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID (an
+array submitted as --array=0-(N-1)). --series all cannot be sharded. See docs/scale-out.md.`,
 		Example:           "  ressim compare experiments/metastable-retry-storm.toml -j 2",
 		Args:              exactArgs(1),
 		ValidArgsFunction: tomlFiles,

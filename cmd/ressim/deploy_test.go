@@ -37,9 +37,11 @@ func unshardedSweep(t *testing.T) string {
 	return full
 }
 
-// The Slurm recipe, with the array's environment faked: N array tasks
-// numbered from 10 (so SLURM_ARRAY_TASK_MIN matters), then the merge job.
-// The merged folder equals the unsharded sweep's, file for file.
+// The Slurm recipe, with the array's environment faked: an array 0-(N-1)
+// whose task 1 fails and is resubmitted alone (sbatch --array=1, so
+// SLURM_ARRAY_TASK_MIN=1: it must still run shard 1, not shard 0), then
+// the merge job. The merged folder equals the unsharded sweep's, file for
+// file. A task id outside [0, N) is refused.
 func TestSlurmRecipe(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
@@ -48,16 +50,30 @@ func TestSlurmRecipe(t *testing.T) {
 	base := t.TempDir()
 	parts, out := filepath.Join(base, "parts"), filepath.Join(base, "out")
 	const n = 3
-	for i := 0; i < n; i++ {
-		log := recipe(t, "slurm/shard.sbatch", []string{"FILE=" + smallSweep, "N=" + strconv.Itoa(n), "PARTS=" + parts,
-			"SLURM_ARRAY_TASK_ID=" + strconv.Itoa(10+i), "SLURM_ARRAY_TASK_MIN=10", "SLURM_CPUS_PER_TASK=1"})
-		if want := "index from SLURM_ARRAY_TASK_ID=" + strconv.Itoa(10+i) + " minus SLURM_ARRAY_TASK_MIN=10"; !strings.Contains(log, want) {
-			t.Errorf("task %d did not say %q:\n%s", i, want, log)
-		}
+	task := func(id, lo, hi int) string {
+		return recipe(t, "slurm/shard.sbatch", []string{"FILE=" + smallSweep, "N=" + strconv.Itoa(n), "PARTS=" + parts,
+			"SLURM_ARRAY_TASK_ID=" + strconv.Itoa(id), "SLURM_ARRAY_TASK_MIN=" + strconv.Itoa(lo),
+			"SLURM_ARRAY_TASK_MAX=" + strconv.Itoa(hi), "SLURM_CPUS_PER_TASK=1"})
+	}
+	for _, i := range []int{0, 2} { // task 1 "failed"
+		task(i, 0, n-1)
+	}
+	if log, want := task(1, 1, 1), "index from SLURM_ARRAY_TASK_ID=1"; !strings.Contains(log, want) {
+		t.Errorf("resubmitted task did not say %q:\n%s", want, log)
 	}
 	recipe(t, "slurm/merge.sbatch", []string{"PARTS=" + parts, "OUT=" + out})
 	if a, b := fileSet(t, full), fileSet(t, out); !reflect.DeepEqual(a, b) {
 		t.Errorf("Slurm recipe's merge differs from the unsharded sweep:\n%v\n%v", a, b)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", filepath.Join("..", "..", "deploy", "slurm", "shard.sbatch"))
+	cmd.Env = append(os.Environ(), "FILE="+smallSweep, "N=3", "PARTS="+parts, "SLURM_ARRAY_TASK_ID=10",
+		"SLURM_ARRAY_TASK_MIN=10", childEnv+"=1", "RESSIM="+exe)
+	if b, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(b), "SLURM_ARRAY_TASK_ID=10 is outside 0..2") {
+		t.Errorf("task id 10 of N=3: %v\n%s", err, b)
 	}
 }
 

@@ -34,7 +34,7 @@ estimated cost) and appends their records to a partial file in the output
 folder (default out/<experiment name>/shards); 'ressim merge' turns the N
 partial files into the same outputs, byte for byte. --shard auto/N takes I
 from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID
-minus SLURM_ARRAY_TASK_MIN (Slurm array). Re-running a shard resumes it.
+(Slurm array submitted as --array=0-(N-1)). Re-running a shard resumes it.
 See docs/scale-out.md.`,
 		Example:           "  ressim sweep experiments/metastable-phase.toml -j 2",
 		Args:              exactArgs(1),

@@ -20,9 +20,12 @@ const MaxShards = 100000
 
 // ParseShard parses "I/N". "auto/N" takes I from the batch engine's
 // environment (getenv): JOB_COMPLETION_INDEX (a Kubernetes Indexed Job),
-// else SLURM_ARRAY_TASK_ID minus SLURM_ARRAY_TASK_MIN (a Slurm job array;
-// the minimum defaults to 0). It returns the shard and, for auto, the
-// variable it used.
+// else SLURM_ARRAY_TASK_ID (a Slurm job array submitted as
+// --array=0-(N-1)). The Slurm task id is the shard itself, not an offset
+// from SLURM_ARRAY_TASK_MIN: a failed task resubmitted alone
+// (sbatch --array=2) then runs its own shard, where an offset would make
+// it redo shard 0 and exit 0. An index outside [0, N) is refused. It
+// returns the shard and, for auto, the variable it used.
 func ParseShard(s string, getenv func(string) string) (Shard, string, error) {
 	is, ns, ok := strings.Cut(s, "/")
 	if !ok {
@@ -34,7 +37,7 @@ func ParseShard(s string, getenv func(string) string) (Shard, string, error) {
 	}
 	from := ""
 	if is == "auto" {
-		is, from, err = autoIndex(getenv)
+		is, from, err = autoIndex(getenv, n)
 		if err != nil {
 			return Shard{}, "", fmt.Errorf("shard %q: %w", s, err)
 		}
@@ -46,27 +49,25 @@ func ParseShard(s string, getenv func(string) string) (Shard, string, error) {
 	return Shard{I: i, N: n}, from, nil
 }
 
-// autoIndex reads the shard index from a batch engine's environment.
-func autoIndex(getenv func(string) string) (string, string, error) {
-	if v := getenv("JOB_COMPLETION_INDEX"); v != "" {
-		return v, "JOB_COMPLETION_INDEX=" + v, nil
-	}
-	id := getenv("SLURM_ARRAY_TASK_ID")
-	if id == "" {
-		return "", "", fmt.Errorf("auto: neither JOB_COMPLETION_INDEX (Kubernetes Indexed Job) nor SLURM_ARRAY_TASK_ID (Slurm array) is set")
-	}
-	k, err := strconv.Atoi(id)
-	if err != nil {
-		return "", "", fmt.Errorf("auto: SLURM_ARRAY_TASK_ID=%q is not an integer", id)
-	}
-	lo, from := 0, "SLURM_ARRAY_TASK_ID="+id
-	if m := getenv("SLURM_ARRAY_TASK_MIN"); m != "" {
-		if lo, err = strconv.Atoi(m); err != nil {
-			return "", "", fmt.Errorf("auto: SLURM_ARRAY_TASK_MIN=%q is not an integer", m)
+// autoIndex reads the shard index from a batch engine's environment and
+// checks it lies in [0, n).
+func autoIndex(getenv func(string) string, n int) (string, string, error) {
+	name, hint := "JOB_COMPLETION_INDEX", "set the Indexed Job's completions to N"
+	v := getenv(name)
+	if v == "" {
+		name, hint = "SLURM_ARRAY_TASK_ID", fmt.Sprintf("submit the array as --array=0-%d (the task id is the shard; resubmit a failed task with --array=<its id>)", n-1)
+		if v = getenv(name); v == "" {
+			return "", "", fmt.Errorf("auto: neither JOB_COMPLETION_INDEX (Kubernetes Indexed Job) nor SLURM_ARRAY_TASK_ID (Slurm array) is set")
 		}
-		from += " minus SLURM_ARRAY_TASK_MIN=" + m
 	}
-	return strconv.Itoa(k - lo), from, nil
+	k, err := strconv.Atoi(v)
+	if err != nil {
+		return "", "", fmt.Errorf("auto: %s=%q is not an integer", name, v)
+	}
+	if k < 0 || k >= n {
+		return "", "", fmt.Errorf("auto: %s=%d is outside 0..%d: %s", name, k, n-1, hint)
+	}
+	return v, name + "=" + v, nil
 }
 
 // AssignUnits deals work units 0..len(cost)-1 to n shards, balanced by

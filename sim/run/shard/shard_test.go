@@ -2,6 +2,7 @@ package shard
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -43,8 +44,16 @@ func TestParseShard(t *testing.T) {
 		{"auto/4", map[string]string{"JOB_COMPLETION_INDEX": "2"}, Shard{2, 4}, "JOB_COMPLETION_INDEX=2", true},
 		{"auto/4", map[string]string{"JOB_COMPLETION_INDEX": "1", "SLURM_ARRAY_TASK_ID": "3"}, Shard{1, 4}, "JOB_COMPLETION_INDEX=1", true},
 		{"auto/4", map[string]string{"SLURM_ARRAY_TASK_ID": "3"}, Shard{3, 4}, "SLURM_ARRAY_TASK_ID=3", true},
-		{"auto/4", map[string]string{"SLURM_ARRAY_TASK_ID": "12", "SLURM_ARRAY_TASK_MIN": "10"}, Shard{2, 4}, "SLURM_ARRAY_TASK_ID=12 minus SLURM_ARRAY_TASK_MIN=10", true},
-		{"auto/4", map[string]string{"SLURM_ARRAY_TASK_ID": "14", "SLURM_ARRAY_TASK_MIN": "10"}, Shard{}, "", false},
+		// The task id is the shard, whatever the array's minimum: task 2
+		// resubmitted alone (sbatch --array=2, so SLURM_ARRAY_TASK_MIN=2)
+		// runs shard 2, not shard 0.
+		{"auto/4", map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_MIN": "2", "SLURM_ARRAY_TASK_MAX": "2"}, Shard{2, 4}, "SLURM_ARRAY_TASK_ID=2", true},
+		{"auto/4", map[string]string{"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0"}, Shard{0, 4}, "SLURM_ARRAY_TASK_ID=0", true},
+		// An array not numbered 0..N-1 is refused, not shifted.
+		{"auto/4", map[string]string{"SLURM_ARRAY_TASK_ID": "12", "SLURM_ARRAY_TASK_MIN": "10"}, Shard{}, "", false},
+		{"auto/4", map[string]string{"SLURM_ARRAY_TASK_ID": "4"}, Shard{}, "", false},
+		{"auto/4", map[string]string{"SLURM_ARRAY_TASK_ID": "-1"}, Shard{}, "", false},
+		{"auto/4", map[string]string{"JOB_COMPLETION_INDEX": "4"}, Shard{}, "", false},
 		{"auto/4", map[string]string{"SLURM_ARRAY_TASK_ID": "x"}, Shard{}, "", false},
 		{"auto/4", nil, Shard{}, "", false},
 	} {
@@ -52,5 +61,15 @@ func TestParseShard(t *testing.T) {
 		if (err == nil) != tc.ok || got != tc.want || from != tc.from {
 			t.Errorf("ParseShard(%q, %v) = %v, %q, %v; want %v, %q, ok %v", tc.spec, tc.env, got, from, err, tc.want, tc.from, tc.ok)
 		}
+	}
+}
+
+// A Slurm task id outside [0, N) is refused with a message that says how
+// to submit the array.
+func TestParseShardSlurmOutOfRange(t *testing.T) {
+	m := map[string]string{"SLURM_ARRAY_TASK_ID": "12", "SLURM_ARRAY_TASK_MIN": "10"}
+	_, _, err := ParseShard("auto/4", func(k string) string { return m[k] })
+	if err == nil || !strings.Contains(err.Error(), "SLURM_ARRAY_TASK_ID=12 is outside 0..3") || !strings.Contains(err.Error(), "--array=0-3") {
+		t.Errorf("got %v", err)
 	}
 }
