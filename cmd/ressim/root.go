@@ -48,10 +48,11 @@ func newRootProfiled(stdout, stderr io.Writer) (*cobra.Command, *cpuProfile) {
 queues, clients that time out and retry, and the resilience policies that
 guard every call. Experiments are TOML files; the same file and seed always
 give the same results.`,
-		Version:       version.Version,
+		Version:       version.Build().String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -133,10 +134,16 @@ func contains(s, sub string) bool {
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print ressim's version",
-		Args:  cobra.NoArgs,
+		Short: "Print ressim's version and the commit it was built from",
+		Long: `Prints ressim's version (the one written into summary.json and partial
+files), then the build's stamp: the commit, whether the tree had uncommitted
+changes, the commit's time, the module version and the Go toolchain. The
+stamp comes from the Go toolchain when built from a git checkout (not a git
+worktree: Go does not stamp those), or from -ldflags -X for release builds;
+see docs/scale-out.md, "Versions".`,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			fmt.Fprintln(c.OutOrStdout(), "ressim", version.Version)
+			fmt.Fprintln(c.OutOrStdout(), version.Build())
 			return nil
 		},
 	}
