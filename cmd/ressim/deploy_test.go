@@ -141,3 +141,59 @@ func TestShardStoppedThenResumed(t *testing.T) {
 		t.Errorf("merge after a resumed shard differs from the unsharded sweep")
 	}
 }
+
+// The container recipe, read as text (no container runtime here): the
+// image carries promtool (for 'ressim alerts') from Debian's prometheus
+// package on a base with the glibc it links against, the -ldflags -X
+// build arguments name variables internal/version has, and .dockerignore
+// keeps .git, out/ and test outputs out of the build context.
+func TestDockerRecipe(t *testing.T) {
+	root := filepath.Join("..", "..")
+	b, err := os.ReadFile(filepath.Join(root, "deploy", "Dockerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	df := string(b)
+	last := df[strings.LastIndex(df, "\nFROM "):]
+	for _, want := range []string{"apt-get download prometheus", "dpkg-deb -x prometheus_", "promtool --version"} {
+		if !strings.Contains(df, want) {
+			t.Errorf("Dockerfile lacks %q (promtool from Debian's prometheus package)", want)
+		}
+	}
+	if !strings.Contains(last, "promtool /usr/local/bin/promtool") {
+		t.Errorf("the runtime stage does not copy promtool onto PATH:\n%s", last)
+	}
+	if strings.Contains(strings.SplitN(last, "\n", 3)[1], "static") {
+		t.Errorf("runtime base %q has no libc, which Debian's promtool needs", strings.SplitN(last, "\n", 3)[1])
+	}
+	vsrc, err := os.ReadFile(filepath.Join(root, "internal", "version", "version.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"commit", "commitTime", "module"} {
+		if !strings.Contains(df, "internal/version."+v+"=") {
+			t.Errorf("Dockerfile does not stamp version.%s", v)
+		}
+		if !strings.Contains(string(vsrc), v+",") && !strings.Contains(string(vsrc), v+" string") {
+			t.Errorf("internal/version has no variable %s for -X", v)
+		}
+	}
+	ig, err := os.ReadFile(filepath.Join(root, ".dockerignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, l := range strings.Split(string(ig), "\n") {
+		have[strings.TrimSpace(l)] = true
+	}
+	for _, want := range []string{".git", "out", "**/worktrees", "**/.worktrees", "**/*.partial.jsonl", "**/testdata/fuzz", "**/*.test"} {
+		if !have[want] {
+			t.Errorf(".dockerignore lacks %q", want)
+		}
+	}
+	for _, keep := range []string{"experiments", "go.mod", "go.sum", "cmd", "sim", "internal", "*.go", "**/*.go", "."} {
+		if have[keep] {
+			t.Errorf(".dockerignore excludes %q, which the build needs", keep)
+		}
+	}
+}
