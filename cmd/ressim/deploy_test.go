@@ -197,3 +197,30 @@ func TestDockerRecipe(t *testing.T) {
 		}
 	}
 }
+
+// deploy/k8s/wait.sh, with a fake kubectl: it returns on Failed (where
+// 'kubectl wait --for=condition=complete' would hang) naming the failed
+// indexes, and exits 0 on Complete only.
+func TestKubeWaitScript(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	fake := filepath.Join(t.TempDir(), "kubectl")
+	os.WriteFile(fake, []byte("#!/bin/bash\ncase \"$*\" in *failedIndexes*) printf 2,5 ;; *) printf '%s' \"$CONDS\" ;; esac\n"), 0o755)
+	for _, tc := range []struct {
+		conds string
+		ok    bool
+		say   string
+	}{
+		{"SuccessCriteriaMet Complete ", true, "complete"},
+		{"FailureTarget Failed ", false, "failed indexes: 2,5"},
+		{"", false, "neither complete nor failed"},
+	} {
+		cmd := exec.Command("bash", filepath.Join("..", "..", "deploy", "k8s", "wait.sh"), "ressim-shards", "0s", "0")
+		cmd.Env = append(os.Environ(), "KUBECTL="+fake, "CONDS="+tc.conds)
+		out, err := cmd.CombinedOutput()
+		if (err == nil) != tc.ok || !strings.Contains(string(out), tc.say) {
+			t.Errorf("conditions %q: %v\n%s", tc.conds, err, out)
+		}
+	}
+}

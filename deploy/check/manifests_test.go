@@ -69,7 +69,30 @@ func job(t *testing.T, d []byte) *batchv1.Job {
 			t.Errorf("%s/%s: no CPU request or memory limit", j.Name, c.Name)
 		}
 	}
+	cluster, ok, err := declaredKube()
+	if err != nil {
+		t.Fatalf("%s: %v", KubeVersionEnv, err)
+	}
+	if ok {
+		if err := CheckKube(&j, cluster); err != nil {
+			t.Errorf("%v (%s=%s)", err, KubeVersionEnv, os.Getenv(KubeVersionEnv))
+		}
+	}
 	return &j
+}
+
+// statesMinKube checks that a manifest's comments state the least
+// Kubernetes version its Jobs need, as "Kubernetes 1.N or later".
+func statesMinKube(t *testing.T, path string, j *batchv1.Job) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	min, why := MinKube(j)
+	if want := "Kubernetes 1." + strconv.Itoa(min) + " or later"; min > 0 && !bytes.Contains(b, []byte(want)) {
+		t.Errorf("%s: its comments do not say %q (%v)", path, want, why)
+	}
 }
 
 func TestShardsManifest(t *testing.T) {
@@ -87,6 +110,7 @@ func TestShardsManifest(t *testing.T) {
 			if j.Spec.CompletionMode == nil || *j.Spec.CompletionMode != batchv1.IndexedCompletion {
 				t.Errorf("shards: not an Indexed Job")
 			}
+			statesMinKube(t, "../k8s/shards.yaml", j)
 			args := strings.Join(j.Spec.Template.Spec.Containers[0].Args, " ")
 			n := *j.Spec.Completions
 			if want := "--shard auto/" + strconv.Itoa(int(n)); !strings.Contains(args, want) {
@@ -109,5 +133,52 @@ func TestMergeManifest(t *testing.T) {
 	j := job(t, ds[0])
 	if args := j.Spec.Template.Spec.Containers[0].Args; len(args) == 0 || args[0] != "merge" {
 		t.Errorf("merge: args %v", args)
+	}
+}
+
+// The shards' Indexed Job uses backoffLimitPerIndex and maxFailedIndexes:
+// unknown fields on 1.27, feature-gated off by default on 1.28 (the API
+// server drops them, and a failed index is no longer retried on its
+// own). A cluster declared 1.28 is refused, 1.29 accepted.
+func TestKubeVersionRefusesTooNew(t *testing.T) {
+	var shards *batchv1.Job
+	for _, d := range docs(t, "../k8s/shards.yaml") {
+		if kind(t, d) == "Job" {
+			var j batchv1.Job
+			if err := yaml.UnmarshalStrict(d, &j); err != nil {
+				t.Fatal(err)
+			}
+			shards = &j
+		}
+	}
+	if shards == nil {
+		t.Fatal("no Job in shards.yaml")
+	}
+	if min, why := MinKube(shards); min != 29 || len(why) != 2 {
+		t.Errorf("MinKube = 1.%d %v, want 1.29 for backoffLimitPerIndex and maxFailedIndexes", min, why)
+	}
+	for _, v := range []string{"1.27", "v1.28.3"} {
+		m, err := ParseKubeVersion(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = CheckKube(shards, m)
+		if err == nil || !strings.Contains(err.Error(), "needs Kubernetes 1.29 or later (spec.backoffLimitPerIndex, spec.maxFailedIndexes)") {
+			t.Errorf("cluster %s: %v", v, err)
+		}
+	}
+	for _, v := range []string{"1.29", "v1.33.1"} {
+		m, err := ParseKubeVersion(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := CheckKube(shards, m); err != nil {
+			t.Errorf("cluster %s: %v", v, err)
+		}
+	}
+	for _, bad := range []string{"", "1", "2.1", "1.x", "latest"} {
+		if _, err := ParseKubeVersion(bad); err == nil {
+			t.Errorf("ParseKubeVersion(%q) accepted", bad)
+		}
 	}
 }
