@@ -19,8 +19,24 @@ func TestTimestamp(t *testing.T) {
 		{1767225600*1e9 + 1, "1767225600.000000001"},
 		{-5e8, "-1.5"},
 	} {
-		if got := timestamp(c.ns); got != c.want {
+		if got := timestamp(c.ns, OpenMetricsText); got != c.want {
 			t.Errorf("timestamp(%d) = %s, want %s", c.ns, got, c.want)
+		}
+	}
+	// Prometheus text: whole milliseconds, rounded half up.
+	for _, c := range []struct {
+		ns   int64
+		want string
+	}{
+		{0, "0"},
+		{1767225600*1e9 + 1e8, "1767225600100"},
+		{1767225600*1e9 + 4e5, "1767225600000"},
+		{1767225600*1e9 + 5e5, "1767225600001"},
+		{-4e5, "0"},
+		{-6e5, "-1"},
+	} {
+		if got := timestamp(c.ns, PrometheusText); got != c.want {
+			t.Errorf("timestamp(%d, PrometheusText) = %s, want %s", c.ns, got, c.want)
 		}
 	}
 }
