@@ -118,3 +118,39 @@ func TestDefaultStart(t *testing.T) {
 		t.Errorf("last timestamp %s, want %s", ts, want)
 	}
 }
+
+// TestPrometheusTextDialect: the Prometheus text export has the same
+// samples as the OpenMetrics one, HELP and TYPE naming a counter's
+// samples (_total), no UNIT and no EOF, whole-millisecond timestamps.
+func TestPrometheusTextDialect(t *testing.T) {
+	res := runFile(t, bundled+"breaker-fallback.toml")
+	om := strings.Split(strings.TrimSuffix(string(export(t, res, Options{})), "\n"), "\n")
+	prom := strings.Split(strings.TrimSuffix(string(export(t, res, Options{Format: PrometheusText})), "\n"), "\n")
+	var omSamples, promSamples []string
+	for _, l := range om {
+		if !strings.HasPrefix(l, "#") {
+			i := strings.LastIndexByte(l, ' ')
+			omSamples = append(omSamples, l[:i])
+		}
+	}
+	for _, l := range prom {
+		switch {
+		case strings.HasPrefix(l, "# UNIT ") || l == "# EOF":
+			t.Fatalf("Prometheus text has %q", l)
+		case strings.HasPrefix(l, "# TYPE ") && strings.HasSuffix(l, " counter"):
+			if f := strings.Fields(l); !strings.HasSuffix(f[2], "_total") {
+				t.Errorf("counter TYPE names %s, not its samples", f[2])
+			}
+		case strings.HasPrefix(l, "#"):
+		default:
+			i := strings.LastIndexByte(l, ' ')
+			if strings.ContainsAny(l[i+1:], ".e") {
+				t.Fatalf("timestamp not whole milliseconds: %q", l)
+			}
+			promSamples = append(promSamples, l[:i])
+		}
+	}
+	if strings.Join(omSamples, "\n") != strings.Join(promSamples, "\n") {
+		t.Error("the two formats' samples differ")
+	}
+}
