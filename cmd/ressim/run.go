@@ -39,7 +39,10 @@ func newRunCmd() *cobra.Command {
                     (each attempt, queue wait, work, downstream call and
                     retry backoff a slice), for ui.perfetto.dev
   metrics.om        with --openmetrics: the time series as OpenMetrics
-                    text (docs/observability.md)
+                    text, for promtool tsdb create-blocks-from openmetrics
+                    (docs/observability.md)
+  metrics.prom      with --prometheus-text: the same samples as Prometheus
+                    text format 0.0.4, for promtool check metrics
 
 A one-line summary per service is printed. The same file and seed always
 give byte-identical outputs.
@@ -87,7 +90,7 @@ are kept. SIGINT or SIGTERM stops the run the same way (status 1).`,
 			applyMemoryLimit(b)
 			ctx, stop := signalContext(c.Context(), c.ErrOrStderr())
 			defer stop()
-			opt := run.Options{Plots: !noPlots, TraceEvery: trace, Replica: replica, Budget: b, Context: ctx, HistogramSeries: omOn}
+			opt := run.Options{Plots: !noPlots, TraceEvery: trace, Replica: replica, Budget: b, Context: ctx, HistogramSeries: om.on, PrometheusText: om.prom}
 			if isTerminal(c.ErrOrStderr()) {
 				opt.Progress = simProgress(c.ErrOrStderr())
 			}

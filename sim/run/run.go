@@ -26,8 +26,13 @@ type Options struct {
 	TraceEvery, TraceMax int
 	// HistogramSeries records the per-interval latency histograms in
 	// Output.Result.Histograms (topology.Model.RecordHistogramSeries), for
-	// the OpenMetrics export; off, they are nil.
+	// the OpenMetrics export; off, they are nil. The output budget counts
+	// metrics.om when it is set.
 	HistogramSeries bool
+	// PrometheusText says the caller writes metrics.prom (the Prometheus
+	// text export) too: the histograms are recorded and the output budget
+	// counts it.
+	PrometheusText bool
 	// Progress, if not nil, is called as simulated time advances, with the
 	// time reached and the end.
 	Progress func(now, end time.Duration)
@@ -108,6 +113,9 @@ func execute(exp *experiment.Experiment, opt Options, sink output.Sink) (*Output
 		if opt.HistogramSeries {
 			writes |= runner.WritesOpenMetrics // the histograms are recorded for metrics.om
 		}
+		if opt.PrometheusText {
+			writes |= runner.WritesPrometheusText
+		}
 	}
 	if err := opt.Budget.Check([]runner.PlannedRun{{Model: cfg, Times: 1, Writes: writes}}); err != nil {
 		return nil, err
@@ -146,7 +154,7 @@ func simulate(cfg topology.Config, opt Options) (*topology.Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ro := runner.Options{HistogramSeries: opt.HistogramSeries, Progress: liveProgress(cfg, opt)}
+	ro := runner.Options{HistogramSeries: opt.HistogramSeries || opt.PrometheusText, Progress: liveProgress(cfg, opt)}
 	return runner.NewMeter(ctx, opt.Budget, cfg).Run(cfg, ro)
 }
 

@@ -1,5 +1,6 @@
 // Package openmetrics writes a run's time series as OpenMetrics text with
-// timestamps, so that a simulated incident can be loaded into Prometheus
+// timestamps (or, Format PrometheusText, as Prometheus text 0.0.4 for
+// promtool check metrics), so that a simulated incident can be loaded into Prometheus
 // (promtool tsdb create-blocks-from openmetrics), graphed in Grafana and
 // used to test alerting rules.
 //

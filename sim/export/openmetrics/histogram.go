@@ -1,7 +1,6 @@
 package openmetrics
 
 import (
-	"bufio"
 	"strconv"
 	"time"
 
@@ -66,19 +65,3 @@ func entityLabel(o topology.SeriesOwner) string {
 // histogramGroup is the number of series one histogram metric has: a
 // bucket per bound, +Inf, _count and _sum.
 func histogramGroup() int { return len(topology.LatencyBucketBounds()) + 3 }
-
-// writeHistogram writes one histogram metric's series (a histogramGroup)
-// point by point: at each timestamp its buckets, _count and _sum
-// together, as OpenMetrics groups a histogram's MetricPoint.
-func writeHistogram(w *bufio.Writer, group []Series, t0 int64) {
-	labels := make([]string, len(group))
-	for j, s := range group {
-		labels[j] = labelText(s.Labels)
-	}
-	for k := range group[0].Points {
-		for j, s := range group {
-			p := s.Points[k]
-			sample(w, s.Name, labels[j], p.V, t0+int64(p.T))
-		}
-	}
-}

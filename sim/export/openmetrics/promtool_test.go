@@ -13,44 +13,9 @@ import (
 	"github.com/ressim/ressim/internal/promtool/promtooltest"
 )
 
-// promText rewrites an OpenMetrics export into the Prometheus text format
-// (0.0.4) that promtool check metrics lints: a counter family's TYPE and
-// HELP name its samples (with _total), UNIT and EOF lines go, timestamps
-// become milliseconds. Names, types, labels and help are unchanged, so the
-// lint judges exactly the exported names.
-func promText(t *testing.T, om []byte) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	counters := make(map[string]bool)
-	for _, l := range strings.Split(strings.TrimSuffix(string(om), "\n"), "\n") {
-		f := strings.SplitN(l, " ", 4)
-		switch {
-		case l == "# EOF" || strings.HasPrefix(l, "# UNIT "):
-			continue
-		case strings.HasPrefix(l, "# TYPE ") || strings.HasPrefix(l, "# HELP "):
-			if f[1] == "TYPE" && f[3] == "counter" {
-				counters[f[2]] = true
-			}
-			if counters[f[2]] {
-				f[2] += "_total"
-			}
-			l = strings.Join(f, " ")
-		default:
-			i := strings.LastIndexByte(l, ' ')
-			sec, err := strconv.ParseFloat(l[i+1:], 64)
-			if err != nil {
-				t.Fatalf("sample %q: %v", l, err)
-			}
-			l = l[:i+1] + strconv.FormatInt(int64(sec*1000+0.5), 10)
-		}
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-	return b.Bytes()
-}
-
-// TestPromtoolCheckMetrics lints the export of every bundled experiment
-// with promtool check metrics: it must print nothing and exit 0.
+// TestPromtoolCheckMetrics lints the Prometheus text export (metrics.prom)
+// of every bundled experiment with promtool check metrics: it must print
+// nothing and exit 0.
 func TestPromtoolCheckMetrics(t *testing.T) {
 	promtooltest.Require(t)
 	files, err := filepath.Glob(bundled + "*.toml")
@@ -65,8 +30,8 @@ func TestPromtoolCheckMetrics(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
-			om := export(t, runFile(t, f), Options{})
-			r, err := promtool.Run(context.Background(), bytes.NewReader(promText(t, om)), "check", "metrics")
+			prom := export(t, runFile(t, f), Options{Format: PrometheusText})
+			r, err := promtool.Run(context.Background(), bytes.NewReader(prom), "check", "metrics")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,11 +17,29 @@ import (
 // Options.Start is zero: 2026-01-01T00:00:00Z.
 var DefaultStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// Format is a text exposition format Write can write.
+type Format int
+
+// The formats.
+const (
+	// OpenMetricsText is OpenMetrics 1.0 text (metrics.om): TYPE, UNIT and
+	// HELP name the family, counters' samples carry _total, timestamps are
+	// seconds with a fraction, the text ends with "# EOF".
+	OpenMetricsText Format = iota
+	// PrometheusText is the Prometheus text format 0.0.4 (metrics.prom),
+	// which promtool check metrics lints: HELP and TYPE name the sample
+	// (a counter's with _total), no UNIT and no EOF, timestamps are whole
+	// milliseconds.
+	PrometheusText
+)
+
 // Options control the export.
 type Options struct {
 	// Start is the instant simulated time 0 is mapped onto; the zero
 	// value means DefaultStart.
 	Start time.Time
+	// Format is the text format; the zero value is OpenMetricsText.
+	Format Format
 }
 
 func (o Options) start() int64 {
@@ -86,8 +104,16 @@ func Collect(res *topology.Result) ([]Series, error) {
 	return out, nil
 }
 
-// Write writes res's time series to w as OpenMetrics text, ending with
-// "# EOF". The same result and options always give the same bytes.
+// Write writes res's time series to w as text in opt.Format:
+// OpenMetrics ending with "# EOF" by default. The same result and options
+// always give the same bytes.
+//
+// Samples are grouped as OpenMetrics groups MetricPoints: within a
+// family, the series of one metric (one label set, not counting a
+// summary's quantile or a histogram's le) come together, and within the
+// metric point by point, in time order, each timestamp's samples
+// together: a summary's quantiles, a histogram's buckets, _count and
+// _sum. Timestamps never go backwards within a metric.
 func Write(w io.Writer, res *topology.Result, opt Options) error {
 	all, err := Collect(res)
 	if err != nil {
@@ -95,35 +121,100 @@ func Write(w io.Writer, res *topology.Result, opt Options) error {
 	}
 	bw := bufio.NewWriter(w)
 	t0 := opt.start()
-	for i := 0; i < len(all); i++ {
-		s := all[i]
-		if i == 0 || all[i-1].Family.Name != s.Family.Name {
-			writeHeader(bw, s.Family)
+	for i := 0; i < len(all); {
+		j := i + 1
+		for j < len(all) && all[j].Family.Name == all[i].Family.Name {
+			j++
 		}
-		if s.Family.Type == Histogram {
-			n := histogramGroup()
-			writeHistogram(bw, all[i:i+n], t0)
-			i += n - 1
-			continue
+		writeHeader(bw, all[i].Family, opt.Format)
+		for _, g := range metricGroups(all[i:j]) {
+			writeGroup(bw, g, t0, opt.Format)
 		}
-		lb := labelText(s.Labels)
-		for _, p := range s.Points {
-			sample(bw, s.Name, lb, p.V, t0+int64(p.T))
-		}
+		i = j
 	}
-	bw.WriteString("# EOF\n")
+	if opt.Format == OpenMetricsText {
+		bw.WriteString("# EOF\n")
+	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("openmetrics: %w", err)
 	}
 	return nil
 }
 
-func writeHeader(w *bufio.Writer, f Family) {
+func writeHeader(w *bufio.Writer, f Family, format Format) {
+	if format == PrometheusText {
+		fmt.Fprintf(w, "# HELP %s %s\n", f.Sample(), escapeHelp(f.Help))
+		fmt.Fprintf(w, "# TYPE %s %s\n", f.Sample(), f.Type)
+		return
+	}
 	fmt.Fprintf(w, "# TYPE %s %s\n", f.Name, f.Type)
 	if f.Unit != "" {
 		fmt.Fprintf(w, "# UNIT %s %s\n", f.Name, f.Unit)
 	}
 	fmt.Fprintf(w, "# HELP %s %s\n", f.Name, escape(f.Help))
+}
+
+// groupKey is the label set naming the metric a series belongs to: its
+// labels without a summary's quantile or a histogram bucket's le.
+func groupKey(s Series) string {
+	if s.Family.Type != Summary && s.Family.Type != Histogram {
+		return labelText(s.Labels)
+	}
+	ls := make([][2]string, 0, len(s.Labels))
+	for _, l := range s.Labels {
+		if l[0] != "quantile" && l[0] != "le" {
+			ls = append(ls, l)
+		}
+	}
+	return labelText(ls)
+}
+
+// metricGroups splits one family's series into metrics (groupKey), in the
+// order each metric first appears, series in their order within it.
+func metricGroups(fam []Series) [][]Series {
+	var order []string
+	groups := make(map[string][]Series) // lookup only; order keeps the sequence
+	for _, s := range fam {
+		k := groupKey(s)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], s)
+	}
+	out := make([][]Series, len(order))
+	for i, k := range order {
+		out[i] = groups[k]
+	}
+	return out
+}
+
+// writeGroup writes one metric's series point by point: at each
+// timestamp, in time order, the sample of every series that has one
+// there, in series order.
+func writeGroup(w *bufio.Writer, g []Series, t0 int64, format Format) {
+	labels := make([]string, len(g))
+	for j, s := range g {
+		labels[j] = labelText(s.Labels)
+	}
+	next := make([]int, len(g))
+	for {
+		at, ok := time.Duration(0), false
+		for j, s := range g {
+			if k := next[j]; k < len(s.Points) && (!ok || s.Points[k].T < at) {
+				at, ok = s.Points[k].T, true
+			}
+		}
+		if !ok {
+			return
+		}
+		ts := timestamp(t0+int64(at), format)
+		for j, s := range g {
+			if k := next[j]; k < len(s.Points) && s.Points[k].T == at {
+				sample(w, s.Name, labels[j], s.Points[k].V, ts)
+				next[j]++
+			}
+		}
+	}
 }
 
 // collect returns one column's series: one per state for a one-hot
@@ -183,19 +274,32 @@ func increment(c column, ts *metrics.TimeSeries, i int) float64 {
 	return d
 }
 
-func sample(w *bufio.Writer, name, labels string, v float64, ns int64) {
+func sample(w *bufio.Writer, name, labels string, v float64, ts string) {
 	w.WriteString(name)
 	w.WriteString(labels)
 	w.WriteByte(' ')
 	w.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
 	w.WriteByte(' ')
-	w.WriteString(timestamp(ns))
+	w.WriteString(ts)
 	w.WriteByte('\n')
 }
 
-// timestamp formats nanoseconds since the epoch as OpenMetrics seconds,
-// exactly (trailing zeros of the fraction trimmed).
-func timestamp(ns int64) string {
+// timestamp formats nanoseconds since the epoch as the format's
+// timestamp: OpenMetrics seconds, exactly (trailing zeros of the fraction
+// trimmed), or Prometheus text whole milliseconds (rounded half up).
+func timestamp(ns int64, format Format) string {
+	if format == PrometheusText {
+		ms := ns / 1e6
+		if r := ns - ms*1e6; r < 0 {
+			ms, r = ms-1, r+1e6
+			if r >= 5e5 {
+				ms++
+			}
+		} else if r >= 5e5 {
+			ms++
+		}
+		return strconv.FormatInt(ms, 10)
+	}
 	sec, frac := ns/1e9, ns%1e9
 	if frac < 0 {
 		sec, frac = sec-1, frac+1e9
@@ -226,8 +330,14 @@ func labelText(ls [][2]string) string {
 	return b.String()
 }
 
-// escape escapes a label value or help text: backslash, double quote and
-// newline.
+// escapeHelp escapes Prometheus text help: backslash and newline (0.0.4
+// knows no other escape in HELP).
+func escapeHelp(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "\n", `\n`).Replace(s)
+}
+
+// escape escapes a label value or OpenMetrics help text: backslash,
+// double quote and newline.
 func escape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
 }

@@ -19,8 +19,24 @@ func TestTimestamp(t *testing.T) {
 		{1767225600*1e9 + 1, "1767225600.000000001"},
 		{-5e8, "-1.5"},
 	} {
-		if got := timestamp(c.ns); got != c.want {
+		if got := timestamp(c.ns, OpenMetricsText); got != c.want {
 			t.Errorf("timestamp(%d) = %s, want %s", c.ns, got, c.want)
+		}
+	}
+	// Prometheus text: whole milliseconds, rounded half up.
+	for _, c := range []struct {
+		ns   int64
+		want string
+	}{
+		{0, "0"},
+		{1767225600*1e9 + 1e8, "1767225600100"},
+		{1767225600*1e9 + 4e5, "1767225600000"},
+		{1767225600*1e9 + 5e5, "1767225600001"},
+		{-4e5, "0"},
+		{-6e5, "-1"},
+	} {
+		if got := timestamp(c.ns, PrometheusText); got != c.want {
+			t.Errorf("timestamp(%d, PrometheusText) = %s, want %s", c.ns, got, c.want)
 		}
 	}
 }
@@ -100,5 +116,41 @@ func TestDefaultStart(t *testing.T) {
 	_, ts := lastSample(t, om, "ressim_in_flight_requests")
 	if want := strconv.FormatInt(DefaultStart.Add(res.Duration).Unix(), 10); ts != want {
 		t.Errorf("last timestamp %s, want %s", ts, want)
+	}
+}
+
+// TestPrometheusTextDialect: the Prometheus text export has the same
+// samples as the OpenMetrics one, HELP and TYPE naming a counter's
+// samples (_total), no UNIT and no EOF, whole-millisecond timestamps.
+func TestPrometheusTextDialect(t *testing.T) {
+	res := runFile(t, bundled+"breaker-fallback.toml")
+	om := strings.Split(strings.TrimSuffix(string(export(t, res, Options{})), "\n"), "\n")
+	prom := strings.Split(strings.TrimSuffix(string(export(t, res, Options{Format: PrometheusText})), "\n"), "\n")
+	var omSamples, promSamples []string
+	for _, l := range om {
+		if !strings.HasPrefix(l, "#") {
+			i := strings.LastIndexByte(l, ' ')
+			omSamples = append(omSamples, l[:i])
+		}
+	}
+	for _, l := range prom {
+		switch {
+		case strings.HasPrefix(l, "# UNIT ") || l == "# EOF":
+			t.Fatalf("Prometheus text has %q", l)
+		case strings.HasPrefix(l, "# TYPE ") && strings.HasSuffix(l, " counter"):
+			if f := strings.Fields(l); !strings.HasSuffix(f[2], "_total") {
+				t.Errorf("counter TYPE names %s, not its samples", f[2])
+			}
+		case strings.HasPrefix(l, "#"):
+		default:
+			i := strings.LastIndexByte(l, ' ')
+			if strings.ContainsAny(l[i+1:], ".e") {
+				t.Fatalf("timestamp not whole milliseconds: %q", l)
+			}
+			promSamples = append(promSamples, l[:i])
+		}
+	}
+	if strings.Join(omSamples, "\n") != strings.Join(promSamples, "\n") {
+		t.Error("the two formats' samples differ")
 	}
 }

@@ -132,6 +132,9 @@ func (b Budget) Check(runs []PlannedRun) error {
 		if r.Writes&WritesOpenMetrics != 0 {
 			out += float64(r.Times) * c.OpenMetrics
 		}
+		if r.Writes&WritesPrometheusText != 0 {
+			out += float64(r.Times) * c.OpenMetrics
+		}
 	}
 	if b.MaxOutput > 0 && out > b.MaxOutput {
 		return &BudgetError{Resource: "output", Estimated: true, Used: out, Limit: b.MaxOutput, Flag: "--max-output",
@@ -210,9 +213,12 @@ func (b Budget) Explain(ctx context.Context, err error) error {
 type Writes uint8
 
 // The data files: the time series (timeseries.csv), the event log
-// (events.csv) and the OpenMetrics export (metrics.om).
+// (events.csv), the OpenMetrics export (metrics.om) and the Prometheus
+// text export (metrics.prom, the same samples: estimated at
+// Cost.OpenMetrics too).
 const (
 	WritesSeries Writes = 1 << iota
 	WritesEvents
 	WritesOpenMetrics
+	WritesPrometheusText
 )

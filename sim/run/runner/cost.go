@@ -57,7 +57,8 @@ type Cost struct {
 	SeriesBytes, EventsBytes float64
 	// OpenMetrics is the estimated bytes of metrics.om (ressim run
 	// --openmetrics): every series value and latency-histogram bucket as
-	// an OpenMetrics sample line.
+	// an OpenMetrics sample line. metrics.prom (--prometheus-text) holds
+	// the same samples and is estimated at the same size.
 	OpenMetrics float64
 	// Drivers name the keys that drive Events, the largest first, as
 	// "key (share of the events)".
