@@ -106,6 +106,7 @@ func Evaluate(ctx context.Context, cfg topology.Config, opt Options) (*Report, e
 	if r.Baseline == nil {
 		r.Baseline = []Episode{}
 	}
+	r.markFalseAlarms()
 	return r, nil
 }
 
