@@ -74,6 +74,10 @@ func (r *Report) Figure() report.Figure {
 		}
 		fig.Spans = append(fig.Spans, report.Span{From: f.Start.Seconds(), To: to, Label: f.Label})
 	}
+	if r.Extended > 0 {
+		fig.Spans = append(fig.Spans, report.Span{From: r.RunDuration.Seconds(), To: r.Duration.Seconds(),
+			Label: fmt.Sprintf("run extended by %v (no fault)", r.Extended)})
+	}
 	fig.Height = min(report.MaxSize, 300+220*len(fig.Panels))
 	return fig
 }

@@ -19,6 +19,11 @@ type Report struct {
 	EvalInterval, Interval time.Duration
 	// Duration is the evaluated span: the run's last whole interval.
 	Duration time.Duration
+	// RunDuration is the model's own duration. Extended, if not 0, is
+	// how much longer the model was simulated (its faults unchanged)
+	// because an alert that fired was still active at RunDuration: the
+	// horizon within which it could resolve. Duration includes it.
+	RunDuration, Extended time.Duration
 	// Alerts are the alert names declared in the rules file.
 	Alerts []string
 	// Episodes in the run with its faults.
@@ -137,8 +142,16 @@ func (r *Report) FalseAlarms() []Episode {
 func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "%s: rules %s, evaluated every %v over %v of simulated time (series every %v)\n",
 		r.Experiment, r.Rules, r.EvalInterval, r.Duration, r.Interval)
+	if r.Extended > 0 {
+		fmt.Fprintf(w, "run extended by %v past its %v (the same model, no fault after its end) for the alerts still firing there to resolve; --horizon sets how far\n",
+			r.Extended, r.RunDuration)
+	}
+	at := "the end of the run"
+	if r.Extended > 0 {
+		at = fmt.Sprintf("the horizon (%v after the run's end)", r.Extended)
+	}
 	for _, f := range r.Faults {
-		fmt.Fprintln(w, f.Summary())
+		fmt.Fprintln(w, f.Summary(at))
 	}
 	for _, f := range r.Faults {
 		fmt.Fprintf(w, "fault %q (%v-%v):\n", f.Label, f.Start, f.End)
@@ -172,7 +185,7 @@ func (r *Report) WriteText(w io.Writer) {
 // first and after how long, or that only false alarms fired, or that it
 // was missed; then whether the detecting alerts resolved (after how long
 // from the fault's end) or were still firing at the horizon.
-func (f FaultReport) Summary() string {
+func (f FaultReport) Summary(horizon string) string {
 	s := fmt.Sprintf("fault %q: ", f.Label)
 	var first *Detection
 	var detected, stillFiring, falseAlarms []string
@@ -203,7 +216,7 @@ func (f FaultReport) Summary() string {
 		if len(stillFiring) == 0 {
 			s += fmt.Sprintf("; resolved %s", rel(lastResolved, "its end"))
 		} else {
-			s += fmt.Sprintf("; %s still firing at the horizon", strings.Join(stillFiring, ", "))
+			s += fmt.Sprintf("; %s still firing at %s", strings.Join(stillFiring, ", "), horizon)
 		}
 	case len(falseAlarms) > 0:
 		s += "MISSED: only false alarms fired"
