@@ -73,6 +73,7 @@ func TestBaselineAlertIsFalseAlarm(t *testing.T) {
 		}
 	}
 }
+
 // TestExtendPastRunEnd (issue 32): an alert on a window longer than what
 // is left of the run after the fault is still firing at the run's end;
 // ressim alerts keeps simulating the same model past the end, up to the
