@@ -41,11 +41,11 @@ var (
 // end so that alerts still firing there can resolve: the longest time
 // one alert of the rules file needs, its window plus its for. An
 // alert's window is the longest range (range vector or subquery) in its
-// expression, following the recording rules it names; for an expression
-// whose top level is an "and" of parts (the multi-window burn rates), the
-// shortest of the parts' windows, since the alert resolves as soon as one
-// part stops matching. The rules file is read whole (checkRules has
-// bounded it).
+// expression, following the recording rules it names; for an "and" of
+// parts (a multi-window burn rate) the shortest of the parts' windows,
+// since the alert resolves as soon as one part stops matching, and for an
+// "or" of parts (Sloth's pairs of burn rates) the longest. The rules file
+// is read whole (checkRules has bounded it).
 func DefaultHorizon(rules string) (time.Duration, error) {
 	b, err := os.ReadFile(rules)
 	if err != nil {
@@ -83,29 +83,37 @@ type windower struct {
 	memo    map[string]time.Duration
 }
 
-// expr is e's window: the shortest of its top-level "and" parts'.
+// expr is e's window. PromQL's "and" binds tighter than "or": an "or"
+// of parts is active while one is, so it resolves with the slowest part;
+// an "and" resolves as soon as one part stops, with the quickest.
 func (w *windower) expr(e string, depth int) time.Duration {
-	parts := splitTopAnd(e)
 	var out time.Duration
-	for i, p := range parts {
-		d := w.part(p, depth)
-		if i == 0 || d < out {
-			out = d
+	for _, alt := range splitTop(e, "or") {
+		var and time.Duration
+		for i, p := range splitTop(alt, "and") {
+			if d := w.part(p, depth); i == 0 || d < and {
+				and = d
+			}
 		}
+		out = max(out, and)
 	}
 	return out
 }
 
-// part is the longest range in p or in the recording rules it names.
+// part is the window of a parenthesised expression, else the longest
+// range in p or in the recording rules it names.
 func (w *windower) part(p string, depth int) time.Duration {
+	if depth > 16 { // a cycle promtool would have refused; stop anyway
+		return 0
+	}
+	if inner, ok := unwrap(p); ok {
+		return w.expr(inner, depth+1)
+	}
 	var out time.Duration
 	for _, m := range rangeRE().FindAllStringSubmatch(p, -1) {
 		if d, ok := promDuration(m[1]); ok {
 			out = max(out, d)
 		}
-	}
-	if depth > 16 { // a cycle promtool would have refused; stop anyway
-		return out
 	}
 	for _, id := range identRE().FindAllString(stripStrings(p), -1) {
 		sub, ok := w.records[id]
@@ -122,10 +130,33 @@ func (w *windower) part(p string, depth int) time.Duration {
 	return out
 }
 
-// splitTopAnd splits e at the "and" operators outside parentheses,
+// unwrap returns p without the parentheses around all of it, if they
+// are.
+func unwrap(p string) (string, bool) {
+	p = strings.TrimSpace(p)
+	if len(p) < 2 || p[0] != '(' || p[len(p)-1] != ')' {
+		return "", false
+	}
+	inner := p[1 : len(p)-1]
+	parts := scanTop(inner, "")
+	return inner, parts.balanced
+}
+
+// splitTop splits e at the operator op (a word) outside parentheses,
 // brackets, braces and strings.
-func splitTopAnd(e string) []string {
-	var parts []string
+func splitTop(e, op string) []string {
+	return scanTop(e, op).parts
+}
+
+type scan struct {
+	parts []string
+	// balanced: no closing bracket without its opening one at the top
+	// level.
+	balanced bool
+}
+
+func scanTop(e, op string) scan {
+	sc := scan{balanced: true}
 	depth, start := 0, 0
 	var quote byte
 	for i := 0; i < len(e); i++ {
@@ -143,13 +174,17 @@ func splitTopAnd(e string) []string {
 			depth++
 		case c == ')' || c == ']' || c == '}':
 			depth--
-		case depth == 0 && strings.HasPrefix(e[i:], "and") && wordBoundary(e, i, i+3):
-			parts = append(parts, e[start:i])
-			start = i + 3
-			i += 2
+			if depth < 0 {
+				sc.balanced = false
+			}
+		case op != "" && depth == 0 && strings.HasPrefix(e[i:], op) && wordBoundary(e, i, i+len(op)):
+			sc.parts = append(sc.parts, e[start:i])
+			start = i + len(op)
+			i += len(op) - 1
 		}
 	}
-	return append(parts, e[start:])
+	sc.parts = append(sc.parts, e[start:])
+	return sc
 }
 
 func wordBoundary(e string, from, to int) bool {

@@ -1,6 +1,8 @@
 package alerts
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -32,7 +34,32 @@ func TestDefaultHorizon(t *testing.T) {
 	if _, ok := promDuration("5x"); ok {
 		t.Error("5x parsed")
 	}
-	if p := splitTopAnd(`a{x="and"} > 1 and on(job) (b and c)`); len(p) != 2 {
+	if p := splitTop(`a{x="and"} > 1 and on(job) (b and c)`, "and"); len(p) != 2 {
 		t.Errorf("split: %q", p)
+	}
+	if _, ok := unwrap("(a) and (b)"); ok {
+		t.Error("(a) and (b) unwrapped")
+	}
+	w := &windower{records: map[string]string{"r5m": "rate(x[5m])", "r1h": "rate(x[1h])"}, memo: map[string]time.Duration{}}
+	if d := w.expr("(r5m > 1 and r1h > 1) or (rate(x[30m]) > 1 and rate(x[6h]) > 1)", 0); d != 30*time.Minute {
+		t.Errorf("(5m and 1h) or (30m and 6h): %v, want 30m", d)
+	}
+}
+
+// TestDefaultHorizonSloth: Sloth's generated multi-window multi-burn-rate
+// alerts ((short and long) or (short and long)) need their slowest pair's
+// short window: 30m for the page, 6h for the ticket. The file is kept
+// outside the repository in ../shared/real-configs; skipped when absent.
+func TestDefaultHorizonSloth(t *testing.T) {
+	p := filepath.Join("..", "..", "..", "shared", "real-configs", "alerts", "sloth-getting-started.ressim.yml")
+	if _, err := os.Stat(p); err != nil {
+		t.Skip(err)
+	}
+	h, err := DefaultHorizon(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h != 6*time.Hour {
+		t.Errorf("%v, want 6h (the ticket alert's 6h and 3d pair)", h)
 	}
 }
