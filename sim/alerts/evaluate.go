@@ -160,10 +160,15 @@ func (r *Report) evaluateRuns(ctx context.Context, g *runner.Meter, cfg topology
 }
 
 // allResolved says whether every episode that fired in the run with
-// faults resolved before its end.
+// faults resolved before its end, false alarms (alerts that fire without
+// faults too) aside: waiting for those says nothing about the faults.
 func (r *Report) allResolved() bool {
+	fa := make(map[string]bool) // lookup only
+	for _, e := range r.FalseAlarms() {
+		fa[e.Alert] = true
+	}
 	for _, e := range r.Episodes {
-		if e.Fired && !e.Resolved {
+		if e.Fired && !e.Resolved && !fa[e.Alert] {
 			return false
 		}
 	}

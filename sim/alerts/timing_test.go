@@ -43,9 +43,14 @@ func writeRules(t *testing.T, text string) string {
 func TestBaselineAlertIsFalseAlarm(t *testing.T) {
 	promtooltest.Require(t)
 	rules := writeRules(t, "groups:\n  - name: g\n    rules:\n      - alert: Always\n        expr: vector(1)\n")
-	rep, err := Evaluate(context.Background(), timingModel(), Options{Rules: rules, EvalInterval: time.Second})
+	// A horizon is given, but a false alarm still firing at the end is no
+	// reason to extend the run.
+	rep, err := Evaluate(context.Background(), timingModel(), Options{Rules: rules, EvalInterval: time.Second, Horizon: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if rep.Extended != 0 {
+		t.Errorf("run extended by %v for a false alarm", rep.Extended)
 	}
 	label := rep.Faults[0].Label
 	d, ok := rep.Find(label, "Always")
