@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sync"
 	"time"
 
@@ -96,8 +97,7 @@ func Evaluate(ctx context.Context, cfg topology.Config, opt Options) (*Report, e
 	// Still firing at the end: the same model, simulated longer. The
 	// simulation is deterministic and its faults are unchanged, so the
 	// extended run repeats the run and goes on without a fault.
-	ext := cfg
-	ext.Duration += h
+	ext := extendModel(cfg, h)
 	if err := checkPlan(opt.Budget, ext); err != nil {
 		return nil, fmt.Errorf("%w (extending the run by the %v horizon for the alerts still firing at its end; --horizon 0 does not extend)", err, h)
 	}
@@ -106,6 +106,19 @@ func Evaluate(ctx context.Context, cfg topology.Config, opt Options) (*Report, e
 		return nil, err
 	}
 	return r, nil
+}
+
+// extendModel returns cfg simulated h longer, with its faults as they
+// were in the run: one that outlasted the run ends at the run's end, so
+// the extension has no fault.
+func extendModel(cfg topology.Config, h time.Duration) topology.Config {
+	ext := cfg
+	ext.Duration += h
+	ext.Faults = slices.Clone(cfg.Faults)
+	for i := range ext.Faults {
+		ext.Faults[i].End = min(ext.Faults[i].End, cfg.Duration)
+	}
+	return ext
 }
 
 // checkPlan checks cfg's runs (with faults, and without) against b.

@@ -63,3 +63,19 @@ func TestDefaultHorizonSloth(t *testing.T) {
 		t.Errorf("%v, want 6h (the ticket alert's 6h and 3d pair)", h)
 	}
 }
+
+// TestExtendModel: the extended model runs longer with the same faults,
+// a fault that outlasted the run ending at the run's end; the model
+// itself is not changed.
+func TestExtendModel(t *testing.T) {
+	cfg := timingModel()
+	cfg.Faults = append(cfg.Faults, cfg.Faults[0])
+	cfg.Faults[1].Start, cfg.Faults[1].End = 5*time.Second, time.Hour
+	ext := extendModel(cfg, 8*time.Second)
+	if ext.Duration != 14*time.Second || ext.Faults[0].End != 3*time.Second || ext.Faults[1].End != 6*time.Second {
+		t.Errorf("extended: %v, faults %+v", ext.Duration, ext.Faults)
+	}
+	if cfg.Faults[1].End != time.Hour {
+		t.Error("extendModel changed the model's faults")
+	}
+}
