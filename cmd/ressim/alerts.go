@@ -20,7 +20,7 @@ func newAlertsCmd() *cobra.Command {
 	var (
 		rules, testOut string
 		seed           uint64
-		every          time.Duration
+		every, horizon time.Duration
 		keep, figure   string
 		rf             replicaFlags
 		bf             budgetFlags
@@ -37,8 +37,16 @@ prometheus package). The run's time series are those of 'ressim run
 
 For every fault and every alert it prints when the alert went pending and
 firing relative to the fault's start (time to detect), and whether and when
-it resolved after the fault's end; alerts firing in the fault-free run are
-false alarms.
+it resolved after the fault's end; an alert that also fires in the fault-free
+run is a false alarm, never a detection. The report leads with one line per
+fault: detected by which alert after how long, or missed; resolved after how
+long, or still firing at the horizon.
+
+When an alert that fired is still active at the run's end, the same model
+(faults unchanged) is simulated longer, by --horizon (default: the rules'
+longest window plus its for; a multi-window "and" counts its shortest), so
+that its time to resolve can be shown; the report says by how much the run
+was extended. --horizon 0 keeps the run's own duration.
 
 --promtool-test OUT.yml writes a promtool unit-test file that expects
 exactly the alerts seen in the run at every change of state, checked to pass;
@@ -89,12 +97,13 @@ the base, exactly as 'ressim run' re-runs it.`,
 			ctx, cancel := b.Bound(ctx)
 			defer cancel()
 			return b.Explain(ctx, runAlerts(ctx, c, alertsRun{file: args[0], exp: exp, rules: rules, replica: replica,
-				seed: seed, every: every, keep: keep, figure: figure, testOut: testOut, checks: checks, budget: b}))
+				seed: seed, every: every, horizon: horizon, noExtension: c.Flags().Changed("horizon") && horizon == 0, keep: keep, figure: figure, testOut: testOut, checks: checks, budget: b}))
 		},
 	}
 	c.Flags().StringVar(&rules, "rules", "", "Prometheus rules file (default: the experiment's [alerts] rules, with its [[expect]] blocks on alerts)")
 	c.Flags().Uint64Var(&seed, "seed", 0, "override the experiment's seed")
 	c.Flags().DurationVar(&every, "eval-interval", alerts.DefaultEvalInterval, "rule evaluation interval (a multiple of the experiment's interval; default: [alerts] eval_interval, else 15s)")
+	c.Flags().DurationVar(&horizon, "horizon", 0, "when an alert is still firing at the run's end, simulate the same model this much longer for it to resolve (default: the rules' longest window plus its for; 0 with the flag: do not extend)")
 	c.Flags().StringVar(&testOut, "promtool-test", "", "write a promtool unit-test file expecting the alerts seen in the run")
 	rf.register(c)
 	bf.register(c)
@@ -110,7 +119,8 @@ type alertsRun struct {
 	exp                                *experiment.Experiment
 	replica                            *run.Replica
 	seed                               uint64
-	every                              time.Duration
+	every, horizon                     time.Duration
+	noExtension                        bool
 	checks                             []alerts.Expect
 	budget                             runner.Budget
 }
@@ -140,7 +150,11 @@ func runAlerts(ctx context.Context, c *cobra.Command, a alertsRun) error {
 			return err
 		}
 	}
-	opt := alerts.Options{Rules: src.rules, EvalInterval: a.every, Dir: a.keep, Budget: a.budget}
+	if a.horizon < 0 {
+		return usageError{fmt.Errorf("--horizon %v: want 0 or more", a.horizon)}
+	}
+	opt := alerts.Options{Rules: src.rules, EvalInterval: a.every, Dir: a.keep, Budget: a.budget,
+		Horizon: a.horizon, NoExtension: a.noExtension}
 	rep, err := alerts.Evaluate(ctx, cfg, opt)
 	if err != nil {
 		return err

@@ -143,3 +143,43 @@ func TestAlertsCmdRulesPath(t *testing.T) {
 		t.Errorf("symlink out: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestAlertsCmdTiming (issue 32): an alert firing without faults is a
+// false alarm with no time to detect, and the report leads with one line
+// per fault; a burn rate still firing at the end of the retry-budget
+// variant's 10 minutes gets its time to resolve from the run extended
+// by the default horizon (30m: the slow burn's short window), which the
+// report states; --horizon 0 keeps the run's duration and says it is
+// still firing; a negative horizon is a usage error.
+func TestAlertsCmdTiming(t *testing.T) {
+	promtooltest.Require(t)
+	rules := filepath.Join(t.TempDir(), "always.yml")
+	if err := os.WriteFile(rules, []byte("groups:\n  - name: g\n    rules:\n      - alert: Always\n        expr: vector(1)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := ressim("alerts", "../../experiments/breaker-fallback.toml", "--rules", rules, "--eval-interval", "5s")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stdout, "time to detect") || !strings.Contains(stdout, `fault "recommendations slow x250": MISSED: only false alarms fired; false alarm (fires without faults too): Always`) {
+		t.Errorf("vector(1):\n%s", stdout)
+	}
+	args := []string{"alerts", "../../experiments/metastable-retry-storm.toml", "--variant", "retry-budget", "--replication", "0"}
+	code, stdout, stderr = ressim(args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"run extended by 30m0s past its 10m0s",
+		`fault "api slow x5": detected by GoodputBudgetSlowBurn{severity="page"} after 15s (first of 2 alerts); resolved 30m10s after its end`} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("retry-budget lacks %q:\n%s", want, stdout)
+		}
+	}
+	code, stdout, _ = ressim(append(args, "--horizon", "0")...)
+	if code != exitOK || strings.Contains(stdout, "extended") || !strings.Contains(stdout, `GoodputBudgetSlowBurn{severity="page"} still firing at the end of the run`) {
+		t.Errorf("--horizon 0: exit %d\n%s", code, stdout)
+	}
+	if code, _, _ := ressim(append(args, "--horizon", "-1m")...); code != exitInvalid {
+		t.Errorf("--horizon -1m: exit %d, want %d", code, exitInvalid)
+	}
+}

@@ -153,7 +153,8 @@ func TestDegraded200(t *testing.T) {
 // never fires: nothing is answered, so its quantile has no samples. With
 // the retry budget the system recovers: the fast burn resolves once its
 // 5-minute window has passed the spike, and the retry-storm alert stays
-// silent. Evaluations every 15 s.
+// silent, and, the run extended past its end, the slow burn resolves
+// once its 30-minute window has passed the spike. Evaluations every 15 s.
 func TestRetryStormBurnRate(t *testing.T) {
 	t.Parallel()
 	const (
@@ -215,6 +216,24 @@ func TestRetryStormBurnRate(t *testing.T) {
 	within(t, "fast burn resolved after the fault (retry budget)", fast.ResolvedAfter, 5*time.Minute-15*s, 5*time.Minute+30*s)
 	if d, ok := budget.Find(fault, "RetryStorm"); ok && d.Fired {
 		t.Errorf("retry storm alert fired with the retry budget: %v", d)
+	}
+	// Issue 32's done-when: the slow burn (6 h and 30 min, no for) is
+	// still firing when the 10-minute run ends; the run is extended by
+	// the default horizon (its 30-minute window) and it resolves once
+	// that window has slid past the spike: about 30 min after the
+	// fault's end, to an evaluation.
+	if budget.RunDuration != 10*time.Minute || budget.Extended != 30*time.Minute {
+		t.Errorf("retry budget: run %v extended by %v, want 10m by 30m", budget.RunDuration, budget.Extended)
+	}
+	slow, ok = budget.Find(fault, "GoodputBudgetSlowBurn")
+	if !ok || !slow.Detected() || !slow.Resolved {
+		t.Fatalf("with the retry budget the slow burn has no time to resolve: %+v", slow)
+	}
+	within(t, "slow burn resolved after the fault (retry budget)", slow.ResolvedAfter, 30*time.Minute-15*s, 30*time.Minute+30*s)
+	// Locked in, the extension changes nothing: still firing at the
+	// horizon.
+	if rep.Extended != 30*time.Minute {
+		t.Errorf("locked in: run extended by %v, want 30m", rep.Extended)
 	}
 }
 

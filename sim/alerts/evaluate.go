@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sync"
 	"time"
 
@@ -32,7 +33,14 @@ type Options struct {
 	// Dir, if set, keeps the generated promtool test files there;
 	// otherwise a temporary directory is used and removed.
 	Dir string
-	// Budget bounds the two runs together (the incident and the same run
+	// Horizon is how long the run may be extended past its end (the
+	// same model, its faults unchanged, simulated longer) when an alert
+	// that fired is still active there, so that it can resolve; 0 means
+	// DefaultHorizon of the rules. NoExtension keeps the run's own
+	// duration.
+	Horizon     time.Duration
+	NoExtension bool
+	// Budget bounds the runs together (the incident and the same run
 	// without faults); the zero Budget is unbounded. Its Timeout, with
 	// ctx, also bounds promtool.
 	Budget runner.Budget
@@ -59,22 +67,10 @@ func Evaluate(ctx context.Context, cfg topology.Config, opt Options) (*Report, e
 	}
 	// Each run's series go into a promtool test file, as large as the
 	// OpenMetrics export.
-	plan := []runner.PlannedRun{{Model: cfg, Times: 1, OnDisk: true, Writes: runner.WritesOpenMetrics}}
-	if len(cfg.Faults) > 0 {
-		plan[0].Times = 2 // the baseline is the same model less its faults: no cheaper
-	}
-	if err := opt.Budget.Check(plan); err != nil {
-		return nil, fmt.Errorf("alerts: %w", err)
-	}
-	g := runner.NewMeter(ctx, opt.Budget, cfg)
-	res, err := simulate(g, cfg)
-	if err != nil {
+	if err := checkPlan(opt.Budget, cfg); err != nil {
 		return nil, err
 	}
-	iv := res.Series.Interval()
-	if ev <= 0 || ev%iv != 0 {
-		return nil, fmt.Errorf("alerts: evaluation interval %v is not a positive multiple of the run's interval %v", ev, iv)
-	}
+	g := runner.NewMeter(ctx, opt.Budget, cfg)
 	dir := opt.Dir
 	if dir == "" {
 		if dir, err = os.MkdirTemp("", "ressim-alerts-"); err != nil {
@@ -82,31 +78,114 @@ func Evaluate(ctx context.Context, cfg topology.Config, opt Options) (*Report, e
 		}
 		defer os.RemoveAll(dir)
 	}
-	r := &Report{Experiment: res.Name, Rules: opt.Rules, EvalInterval: ev, Interval: iv, Alerts: alertNames, run: res, rules: rules}
-	var tl *timeline
-	if tl, err = evaluate(ctx, res, rules, ev, filepath.Join(dir, "run.test.yml")); err != nil {
+	r := &Report{Rules: opt.Rules, EvalInterval: ev, Alerts: alertNames, rules: rules, RunDuration: cfg.Duration}
+	if err := r.evaluateRuns(ctx, g, cfg, dir); err != nil {
 		return nil, err
 	}
-	r.Duration, r.Episodes = tl.end, tl.episodes
+	if opt.NoExtension || r.allResolved() {
+		return r, nil
+	}
+	h := opt.Horizon
+	if h == 0 {
+		if h, err = DefaultHorizon(rules); err != nil {
+			return nil, err
+		}
+	}
+	if h <= 0 {
+		return r, nil
+	}
+	// Still firing at the end: the same model, simulated longer. The
+	// simulation is deterministic and its faults are unchanged, so the
+	// extended run repeats the run and goes on without a fault.
+	ext := extendModel(cfg, h)
+	if err := checkPlan(opt.Budget, ext); err != nil {
+		return nil, fmt.Errorf("%w (extending the run by the %v horizon for the alerts still firing at its end; --horizon 0 does not extend)", err, h)
+	}
+	r.Extended = h
+	if err := r.evaluateRuns(ctx, g, ext, dir); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// extendModel returns cfg simulated h longer, with its faults as they
+// were in the run: one that outlasted the run ends at the run's end, so
+// the extension has no fault.
+func extendModel(cfg topology.Config, h time.Duration) topology.Config {
+	ext := cfg
+	ext.Duration += h
+	ext.Faults = slices.Clone(cfg.Faults)
+	for i := range ext.Faults {
+		ext.Faults[i].End = min(ext.Faults[i].End, cfg.Duration)
+	}
+	return ext
+}
+
+// checkPlan checks cfg's runs (with faults, and without) against b.
+func checkPlan(b runner.Budget, cfg topology.Config) error {
+	plan := []runner.PlannedRun{{Model: cfg, Times: 1, OnDisk: true, Writes: runner.WritesOpenMetrics}}
+	if len(cfg.Faults) > 0 {
+		plan[0].Times = 2 // the baseline is the same model less its faults: no cheaper
+	}
+	if err := b.Check(plan); err != nil {
+		return fmt.Errorf("alerts: %w", err)
+	}
+	return nil
+}
+
+// evaluateRuns runs cfg, and without faults, under g, evaluates the
+// rules on both and fills r.
+func (r *Report) evaluateRuns(ctx context.Context, g *runner.Meter, cfg topology.Config, dir string) error {
+	res, err := simulate(g, cfg)
+	if err != nil {
+		return err
+	}
+	iv := res.Series.Interval()
+	if ev := r.EvalInterval; ev <= 0 || ev%iv != 0 {
+		return fmt.Errorf("alerts: evaluation interval %v is not a positive multiple of the run's interval %v", ev, iv)
+	}
+	r.Experiment, r.Interval, r.run = res.Name, iv, res
+	tl, err := evaluate(ctx, res, r.rules, r.EvalInterval, filepath.Join(dir, "run.test.yml"))
+	if err != nil {
+		return err
+	}
+	r.Duration, r.Episodes, r.Faults = tl.end, tl.episodes, nil
 	for i, f := range res.Faults {
 		r.Faults = append(r.Faults, detect(r.Episodes, f.Label, f.Start, f.End, horizon(res, i, tl.end)))
 	}
 	if len(cfg.Faults) == 0 {
-		return r, nil
+		return nil
 	}
 	cfg.Faults = nil
 	base, err := simulate(g, cfg)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if tl, err = evaluate(ctx, base, rules, ev, filepath.Join(dir, "baseline.test.yml")); err != nil {
-		return nil, err
+	if tl, err = evaluate(ctx, base, r.rules, r.EvalInterval, filepath.Join(dir, "baseline.test.yml")); err != nil {
+		return err
 	}
 	r.Baseline = tl.episodes
 	if r.Baseline == nil {
 		r.Baseline = []Episode{}
 	}
-	return r, nil
+	r.markFalseAlarms()
+	return nil
+}
+
+// allResolved says whether every episode that fired in the run with
+// faults resolved before its end, false alarms (alerts that fire without
+// faults too) aside: waiting for those says nothing about the faults.
+func (r *Report) allResolved() bool {
+	fa := make(map[string]bool) // lookup only
+	for _, e := range r.FalseAlarms() {
+		fa[e.Alert] = true
+	}
+	for _, e := range r.Episodes {
+		if e.Fired && !e.Resolved && !fa[e.Alert] {
+			return false
+		}
+	}
+	return true
 }
 
 // horizon is where fault i's examined span ends: the next fault's start,

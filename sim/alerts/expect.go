@@ -160,6 +160,8 @@ func (e Expect) checkFault(r *Report, c *checker) {
 		switch {
 		case !ok || !d.Fired:
 			c.fail("did not fire in %q", f.Label)
+		case d.FalseAlarm:
+			c.fail("%s fires without faults too: a false alarm in %q, not a detection", d.Alert, f.Label)
 		case e.Kind == "fires" && (d.FiringAfter < 0 || d.FiringAfter > e.Limit):
 			c.fail("fired %v after %q started", d.FiringAfter, f.Label)
 		case e.Kind == "fires":

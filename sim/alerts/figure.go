@@ -49,8 +49,16 @@ func (r *Report) Figure() report.Figure {
 		Panels:   []report.Panel{users},
 	}
 	active := r.activeAlerts()
+	fa := make(map[string]bool) // lookup only
+	for _, e := range r.FalseAlarms() {
+		fa[e.Alert] = true
+	}
 	for _, a := range active {
-		fig.Panels = append(fig.Panels, report.Panel{Title: a, YLabel: "requests/s", YMin: &zero,
+		title := a
+		if fa[a] {
+			title += " (false alarm: fires without faults too)"
+		}
+		fig.Panels = append(fig.Panels, report.Panel{Title: title, YLabel: "requests/s", YMin: &zero,
 			Lines: good, States: r.bands(a), StatesLabel: "alert"})
 	}
 	for _, a := range r.Alerts {
@@ -65,6 +73,10 @@ func (r *Report) Figure() report.Figure {
 			to = f.Start.Seconds() + res.Duration.Seconds()/200
 		}
 		fig.Spans = append(fig.Spans, report.Span{From: f.Start.Seconds(), To: to, Label: f.Label})
+	}
+	if r.Extended > 0 {
+		fig.Spans = append(fig.Spans, report.Span{From: r.RunDuration.Seconds(), To: r.Duration.Seconds(),
+			Label: fmt.Sprintf("run extended by %v (no fault)", r.Extended)})
 	}
 	fig.Height = min(report.MaxSize, 300+220*len(fig.Panels))
 	return fig

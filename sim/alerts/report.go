@@ -19,6 +19,11 @@ type Report struct {
 	EvalInterval, Interval time.Duration
 	// Duration is the evaluated span: the run's last whole interval.
 	Duration time.Duration
+	// RunDuration is the model's own duration. Extended, if not 0, is
+	// how much longer the model was simulated (its faults unchanged)
+	// because an alert that fired was still active at RunDuration: the
+	// horizon within which it could resolve. Duration includes it.
+	RunDuration, Extended time.Duration
 	// Alerts are the alert names declared in the rules file.
 	Alerts []string
 	// Episodes in the run with its faults.
@@ -56,7 +61,15 @@ type Detection struct {
 	// ResolvedAfter is that end minus the fault's end.
 	Resolved      bool
 	ResolvedAfter time.Duration
+	// FalseAlarm: the same alert (name and labels) also fired in the run
+	// without faults, so its firing here says nothing about the fault:
+	// it is not a detection and FiringAfter is no time to detect.
+	FalseAlarm bool
 }
+
+// Detected says whether the alert detected the fault: it fired, and it
+// does not fire without the fault.
+func (d Detection) Detected() bool { return d.Fired && !d.FalseAlarm }
 
 // detect relates episodes to the fault [start, end) with horizon h.
 func detect(eps []Episode, label string, start, end, h time.Duration) FaultReport {
@@ -81,6 +94,21 @@ func detect(eps []Episode, label string, start, end, h time.Duration) FaultRepor
 		d.ResolvedAfter = e.End - end
 	}
 	return fr
+}
+
+// markFalseAlarms marks the detections of alerts that fired in the
+// baseline as false alarms.
+func (r *Report) markFalseAlarms() {
+	fa := make(map[string]bool) // lookup only
+	for _, e := range r.FalseAlarms() {
+		fa[e.Alert] = true
+	}
+	for i := range r.Faults {
+		for j := range r.Faults[i].Detections {
+			d := &r.Faults[i].Detections[j]
+			d.FalseAlarm = d.Fired && fa[d.Alert]
+		}
+	}
 }
 
 // Find returns the detection of alert (an Alert name, or its alertname
@@ -114,6 +142,17 @@ func (r *Report) FalseAlarms() []Episode {
 func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "%s: rules %s, evaluated every %v over %v of simulated time (series every %v)\n",
 		r.Experiment, r.Rules, r.EvalInterval, r.Duration, r.Interval)
+	if r.Extended > 0 {
+		fmt.Fprintf(w, "run extended by %v past its %v (the same model, no fault after its end) for the alerts still firing there to resolve; --horizon sets how far\n",
+			r.Extended, r.RunDuration)
+	}
+	at := "the end of the run"
+	if r.Extended > 0 {
+		at = fmt.Sprintf("the horizon (%v after the run's end)", r.Extended)
+	}
+	for _, f := range r.Faults {
+		fmt.Fprintln(w, f.Summary(at))
+	}
 	for _, f := range r.Faults {
 		fmt.Fprintf(w, "fault %q (%v-%v):\n", f.Label, f.Start, f.End)
 		if len(f.Detections) == 0 {
@@ -142,10 +181,60 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 }
 
+// Summary is the fault's verdict in one line: which alert detected it
+// first and after how long, or that only false alarms fired, or that it
+// was missed; then whether the detecting alerts resolved (after how long
+// from the fault's end) or were still firing at the horizon.
+func (f FaultReport) Summary(horizon string) string {
+	s := fmt.Sprintf("fault %q: ", f.Label)
+	var first *Detection
+	var detected, stillFiring, falseAlarms []string
+	lastResolved := time.Duration(0)
+	for i := range f.Detections {
+		d := &f.Detections[i]
+		switch {
+		case d.FalseAlarm:
+			falseAlarms = append(falseAlarms, d.Alert)
+		case d.Fired:
+			detected = append(detected, d.Alert)
+			if first == nil || d.FiringAfter < first.FiringAfter {
+				first = d
+			}
+			if d.Resolved {
+				lastResolved = max(lastResolved, d.ResolvedAfter)
+			} else {
+				stillFiring = append(stillFiring, d.Alert)
+			}
+		}
+	}
+	switch {
+	case first != nil:
+		s += fmt.Sprintf("detected by %s after %v", first.Alert, first.FiringAfter)
+		if n := len(detected); n > 1 {
+			s += fmt.Sprintf(" (first of %d alerts)", n)
+		}
+		if len(stillFiring) == 0 {
+			s += fmt.Sprintf("; resolved %s", rel(lastResolved, "its end"))
+		} else {
+			s += fmt.Sprintf("; %s still firing at %s", strings.Join(stillFiring, ", "), horizon)
+		}
+	case len(falseAlarms) > 0:
+		s += "MISSED: only false alarms fired"
+	default:
+		s += "MISSED: no alert fired"
+	}
+	if len(falseAlarms) > 0 {
+		s += fmt.Sprintf("; false alarm (fires without faults too): %s", strings.Join(falseAlarms, ", "))
+	}
+	return s
+}
+
 // String says when the alert went pending, fired and resolved.
 func (d Detection) String() string {
 	s := fmt.Sprintf("pending %s", rel(d.PendingAfter, "the fault's start"))
-	if d.Fired {
+	if d.FalseAlarm {
+		s += fmt.Sprintf(", firing %s: FALSE ALARM, it fires without the fault too, not a detection", rel(d.FiringAfter, "the fault's start"))
+	} else if d.Fired {
 		s += fmt.Sprintf(", firing %s (time to detect %v)", rel(d.FiringAfter, "the fault's start"), d.FiringAfter)
 	} else {
 		s += ", never fired"
