@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ressim/ressim/internal/promtool"
 	"github.com/ressim/ressim/internal/promtool/promtooltest"
@@ -121,4 +124,81 @@ func TestDashboardQueriesParse(t *testing.T) {
 	if err != nil || r.Code != 0 {
 		t.Errorf("promtool check rules: %v exit %d\n%s%s", err, r.Code, r.Stdout, r.Stderr)
 	}
+}
+
+// TestDashboardQueriesAnswer runs every query of the Grafana dashboard
+// against a Prometheus server over a TSDB block made from an export
+// (breaker-fallback: a breaker, a fallback, retries, a fault), at the end
+// of the run, with Grafana's variables set as a user's "All" would
+// ($client and $service .*, $__rate_interval 1m). Each query must succeed,
+// and every query whose metrics the export holds must return a series: a
+// panel that stays empty on data that has its metrics is a broken panel.
+// The template variables' label_values queries must list values.
+func TestDashboardQueriesAnswer(t *testing.T) {
+	promtooltest.Require(t)
+	prom := promtooltest.RequireProgram(t, "prometheus")
+	res := runFile(t, bundled+"breaker-fallback.toml")
+	dir := t.TempDir()
+	om, db := filepath.Join(dir, "metrics.om"), filepath.Join(dir, "data")
+	b := export(t, res, Options{})
+	if err := os.WriteFile(om, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if r, err := promtool.Run(ctx, nil, "tsdb", "create-blocks-from", "openmetrics", om, db); err != nil || r.Code != 0 {
+		t.Fatalf("create-blocks-from: %v exit %d\n%s", err, r.Code, r.Stderr)
+	}
+	base := startPrometheus(ctx, t, prom, dir, db)
+	at := DefaultStart.Add(res.Duration)
+	vars := strings.NewReplacer("$__rate_interval", "1m", "$client", ".*", "$service", ".*")
+	labelValues := regexp.MustCompile(`^label_values\((\w+), (\w+)\)$`)
+	exported := string(b)
+	for _, q := range dashboardQueries(t) {
+		if m := labelValues.FindStringSubmatch(q); m != nil {
+			if n := apiCount(ctx, t, fmt.Sprintf("%s/api/v1/label/%s/values?match[]=%s", base, m[2], url.QueryEscape(m[1]))); n == 0 {
+				t.Errorf("%s: no values", q)
+			}
+			continue
+		}
+		n := apiCount(ctx, t, fmt.Sprintf("%s/api/v1/query?query=%s&time=%d", base, url.QueryEscape(vars.Replace(q)), at.Unix()))
+		held := true
+		for _, ref := range metricRef.FindAllStringSubmatch(q, -1) {
+			held = held && strings.Contains(exported, "\n"+ref[1])
+		}
+		if held && n == 0 {
+			t.Errorf("%s: no series, though the export has its metrics", q)
+		}
+	}
+}
+
+// apiCount asks the Prometheus HTTP API u and returns how many results
+// (series, or label values) it answered; a failed request fails the test.
+func apiCount(ctx context.Context, t *testing.T, u string) int {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var r struct {
+		Status, Error string
+		Data          json.RawMessage
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil || r.Status != "success" {
+		t.Fatalf("%s: status %q %s (%v)", u, r.Status, r.Error, err)
+	}
+	var list []json.RawMessage // label values
+	if json.Unmarshal(r.Data, &list) == nil {
+		return len(list)
+	}
+	var vec struct{ Result []json.RawMessage }
+	if err := json.Unmarshal(r.Data, &vec); err != nil {
+		t.Fatalf("%s: %v", u, err)
+	}
+	return len(vec.Result)
 }
