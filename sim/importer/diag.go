@@ -7,6 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ressim/ressim/internal/termsafe"
+	"github.com/ressim/ressim/internal/tomltext"
 )
 
 // Diag is a warning or an error about a source file, with its position.
@@ -52,7 +53,7 @@ func at(file string, n *yaml.Node, key string) src {
 // name and the key path hold what the input wrote (a resilience4j config
 // name, a YAML key), escaped onto one line by commentText.
 func (s src) comment() string {
-	return fmt.Sprintf("# %s:%d:%d %s", commentText(s.file), s.line, s.col, commentText(s.key))
+	return fmt.Sprintf("# %s:%d:%d %s", tomltext.Comment(s.file), s.line, s.col, tomltext.Comment(s.key))
 }
 
 func (s src) diag(format string, a ...any) Diag {

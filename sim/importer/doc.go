@@ -13,7 +13,7 @@
 // column (JSON is YAML), so messages point into the source file.
 //
 // A source's names are data, never TOML: every one enters the generated
-// experiment through tomltext.go, as a quoted TOML string or inside a
+// experiment through internal/tomltext, as a quoted TOML string or inside a
 // one-line comment with its control characters escaped, and callee names
 // must be valid ressim names. Diagnostics print on one line with control
 // characters escaped (internal/termsafe). An input too large for one

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ressim/ressim/internal/tomltext"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/topology"
 )
@@ -25,7 +26,10 @@ func Merge(r *Result, intoName string, into []byte, maps []Mapping) (string, err
 	if err != nil {
 		return "", fmt.Errorf("merge: %w", err)
 	}
-	ed := newEditor(string(into))
+	ed := tomltext.NewEditor(string(into), "import")
+	// A call hedges or retries, not both: an imported hedge replaces the
+	// step's retry, and an imported retry its hedge.
+	ed.Linked = [][]string{{"retry", "hedge"}}
 	var problems []string
 	mapped := map[string]bool{}
 	done := map[string]string{} // step key -> mapping that set it
@@ -48,11 +52,11 @@ func Merge(r *Result, intoName string, into []byte, maps []Mapping) (string, err
 				continue
 			}
 			done[k] = m.Pos
-			ed.apply(e.KeyPos(k+".call").Line, calls[0].settings)
+			ed.Apply(e.KeyPos(k+".call").Line, editLines(calls[0].settings))
 		}
 		if sts := r.sk.svc[calls[0].service]; len(sts) > 0 && !svcDone[m.Callee] {
 			svcDone[m.Callee] = true
-			ed.apply(e.KeyPos(fmt.Sprintf("service.%d.name", serviceIndex(&e.Model, m.Callee))).Line, tableSettings(sts))
+			ed.Apply(e.KeyPos(fmt.Sprintf("service.%d.name", serviceIndex(&e.Model, m.Callee))).Line, editLines(tableSettings(sts)))
 		}
 	}
 	var unmapped Errors
@@ -68,7 +72,7 @@ func Merge(r *Result, intoName string, into []byte, maps []Mapping) (string, err
 		return "", fmt.Errorf("merge: %s", strings.Join(problems, "\n"))
 	}
 	out := fmt.Sprintf("# Merged by `ressim import %s --into %s` from %s: each imported setting\n# names its source file:line:col; the settings it replaced are kept as comments.\n",
-		r.sk.kind, commentText(intoName), commentFiles(r.sk.files)) + ed.String()
+		r.sk.kind, tomltext.Comment(intoName), tomltext.Files(r.sk.files)) + ed.String()
 	if err := tooLarge("the merged experiment", out); err != nil {
 		return "", fmt.Errorf("merge: %w", err)
 	}
@@ -152,6 +156,15 @@ func tableSettings(sts []setting) []setting {
 		if st.value != "{}" || !hasSubKey(sts, st.key) {
 			out = append(out, st)
 		}
+	}
+	return out
+}
+
+// editLines is settings as the editor's lines, each with its source.
+func editLines(sts []setting) []tomltext.Line {
+	out := make([]tomltext.Line, len(sts))
+	for i, st := range sts {
+		out[i] = tomltext.Line{Key: st.key, Value: st.value, Comment: st.from.comment()}
 	}
 	return out
 }

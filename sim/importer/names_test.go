@@ -163,26 +163,6 @@ func TestNamesAreEscapedEverywhere(t *testing.T) {
 	}
 }
 
-// TestTOMLString: the quoting of every string value round-trips through
-// the TOML parser.
-func TestTOMLString(t *testing.T) {
-	for _, s := range []string{"", "plain", `q"b\s`, "\x00\x01\b\t\n\f\r\x1b\x7f", "\u0085\u009b\u200b\u2028\u202e\ufeff", "日本\U0001F600", "\U000E0001"} {
-		var v struct{ S string }
-		if _, err := toml.Decode("S = "+tomlString(s), &v); err != nil || v.S != s {
-			t.Errorf("tomlString(%q) = %s decodes to %q, %v", s, tomlString(s), v.S, err)
-		}
-	}
-	if got := tomlString("a\xffb"); got != `"a`+"\uFFFD"+`b"` {
-		t.Errorf("tomlString of a non-UTF-8 byte = %s, want U+FFFD", got)
-	}
-	if got := tomlKey("breaker.window_size"); got != "breaker.window_size" {
-		t.Errorf("tomlKey changed a bare key: %s", got)
-	}
-	if got := tomlKey("a.b c.\n"); got != `a."b c"."\n"` {
-		t.Errorf("tomlKey(%q) = %s", "a.b c.\n", got)
-	}
-}
-
 // TestSpacesInNamesAreNotABug: a config name with spaces, whose inherited
 // value ressim refuses, is an error at the source (the source comment
 // used to be parsed back with a pattern that a space broke, and the

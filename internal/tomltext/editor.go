@@ -1,22 +1,38 @@
-package importer
+package tomltext
 
 import (
 	"strings"
 )
 
-// editor edits an experiment's text line by line: lines are commented
+// Editor edits an experiment's text line by line: lines are commented
 // out in place and new lines inserted after existing ones, so that every
 // other line, comment and blank of the file is kept.
-type editor struct {
+type Editor struct {
+	// By names the tool in the "# replaced by BY:" comments ("import").
+	By string
+	// Linked lists key groups that replace each other: setting any group
+	// of a set comments out the table's lines of every group of it (a
+	// call hedges or retries, not both: {"retry", "hedge"}).
+	Linked [][]string
+
 	lines []string
 	after map[int][]string // 0-based line -> lines inserted after it
 }
 
-func newEditor(src string) *editor {
-	return &editor{lines: strings.Split(src, "\n"), after: map[int][]string{}}
+// Line is one key = value line to write, with its comment (which starts
+// with "#", or is empty).
+type Line struct {
+	Key, Value, Comment string
 }
 
-func (ed *editor) String() string {
+// NewEditor returns an editor of src; by names the tool in the comments
+// it leaves.
+func NewEditor(src, by string) *Editor {
+	return &Editor{By: by, lines: strings.Split(src, "\n"), after: map[int][]string{}}
+}
+
+// String returns the edited text.
+func (ed *Editor) String() string {
 	var b strings.Builder
 	for i, l := range ed.lines {
 		if i > 0 {
@@ -30,11 +46,11 @@ func (ed *editor) String() string {
 	return b.String()
 }
 
-// apply writes settings into the table containing 1-based line: each
-// key group the settings set (the first part of a dotted key) replaces
-// the table's own lines of that group, which are commented out; the new
+// Apply writes lines into the table containing 1-based line: each key
+// group the lines set (the first part of a dotted key) replaces the
+// table's own lines of that group, which are commented out; the new
 // lines go after the table's last key, indented as line.
-func (ed *editor) apply(line int, sts []setting) {
+func (ed *Editor) Apply(line int, sts []Line) {
 	at := line - 1
 	if at < 0 || at >= len(ed.lines) || len(sts) == 0 {
 		return
@@ -42,12 +58,16 @@ func (ed *editor) apply(line int, sts []setting) {
 	start, end := ed.block(at)
 	groups := map[string]bool{}
 	for _, st := range sts {
-		groups[keyGroup(st.key)] = true
+		groups[keyGroup(st.Key)] = true
 	}
-	// A call hedges or retries, not both: an imported hedge replaces the
-	// step's retry, and an imported retry its hedge.
-	if groups["retry"] || groups["hedge"] {
-		groups["retry"], groups["hedge"] = true, true
+	for _, set := range ed.Linked {
+		any := false
+		for _, g := range set {
+			any = any || groups[g]
+		}
+		for _, g := range set {
+			groups[g] = groups[g] || any
+		}
 	}
 	last := at
 	for i := start; i < end; i++ {
@@ -62,20 +82,24 @@ func (ed *editor) apply(line int, sts []setting) {
 		}
 		if groups[keyGroup(t)] {
 			for k := i; k <= j; k++ {
-				ed.lines[k] = indentOf(ed.lines[k]) + "# replaced by import: " + strings.TrimSpace(ed.lines[k])
+				ed.lines[k] = indentOf(ed.lines[k]) + "# replaced by " + ed.By + ": " + strings.TrimSpace(ed.lines[k])
 			}
 		}
 		last, i = j, j
 	}
 	ind := indentOf(ed.lines[at])
 	for _, st := range sts {
-		ed.after[last] = append(ed.after[last], ind+tomlKey(st.key)+" = "+st.value+" "+st.from.comment())
+		l := ind + Key(st.Key) + " = " + st.Value
+		if st.Comment != "" {
+			l += " " + st.Comment
+		}
+		ed.after[last] = append(ed.after[last], l)
 	}
 }
 
 // block returns the lines [start, end) of the table holding line at:
 // after its header, up to the next header or the end.
-func (ed *editor) block(at int) (int, int) {
+func (ed *Editor) block(at int) (int, int) {
 	start := at
 	for start > 0 && !isHeader(ed.lines[start]) {
 		start--

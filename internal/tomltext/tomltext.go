@@ -1,4 +1,4 @@
-package importer
+package tomltext
 
 import (
 	"strings"
@@ -6,19 +6,13 @@ import (
 	"github.com/ressim/ressim/internal/termsafe"
 )
 
-// This file is the one place where text from an imported source (names,
-// keys, file names) is made safe to write into the generated TOML: a
-// string value through tomlString, a comment through commentText, a key
-// through tomlKey. Nothing the source says can then end a string or a
-// comment, start a line or add a table.
-
-// tomlString quotes s as a TOML basic string: `"` and `\` are escaped,
+// String quotes s as a TOML basic string: `"` and `\` are escaped,
 // and so is every character that is not printable (controls, C1,
 // bidirectional and other format characters, U+2028 and U+2029) as \t,
 // \n... or \uXXXX, so that the file also prints safely. A byte that is
 // not UTF-8 (only a command-line file name can hold one) becomes U+FFFD:
 // TOML has no way to write it.
-func tomlString(s string) string {
+func String(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte('"')
@@ -57,30 +51,30 @@ func escapeRune(r rune) string {
 	return string(out)
 }
 
-// commentText is s as the text of a TOML comment: one line, every
+// Comment is s as the text of a TOML comment: one line, every
 // control or format character (a newline above all) written as a
 // visible escape (\n, \x1b, \u202e: termsafe.Line), so that a name in a
 // comment stays in the comment.
-func commentText(s string) string { return termsafe.Line(s) }
+func Comment(s string) string { return termsafe.Line(s) }
 
-// commentFiles lists file names in a comment.
-func commentFiles(files []string) string {
+// Files lists file names in a comment.
+func Files(files []string) string {
 	out := make([]string, len(files))
 	for i, f := range files {
-		out[i] = commentText(f)
+		out[i] = Comment(f)
 	}
 	return strings.Join(out, ", ")
 }
 
-// tomlKey writes a dotted key path: each part that is not a bare TOML
+// Key writes a dotted key path: each part that is not a bare TOML
 // key (letters, digits, '-', '_') is quoted. Keys are ressim's own
 // ("breaker.window_size"), so this is the identity for them; it makes a
 // key that ever comes from a source a key, never TOML syntax.
-func tomlKey(k string) string {
+func Key(k string) string {
 	parts := strings.Split(k, ".")
 	for i, p := range parts {
 		if !bareKey(p) {
-			parts[i] = tomlString(p)
+			parts[i] = String(p)
 		}
 	}
 	return strings.Join(parts, ".")
