@@ -133,3 +133,25 @@ func TestRessimCallSites(t *testing.T) {
 		t.Errorf("refs %+v", e.Calls.Refs)
 	}
 }
+
+func TestRessimExcerpt(t *testing.T) {
+	const path = "testdata/ressim-excerpt.om"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := ressimPreset().Read(parseText(t, path, data, true, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := findService(t, o, "db")
+	if got := db.Requests.Points; len(got) != 3 || got[0].T != 1767225600000 || got[2].T != 1767225720000 || got[2].V <= got[1].V {
+		t.Errorf("db requests %v: want three increasing scrapes a minute apart", got)
+	}
+	if n := len(db.Latency.Bounds); n != 16 || len(db.Latency.Points[2].Counts) != n {
+		t.Errorf("db latency: %d bounds", n)
+	}
+	if db.Latency.Refs[0].Origin.File != path || db.Latency.Refs[0].Origin.Line == 0 {
+		t.Errorf("refs without origin: %+v", db.Latency.Refs[0])
+	}
+}
