@@ -76,7 +76,9 @@ func TestEnvoyRealScrape(t *testing.T) {
 }
 
 func TestLinkerd(t *testing.T) {
-	in := func(kv ...string) []string { return append([]string{"direction", "inbound", "target_port", "8080"}, kv...) }
+	in := func(kv ...string) []string {
+		return append([]string{"direction", "inbound", "target_port", "8080"}, kv...)
+	}
 	out := func(kv ...string) []string {
 		return append([]string{"direction", "outbound", "dst_service", "books", "authority", "books.default.svc.cluster.local:7002"}, kv...)
 	}
