@@ -158,9 +158,9 @@ const (
 func (b *builder) histograms(sel selector, kf keyFunc, u unit, set func(key, *observe.Histogram)) {
 	base := sel.name
 	ms := u == unitMilliseconds || (u == unitAuto && b.x.isMilliseconds(base))
-	scale := 1.0
+	div := 1.0
 	if ms {
-		scale = 1e-3
+		div = 1000
 	}
 	bare := func(s *telemetry.Series) (key, bool) { return kf(withoutLe(s)) }
 	parts := make(map[key]*histogramParts) // lookup only
@@ -186,7 +186,7 @@ func (b *builder) histograms(sel selector, kf keyFunc, u unit, set func(key, *ob
 	sort.SliceStable(order, func(i, j int) bool { return order[i].less(order[j]) })
 	noted := false
 	for _, k := range order {
-		h, err := histogramOf(*parts[k], scale)
+		h, err := histogramOf(*parts[k], div)
 		if err != nil {
 			b.fail(fmt.Errorf("histogram %s: %w", base, err))
 			return

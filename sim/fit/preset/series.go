@@ -238,11 +238,12 @@ type histogramParts struct {
 	buckets, sums, counts []*telemetry.Series
 }
 
-// histogramOf builds a histogram from its parts, multiplying bounds and
-// sums by scale (1e-3 for milliseconds). Bucket series with the same
+// histogramOf builds a histogram from its parts, dividing bounds and sums
+// by div (1000 for milliseconds, which is exact where multiplying by
+// 1e-3 is not). Bucket series with the same
 // bound are summed; each series' resets are undone. A missing +Inf
 // bucket is taken from _count. It returns nil when there are no buckets.
-func histogramOf(p histogramParts, scale float64) (*observe.Histogram, error) {
+func histogramOf(p histogramParts, div float64) (*observe.Histogram, error) {
 	if len(p.buckets) == 0 {
 		return nil, nil
 	}
@@ -282,7 +283,7 @@ func histogramOf(p histogramParts, scale float64) (*observe.Histogram, error) {
 	ts := sharedTimes(all)
 	h := &observe.Histogram{Refs: refs(p.buckets, p.sums, p.counts)}
 	for _, b := range bounds {
-		h.Bounds = append(h.Bounds, b*scale)
+		h.Bounds = append(h.Bounds, b/div)
 	}
 	at := func(l []telemetry.Point) []telemetry.Point { return sumAt([][]telemetry.Point{l}, ts) }
 	cols := make([][]telemetry.Point, len(lists))
@@ -306,7 +307,7 @@ func histogramOf(p histogramParts, scale float64) (*observe.Histogram, error) {
 			hp.Count = counts[i].V
 		}
 		if sums != nil {
-			hp.Sum = sums[i].V * scale
+			hp.Sum = sums[i].V / div
 		}
 		h.Points = append(h.Points, hp)
 	}
