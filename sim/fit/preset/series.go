@@ -169,7 +169,7 @@ func sumAt(lists [][]telemetry.Point, ts []int64) []telemetry.Point {
 	for _, l := range lists {
 		j := 0
 		for i, t := range ts {
-			for l[j].T < t {
+			for j < len(l)-1 && l[j].T < t { // bounded even on unsorted input
 				j++
 			}
 			out[i].V += l[j].V
