@@ -1,0 +1,3 @@
+// Package binned fits service-time distributions to binned (histogram)
+// latency data by maximum likelihood.
+package binned
