@@ -1,0 +1,68 @@
+package binned
+
+import "math"
+
+// minProb floors a bin's model probability so a bin the model deems
+// impossible costs a large but finite log-likelihood.
+const minProb = 1e-300
+
+// problem is one histogram with the components' atoms, ready to score
+// models against.
+type problem struct {
+	bounds, counts []float64
+	total          float64
+	atoms          []atom // nil: no components
+}
+
+// cdf returns P(T <= x) and P(T > x) for T = X + components.
+func (pr *problem) cdf(m model, x float64) (f, s float64) {
+	if pr.atoms == nil {
+		return m.cdf(x)
+	}
+	if math.IsInf(x, 1) {
+		return 1, 0
+	}
+	for _, a := range pr.atoms {
+		if a.c >= x {
+			s += a.w // X > 0 surely, so T > x
+			continue
+		}
+		fa, sa := m.cdf(x - a.c)
+		f += a.w * fa
+		s += a.w * sa
+	}
+	return f, s
+}
+
+// probs fills p with the model probability of each bin.
+func (pr *problem) probs(m model, p []float64) {
+	fPrev, sPrev := 0.0, 1.0
+	for i, b := range pr.bounds {
+		f, s := pr.cdf(m, b)
+		var q float64
+		if fPrev < 0.5 {
+			q = f - fPrev
+		} else {
+			q = sPrev - s
+		}
+		if !(q >= 0) { // rounding, or NaN from a broken model
+			q = 0
+		}
+		p[i] = q
+		fPrev, sPrev = f, s
+	}
+}
+
+// logLik is the multinomial log-likelihood sum counts_i log P_i (without
+// the multinomial coefficient, which does not depend on the model); bins
+// without observations contribute nothing.
+func (pr *problem) logLik(m model, p []float64) float64 {
+	pr.probs(m, p)
+	ll := 0.0
+	for i, c := range pr.counts {
+		if c > 0 {
+			ll += c * math.Log(math.Max(p[i], minProb))
+		}
+	}
+	return ll
+}
