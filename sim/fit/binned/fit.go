@@ -65,12 +65,7 @@ func prepare(b Bins, opt Options) (*problem, start, error) {
 	if err != nil {
 		return nil, start{}, err
 	}
-	pr := &problem{
-		bounds: append([]float64(nil), b.Bounds...),
-		counts: append([]float64(nil), b.Counts...),
-		total:  total,
-		atoms:  atoms,
-	}
+	pr := newProblem(b.Bounds, b.Counts, total, atoms)
 	// Moments of X = T - components, floored so a component that explains
 	// (nearly) everything still leaves a positive start.
 	tMean, tVar := moments(b.Bounds, b.Counts)

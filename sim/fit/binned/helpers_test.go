@@ -19,6 +19,16 @@ func expBuckets() []float64 {
 	return append(b, math.Inf(1))
 }
 
+// nativeBuckets are buckets growing by 2^(1/4) from 0.5ms to 16s, then
+// +Inf (seconds): Prometheus native histograms' schema 2.
+func nativeBuckets() []float64 {
+	var b []float64
+	for i := 0; i <= 60; i++ {
+		b = append(b, 0.0005*math.Pow(2, float64(i)/4))
+	}
+	return append(b, math.Inf(1))
+}
+
 // promBuckets are Prometheus's default buckets plus +Inf (seconds).
 func promBuckets() []float64 {
 	return []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, math.Inf(1)}

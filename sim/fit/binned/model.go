@@ -35,8 +35,9 @@ func newModel(kind dist.Kind, mean float64, k int, scv, sigma float64) model {
 	return m
 }
 
-// cdf returns P(X <= x) and P(X > x), each computed directly so a far
-// tail keeps its precision.
+// cdf returns P(X <= x) and P(X > x). The smaller of the two is computed
+// directly and the other as its complement, so a far tail keeps its
+// precision at the cost of one special function per call.
 func (m model) cdf(x float64) (f, s float64) {
 	if x <= 0 {
 		return 0, 1
@@ -46,20 +47,41 @@ func (m model) cdf(x float64) (f, s float64) {
 	}
 	switch m.kind {
 	case dist.Exponential:
-		s = math.Exp(-x / m.mean)
-		return -math.Expm1(-x / m.mean), s
+		f = -math.Expm1(-x / m.mean)
+		return f, 1 - f
 	case dist.Erlang:
 		a, z := float64(m.k), float64(m.k)*x/m.mean
-		return mathext.GammaIncReg(a, z), mathext.GammaIncRegComp(a, z)
+		if z > a {
+			s = mathext.GammaIncRegComp(a, z)
+			return 1 - s, s
+		}
+		f = mathext.GammaIncReg(a, z)
+		return f, 1 - f
 	case dist.Hyperexponential:
-		e1, e2 := math.Exp(-x/m.m1), math.Exp(-x/m.m2)
-		s = m.p*e1 + (1-m.p)*e2
-		return -m.p*math.Expm1(-x/m.m1) - (1-m.p)*math.Expm1(-x/m.m2), s
+		e1, f1 := expPair(x / m.m1)
+		e2, f2 := expPair(x / m.m2)
+		return m.p*f1 + (1-m.p)*f2, m.p*e1 + (1-m.p)*e2
 	case dist.Lognormal:
 		z := (math.Log(x) - m.mu) / (m.sigma * math.Sqrt2)
-		return math.Erfc(-z) / 2, math.Erfc(z) / 2
+		if z > 0 {
+			s = math.Erfc(z) / 2
+			return 1 - s, s
+		}
+		f = math.Erfc(-z) / 2
+		return f, 1 - f
 	}
 	return math.NaN(), math.NaN()
+}
+
+// expPair returns exp(-t) and 1-exp(-t), each to full relative precision,
+// with one call of exp or expm1.
+func expPair(t float64) (e, oneMinus float64) {
+	if t < math.Ln2 {
+		oneMinus = -math.Expm1(-t)
+		return 1 - oneMinus, oneMinus
+	}
+	e = math.Exp(-t)
+	return e, 1 - e
 }
 
 // params returns the model as package dist's parameters (Mean in

@@ -8,11 +8,12 @@ import (
 // minimize minimises f from x0 by Nelder–Mead (standard coefficients:
 // reflection 1, expansion 2, contraction 1/2, shrink 1/2) with an initial
 // simplex of x0 plus step along each axis, for at most maxEval
-// evaluations or until the simplex's values agree to ftol (relative) and
-// its points to xtol. It is deterministic. NaN values count as +Inf. A
+// evaluations or until the simplex's values agree to 1e-10 (relative) or
+// its points to 1e-6 (the restart in Fit guards against a simplex whose
+// values agree by chance). It is deterministic. NaN values count as +Inf. A
 // 0-dimensional x0 is evaluated once.
 func minimize(f func([]float64) float64, x0 []float64, step float64, maxEval int) (x []float64, fx float64) {
-	const ftol, xtol = 1e-10, 1e-7
+	const ftol, xtol = 1e-10, 1e-6
 	eval := func(p []float64) float64 {
 		v := f(p)
 		if math.IsNaN(v) {
@@ -56,11 +57,8 @@ func minimize(f func([]float64) float64, x0 []float64, step float64, maxEval int
 				spread = math.Max(spread, math.Abs(p[j]-pts[best][j]))
 			}
 		}
-		if math.Abs(vals[worst]-vals[best]) <= ftol*(1+math.Abs(vals[best])) && spread <= xtol {
+		if math.Abs(vals[worst]-vals[best]) <= ftol*(1+math.Abs(vals[best])) || spread <= xtol {
 			break
-		}
-		if spread <= xtol/100 {
-			break // collapsed onto a flat (or infinite) region
 		}
 		clear(centroid)
 		for _, i := range order[:n] {

@@ -11,7 +11,27 @@ const minProb = 1e-300
 type problem struct {
 	bounds, counts []float64
 	total          float64
-	atoms          []atom // nil: no components
+	atoms          []atom    // nil: no components
+	tail           []float64 // tail[i]: the weight of atoms[i:]
+}
+
+// newProblem copies the histogram (of total count total) and keeps the
+// components' atoms (sorted by position; nil for none).
+func newProblem(bounds, counts []float64, total float64, atoms []atom) *problem {
+	pr := &problem{
+		bounds: append([]float64(nil), bounds...),
+		counts: append([]float64(nil), counts...),
+		total:  total,
+		atoms:  atoms,
+	}
+	if atoms != nil {
+		pr.tail = make([]float64, len(atoms))
+		for i, w := len(atoms)-1, 0.0; i >= 0; i-- {
+			w += atoms[i].w
+			pr.tail[i] = w
+		}
+	}
+	return pr
 }
 
 // cdf returns P(T <= x) and P(T > x) for T = X + components.
@@ -22,10 +42,11 @@ func (pr *problem) cdf(m model, x float64) (f, s float64) {
 	if math.IsInf(x, 1) {
 		return 1, 0
 	}
-	for _, a := range pr.atoms {
+	// Atoms are sorted by position; those at or beyond x leave T > x
+	// surely (X > 0), so the sum stops at the first and adds their weight.
+	for i, a := range pr.atoms {
 		if a.c >= x {
-			s += a.w // X > 0 surely, so T > x
-			continue
+			return f, s + pr.tail[i]
 		}
 		fa, sa := m.cdf(x - a.c)
 		f += a.w * fa
