@@ -75,6 +75,9 @@ func prepare(b Bins, opt Options) (*problem, start, error) {
 	}
 	v := math.Max(tVar-cVar, 0.1*tVar)
 	scv := math.Max(0.02, math.Min(100, v/(mean*mean)))
+	if math.IsNaN(scv) { // overflowing moments of absurd bounds
+		scv = 1
+	}
 	if opt.FixedMean > 0 {
 		mean = opt.FixedMean.Seconds()
 	}

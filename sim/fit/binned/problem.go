@@ -55,7 +55,8 @@ func (pr *problem) cdf(m model, x float64) (f, s float64) {
 	return f, s
 }
 
-// probs fills p with the model probability of each bin.
+// probs fills p with the model probability of each bin, conditional on
+// T <= the last bound when that bound is finite.
 func (pr *problem) probs(m model, p []float64) {
 	fPrev, sPrev := 0.0, 1.0
 	for i, b := range pr.bounds {
@@ -69,8 +70,21 @@ func (pr *problem) probs(m model, p []float64) {
 		if !(q >= 0) { // rounding, or NaN from a broken model
 			q = 0
 		}
-		p[i] = q
+		p[i] = math.Min(q, 1)
 		fPrev, sPrev = f, s
+	}
+	// A histogram whose last bound is finite did not count what lay beyond
+	// it: the bins' probabilities are conditional on T <= the last bound.
+	if last := pr.bounds[len(pr.bounds)-1]; !math.IsInf(last, 1) {
+		sum := 0.0
+		for _, q := range p {
+			sum += q
+		}
+		if sum > 0 {
+			for i := range p {
+				p[i] /= sum
+			}
+		}
 	}
 }
 
