@@ -98,6 +98,12 @@ func TestEmpirical(t *testing.T) {
 			t.Errorf("F(%v) = %v, want %v", x, got, want)
 		}
 	}
+	// The +Inf bin sits at 1.5 times the last finite bound: half the mass
+	// uniform on (0, 0.1], half at 0.15, mean 0.1.
+	c, err = Empirical([]float64{0.1, math.Inf(1)}, []float64{1, 1})
+	if err != nil || math.Abs(c.Mean()-0.1) > 1e-12 || math.Abs(c.Upper()-0.15) > 1e-12 {
+		t.Errorf("+Inf bin: mean %v upper %v err %v, want 0.1, 0.15", c.Mean(), c.Upper(), err)
+	}
 	if _, err := Empirical([]float64{1, 2}, []float64{0, 0}); !errors.Is(err, ErrBins) {
 		t.Errorf("empty histogram: %v", err)
 	}

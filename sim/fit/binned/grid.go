@@ -29,6 +29,8 @@ import (
 const (
 	gridPoints = 1 << 16
 	maxAtoms   = 1024
+	// maxExtent bounds the components' summed extent, seconds (~30000 years).
+	maxExtent = 1e12
 )
 
 // atom is a point mass of the components' sum: w at c seconds.
@@ -92,10 +94,10 @@ func composite(comps []Component) (atoms []atom, mean, variance float64, err err
 		}
 		extent += u
 	}
-	if extent == 0 || extent > 1e12 {
-		if extent > 1e12 {
-			return nil, 0, 0, fmt.Errorf("%w: components extend to %v s", ErrComponent, extent)
-		}
+	switch {
+	case extent > maxExtent:
+		return nil, 0, 0, fmt.Errorf("%w: components extend to %v s, above %v s", ErrComponent, extent, maxExtent)
+	case extent == 0:
 		return []atom{{0, 1}}, 0, 0, nil // every component is 0
 	}
 	h := extent / (gridPoints - 1)
