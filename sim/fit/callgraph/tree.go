@@ -20,6 +20,7 @@ type node struct {
 type tree struct {
 	nodes                         []node
 	orphans, cycles, dups, shared int
+	sameHop                       int
 	skew                          int
 	maxSkew                       int64 // ns
 	backwards, untimed            int
@@ -96,7 +97,7 @@ func (t *tree) link(lo, hi int) {
 	for i := lo; i < hi; i++ {
 		s := t.nodes[i].span
 		same := byID[s.SpanID]
-		if len(same) > 1 && !sharedPair(t, same) && same[0] == i {
+		if len(same) > 1 && same[0] == i && duplicated(t, same) {
 			t.dups++
 		}
 		// The server half of a Zipkin shared span is the client half's
@@ -105,6 +106,18 @@ func (t *tree) link(lo, hi int) {
 			if c := pick(t, same, i, func(c *telemetry.Span) bool { return c.Kind == telemetry.KindClient }); c >= 0 {
 				t.nodes[i].parent = c
 				t.shared++
+				continue
+			}
+		}
+		// A kindless span with the ID of a server span of its own service
+		// (Zipkin v1 data converted to v2 writes the server's local work
+		// so) is part of that server span's request.
+		if s.Kind != telemetry.KindServer && s.Kind != telemetry.KindClient {
+			if c := pick(t, same, i, func(c *telemetry.Span) bool {
+				return c.Kind == telemetry.KindServer && c.Service == s.Service
+			}); c >= 0 {
+				t.nodes[i].parent = c
+				t.sameHop++
 				continue
 			}
 		}
@@ -145,14 +158,20 @@ func pick(t *tree, cands []int, self int, ok func(*telemetry.Span) bool) int {
 	return -1
 }
 
-// sharedPair reports whether the spans with one ID are a Zipkin shared
-// span: one CLIENT and one SERVER half.
-func sharedPair(t *tree, ids []int) bool {
-	if len(ids) != 2 {
-		return false
+// duplicated reports whether two of the spans with one ID share a
+// service and a kind: one span written twice, or two spans given one ID.
+// A Zipkin shared span's client and server halves, and a server's
+// kindless local half, are not duplicates.
+func duplicated(t *tree, ids []int) bool {
+	for a := range ids {
+		for b := a + 1; b < len(ids); b++ {
+			x, y := t.nodes[ids[a]].span, t.nodes[ids[b]].span
+			if x.Service == y.Service && x.Kind == y.Kind {
+				return true
+			}
+		}
 	}
-	a, b := t.nodes[ids[0]].span.Kind, t.nodes[ids[1]].span.Kind
-	return a == telemetry.KindClient && b == telemetry.KindServer || a == telemetry.KindServer && b == telemetry.KindClient
+	return false
 }
 
 // cutCycles removes one parent link of each cycle (that of the first
