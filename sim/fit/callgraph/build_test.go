@@ -287,3 +287,29 @@ func TestLimitsAndEmpty(t *testing.T) {
 		t.Errorf("empty input gave %+v", g)
 	}
 }
+
+func TestZipkinV1Triple(t *testing.T) {
+	// Zipkin v1 converted to v2: one ID for the client half, the shared
+	// server half and a kindless local span of the server's service.
+	spans := []telemetry.Span{
+		sp("t", "r", "", "login", srv, 0, 50),
+		sp("t", "x", "r", "login", cli, 10, 40),
+		sp("t", "x", "r", "api", srv, 11, 39),
+		sp("t", "x", "r", "api", non, 12, 38),
+		sp("t", "y", "x", "api", cli, 20, 30),
+	}
+	spans[4].Peer = "db"
+	g := build(t, spans, Options{})
+	if s := service(t, g, "api"); s.Requests != 1 || !near(s.OwnTimes[0], 0.018) {
+		t.Errorf("api: %d requests own %v, want 1 request, own 0.018", s.Requests, s.OwnTimes)
+	}
+	if e := edge(t, g, "api", "db"); e.Calls != 1 {
+		t.Errorf("api → db: %d calls", e.Calls)
+	}
+	if e := edge(t, g, "login", "api"); e.Calls != 1 {
+		t.Errorf("login → api: %d calls", e.Calls)
+	}
+	if len(g.Issues) != 0 {
+		t.Errorf("issues %q", g.Issues)
+	}
+}
