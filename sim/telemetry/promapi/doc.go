@@ -3,7 +3,7 @@
 // ReadFile), or one asked of a running server (Client.QueryRange).
 //
 // A matrix answer gives one series per result, a vector answer one
-// point per series. Times, seconds in the answer, become milliseconds;
+// point per series; a result without samples gives no series. Times, seconds in the answer, become milliseconds;
 // values are strings, "NaN" and "±Inf" included. A series is named by its
 // __name__ label (empty for a computed expression such as a rate) and
 // its other labels, sorted by name. An answer with status "error" is an

@@ -139,6 +139,9 @@ func collect(name, rt string, results []result) (telemetry.Set, error) {
 			}
 			pairs = []pair{*r.Value}
 		}
+		if len(pairs) == 0 {
+			continue // a result without samples is no series
+		}
 		points += len(pairs)
 		if points > promtext.DefaultMaxPoints {
 			return telemetry.Set{}, &promtext.BudgetError{File: name, Budget: "MaxPoints", Limit: promtext.DefaultMaxPoints}

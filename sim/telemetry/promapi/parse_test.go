@@ -2,6 +2,7 @@ package promapi
 
 import (
 	"errors"
+	"io/fs"
 	"math"
 	"path/filepath"
 	"reflect"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ressim/ressim/internal/input"
 	"github.com/ressim/ressim/sim/telemetry"
 	"github.com/ressim/ressim/sim/telemetry/promtext"
 )
@@ -43,6 +45,22 @@ func TestParseQueryRange(t *testing.T) {
 	}
 	if want := []telemetry.Point{{T: 1700000000123, V: 1}, {T: 1700000001000, V: 0}}; !reflect.DeepEqual(got.Series[1].Points, want) {
 		t.Errorf("points %+v, want %+v", got.Series[1].Points, want)
+	}
+}
+
+func TestParseEmpty(t *testing.T) {
+	set, err := ParseQueryRange("e.json", []byte(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"a"},"values":[]}]}}`))
+	if err != nil || len(set.Series) != 0 {
+		t.Fatalf("got %+v, %v; want no series", set.Series, err)
+	}
+}
+
+func TestReadFileErrors(t *testing.T) {
+	if _, err := ReadFile(filepath.Join("testdata", "absent.json")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("absent file: %v", err)
+	}
+	if _, err := ReadFile("testdata"); !errors.Is(err, input.ErrDirectory) {
+		t.Errorf("directory: %v", err)
 	}
 }
 

@@ -117,6 +117,9 @@ func get(ctx context.Context, u string) (int, []byte) {
 // PATH) for the up series it scraped from itself. Without the binary it
 // is skipped, unless CI is set.
 func TestRealPrometheus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Prometheus server (-short)")
+	}
 	bin, err := exec.LookPath("prometheus")
 	if err != nil {
 		if os.Getenv("CI") != "" {

@@ -71,10 +71,10 @@ func (p *parser) line() error {
 		return l.errAt(0, "text after # EOF")
 	}
 	l.skipBlanks()
-	switch l.peek() {
-	case 0:
+	if l.pos == len(l.line) {
 		return nil
-	case '#':
+	}
+	if l.peek() == '#' {
 		return p.comment()
 	}
 	s, err := l.sample()

@@ -153,6 +153,7 @@ func TestParseErrors(t *testing.T) {
 		msg       string
 	}{
 		{"no value", "up\n", 1, 3, "missing value"},
+		{"NUL at line start", "up 1\n\x00up 1\n", 2, 1, "expected a metric name"},
 		{"bad value", "a 1\nup x1\n", 2, 4, `invalid value "x1"`},
 		{"hex value", "up 0x1p3\n", 1, 4, "invalid value"},
 		{"bad timestamp", "up 1 1.5\n", 1, 6, "invalid timestamp"},
