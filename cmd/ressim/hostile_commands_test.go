@@ -47,12 +47,28 @@ func commandCases(t *testing.T, dir string) []hostileCase {
 	}
 	grpc := filepath.Join(dir, "service_config.json")
 	write(t, grpc, `{"methodConfig":[{"name":[{"service":"shop.Cart"}],"timeout":"1s"}]}`)
+	// 4.5 MB, 200 000 one-sample series: twice the fit's series budget.
+	var many strings.Builder
+	for i := 0; i < 200000; i++ {
+		fmt.Fprintf(&many, "m{i=\"%d\"} 1\n", i)
+	}
+	manySeries := filepath.Join(dir, "many-series.prom")
+	write(t, manySeries, many.String())
+	oneScrape := filepath.Join(dir, "one-scrape.prom")
+	write(t, oneScrape, "ressim_service_requests_total{service=\"a\"} 10\n")
 	cases := []hostileCase{
 		{name: "merge of a FIFO partial", args: []string{"merge", "-o", filepath.Join(dir, "merged"), partFIFO}, code: exitInvalid, want: partFIFO},
 		{name: "merge of a folder without partials", args: []string{"merge", "-o", filepath.Join(dir, "merged"), dir}, code: exitInvalid, want: "holds no"},
 		{name: "import of a FIFO", args: []string{"import", "grpc", fifo}, code: exitInvalid, want: fifo},
 		{name: "import of /dev/zero", args: []string{"import", "envoy", "/dev/zero"}, code: exitInvalid, want: "1 MiB limit"},
 		{name: "import --into a FIFO", args: []string{"import", "grpc", grpc, "--into", partFIFO, "--map", "a=b:c"}, code: exitInvalid, want: partFIFO},
+		{name: "fit of a FIFO", args: []string{"fit", fifo}, code: exitInvalid, want: fifo},
+		{name: "fit of /dev/zero", args: []string{"fit", "/dev/zero", "--max-input", "16MiB"}, code: exitInvalid, want: "16 MiB limit"},
+		{name: "fit --traces /dev/zero", args: []string{"fit", oneScrape, "--traces", "/dev/zero", "--max-input", "16MiB"}, code: exitInvalid, want: "/dev/zero"},
+		{name: "fit --mapping a FIFO", args: []string{"fit", oneScrape, "--mapping", partFIFO}, code: exitInvalid, want: partFIFO},
+		{name: "fit --into a FIFO", args: []string{"fit", oneScrape, "--into", partFIFO}, code: exitInvalid, want: partFIFO},
+		{name: "fit of 200 000 series", args: []string{"fit", manySeries}, code: exitInvalid, want: "more than 100000 series"},
+		{name: "fit --max-input nonsense", args: []string{"fit", manySeries, "--max-input", "lots"}, code: exitInvalid, want: "--max-input"},
 		{name: "lint --simulate on 100 variants", args: []string{"lint", busy, "--simulate"}, code: exitBudget, want: "--max-events"},
 		{name: "run --openmetrics of a million intervals", args: []string{"run", intervals, "--openmetrics", "--no-plots", "-o", filepath.Join(dir, "out")},
 			code: exitBudget, want: "output budget refused"},

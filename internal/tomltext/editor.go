@@ -152,3 +152,17 @@ func depth(l string) int {
 	}
 	return d
 }
+
+// InsertBefore inserts lines before 1-based line (a table's header, to
+// add a table in front of it).
+func (ed *Editor) InsertBefore(line int, lines []string) {
+	at := line - 1
+	if at < 0 || at >= len(ed.lines) || len(lines) == 0 {
+		return
+	}
+	if at == 0 {
+		ed.lines[0] = strings.Join(lines, "\n") + "\n" + ed.lines[0]
+		return
+	}
+	ed.after[at-1] = append(ed.after[at-1], lines...)
+}

@@ -312,3 +312,9 @@ func validName(s string) bool {
 	}
 	return true
 }
+
+// ValidName reports whether s can name a client or a service: 1-64
+// letters, digits, '-', '_' or '.', not "." or "..", and not the name the
+// time series reserve for all clients. Tools that write experiments
+// (import, fit) check names with it.
+func ValidName(s string) bool { return validName(s) && s != topology.TotalEntity }

@@ -1,0 +1,225 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/ressim/ressim/sim/fit/binned"
+	"github.com/ressim/ressim/sim/fit/callgraph"
+)
+
+// TraceFacts are what traces say about a system: the call graph with the
+// fan-out of every edge, whether a request's calls overlap, and each
+// service's own time per request (span time less its calls). Estimate
+// lets them override what metrics imply.
+type TraceFacts struct {
+	// Source names the trace files, for the comments.
+	Source   string
+	Services []TraceService // sorted by name
+	Edges    []TraceEdge    // sorted by caller, then callee
+	Roots    []TraceRoot    // sorted by service, then operation
+	// Notes are the call graph's issues (orphan spans, clock skew).
+	Notes []string
+}
+
+// TraceService is one service as its server spans show it.
+type TraceService struct {
+	Name string
+	// Requests is the number of server spans.
+	Requests int
+	// OwnTimes are the requests' own times in seconds: span duration
+	// less the union of its calls' intervals.
+	OwnTimes []float64
+}
+
+// TraceEdge is one caller-to-callee edge.
+type TraceEdge struct {
+	Caller, Callee string
+	// Calls is the number of call spans, CallerRequests the caller's
+	// requests they came from; FanOut = Calls / CallerRequests.
+	Calls, CallerRequests int
+	FanOut                float64
+	// Parallel is true when most requests' calls to the callee overlap.
+	Parallel bool
+}
+
+// TraceRoot is an entry point: spans with no parent.
+type TraceRoot struct {
+	Service, Operation string
+	Count              int
+	// Rate is root spans per second over their time span (0 with fewer
+	// than two); sampled traces undercount it by the sampling ratio.
+	Rate float64
+}
+
+// FromGraph condenses a call graph built from spans; source names the
+// trace files.
+func FromGraph(g *callgraph.Graph, source string) *TraceFacts {
+	t := &TraceFacts{Source: source}
+	for _, s := range g.Services {
+		t.Services = append(t.Services, TraceService{Name: s.Name, Requests: s.Requests, OwnTimes: s.OwnTimes})
+	}
+	for _, e := range g.Edges {
+		t.Edges = append(t.Edges, TraceEdge{Caller: e.Caller, Callee: e.Callee, Calls: e.Calls,
+			CallerRequests: e.CallerRequests, FanOut: e.FanOut, Parallel: e.Parallel})
+	}
+	for _, r := range g.Roots {
+		t.Roots = append(t.Roots, TraceRoot{Service: r.Service, Operation: r.Operation, Count: r.Arrivals.Count, Rate: r.Arrivals.Rate})
+	}
+	t.Notes = append(t.Notes, g.Issues...)
+	sort.Slice(t.Services, func(i, j int) bool { return t.Services[i].Name < t.Services[j].Name })
+	sort.Slice(t.Edges, func(i, j int) bool {
+		if t.Edges[i].Caller != t.Edges[j].Caller {
+			return t.Edges[i].Caller < t.Edges[j].Caller
+		}
+		return t.Edges[i].Callee < t.Edges[j].Callee
+	})
+	sort.Slice(t.Roots, func(i, j int) bool {
+		if t.Roots[i].Service != t.Roots[j].Service {
+			return t.Roots[i].Service < t.Roots[j].Service
+		}
+		return t.Roots[i].Operation < t.Roots[j].Operation
+	})
+	return t
+}
+
+// apply puts the traces' facts onto m: every traced edge's fan-out and
+// overlap replace the metrics' (which can only say calls per request on
+// average, and nothing of overlap); services only the traces know are
+// added with placeholders for what spans cannot say (pool size); a
+// service whose metrics gave no own work or no shape gets them from its
+// own-time samples.
+func (t *TraceFacts) apply(m *Model) {
+	for _, n := range t.Notes {
+		m.Notes = append(m.Notes, "traces: "+n)
+	}
+	idx := func(name string) int {
+		for i := range m.Services {
+			if m.Services[i].Name == name {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, ts := range t.Services {
+		if idx(ts.Name) < 0 {
+			m.Services = append(m.Services, Service{Name: ts.Name,
+				Arrivals:   Value{Placeholder: true, From: "only in the traces"},
+				Throughput: Value{Placeholder: true, From: "only in the traces"},
+				Busy:       Value{Placeholder: true},
+				Workers:    Value{V: 100, Placeholder: true, From: "only in the traces: spans do not show a pool size"},
+				Work:       Value{V: 0.01, Placeholder: true, From: "no samples"},
+				Notes:      []string{"found only in the traces: no metrics name it"}})
+		}
+	}
+	for _, e := range t.Edges {
+		i := idx(e.Caller)
+		if i < 0 {
+			continue // a caller without server spans (a client): a root, not a service
+		}
+		s := &m.Services[i]
+		from := fmt.Sprintf("traces (%s): %d calls over %d requests of %s", t.Source, e.Calls, e.CallerRequests, e.Caller)
+		found := false
+		for k := range s.Calls {
+			if s.Calls[k].Callee == e.Callee {
+				if !s.Calls[k].FanOut.Placeholder && math.Abs(s.Calls[k].FanOut.V-e.FanOut) > 0.1*math.Max(e.FanOut, 0.1) {
+					s.Notes = append(s.Notes, fmt.Sprintf("calls to %s: the metrics give %.3g per request, the traces %.3g; the traces' figure is used",
+						e.Callee, s.Calls[k].FanOut.V, e.FanOut))
+				}
+				s.Calls[k].FanOut = Value{V: e.FanOut, From: from}
+				s.Calls[k].Parallel = e.Parallel
+				found = true
+			}
+		}
+		if !found {
+			s.Calls = append(s.Calls, Call{Callee: e.Callee, FanOut: Value{V: e.FanOut, From: from}, Parallel: e.Parallel})
+			s.Notes = append(s.Notes, fmt.Sprintf("the call to %s is only in the traces", e.Callee))
+		}
+	}
+	for _, ts := range t.Services {
+		s := &m.Services[idx(ts.Name)]
+		own := positive(ts.OwnTimes)
+		if len(own) == 0 {
+			continue
+		}
+		mean := 0.0
+		for _, x := range own {
+			mean += x
+		}
+		mean /= float64(len(own))
+		if s.Work.Placeholder || s.Shape == nil {
+			s.Work = Value{V: mean, From: fmt.Sprintf("traces (%s): mean own time (span less its calls) of %d requests", t.Source, len(own))}
+		}
+		if s.Shape != nil || len(own) < 50 {
+			continue
+		}
+		bins := sampleBins(own)
+		best, all, err := binned.Select(bins, binned.Options{})
+		if err != nil {
+			s.Notes = append(s.Notes, "own-time shape not fitted: "+err.Error())
+			continue
+		}
+		s.Shape, s.Fits = &best, all
+		s.Bounds, s.Observed, s.Expected = bins.Bounds, bins.Counts, best.Expected
+		s.Work.V = best.Params.Mean.Seconds()
+		s.ShapeFrom = fmt.Sprintf("binned maximum likelihood on the own times of %d server spans (%s), in %d log-spaced bins", len(own), t.Source, len(bins.Bounds))
+	}
+	sort.Slice(m.Services, func(i, j int) bool { return m.Services[i].Name < m.Services[j].Name })
+}
+
+// rootClients returns one client per traced entry point, for a fit whose
+// metrics name no traffic source. Their rates are what the traces show,
+// a lower bound when the traces were sampled: marked placeholders.
+func (t *TraceFacts) rootClients(m *Model) []Client {
+	var out []Client
+	for _, r := range t.Roots {
+		known := false
+		for _, s := range m.Services {
+			known = known || s.Name == r.Service
+		}
+		if !known || r.Rate <= 0 {
+			continue
+		}
+		out = append(out, Client{Name: "users-" + r.Service, Target: r.Service, Operation: r.Operation,
+			Rate: Value{V: r.Rate, Placeholder: true, From: fmt.Sprintf("traces (%s): %d root spans per second; sampled traces undercount it by the sampling ratio", t.Source, r.Count)}})
+	}
+	return out
+}
+
+// positive returns the finite positive samples.
+func positive(xs []float64) []float64 {
+	var out []float64
+	for _, x := range xs {
+		if x > 0 && !math.IsInf(x, 0) && !math.IsNaN(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// sampleBins bins raw samples (seconds) into 40 log-spaced bins from
+// half the smallest to the largest, plus +Inf: fine enough that binning
+// costs little information against raw maximum likelihood, coarse enough
+// that each bin holds a few samples at a few thousand spans.
+func sampleBins(xs []float64) binned.Bins {
+	lo, hi := math.Inf(1), 0.0
+	for _, x := range xs {
+		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	}
+	lo /= 2
+	hi *= 1.0001
+	const n = 40
+	b := binned.Bins{Bounds: make([]float64, n+1), Counts: make([]float64, n+1)}
+	r := math.Pow(hi/lo, 1.0/n)
+	for i := range n {
+		b.Bounds[i] = lo * math.Pow(r, float64(i+1))
+	}
+	b.Bounds[n-1] = hi
+	b.Bounds[n] = math.Inf(1)
+	for _, x := range xs {
+		i := sort.SearchFloat64s(b.Bounds, x)
+		b.Counts[i]++
+	}
+	return b
+}
