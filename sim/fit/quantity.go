@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ressim/ressim/sim/fit/observe"
@@ -149,14 +150,64 @@ func refs(rs []observe.Ref) string {
 	if len(rs) == 0 {
 		return "no series"
 	}
-	s := rs[0].ID
+	// A histogram's buckets, sum and count are one series to a reader:
+	// name{labels} without the suffix and the le label.
+	var ids []string
+	seen := map[string]bool{}
+	for _, r := range rs {
+		id := histogramID(r.ID)
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	s := ids[0]
 	if o := rs[0].Origin.String(); o != "" {
 		s += " (" + o + ")"
 	}
-	if len(rs) > 1 {
-		s += fmt.Sprintf(" and %d more", len(rs)-1)
+	if len(ids) > 1 {
+		s += fmt.Sprintf(" and %d more", len(ids)-1)
 	}
 	return s
+}
+
+// histogramID turns the ID of a histogram's bucket, sum or count series
+// into the histogram's: name{labels} less the suffix and the le label.
+// Other IDs are returned as they are.
+func histogramID(id string) string {
+	name, labels, _ := strings.Cut(id, "{")
+	base, ok := strings.CutSuffix(name, "_bucket")
+	if !ok {
+		if base, ok = strings.CutSuffix(name, "_sum"); !ok {
+			if base, ok = strings.CutSuffix(name, "_count"); !ok {
+				return id
+			}
+		}
+	}
+	if labels == "" {
+		return base
+	}
+	// Labels are name="Go-quoted value" pairs; drop le's.
+	var kept []string
+	rest := strings.TrimSuffix(labels, "}")
+	for rest != "" {
+		eq := strings.Index(rest, "=")
+		if eq < 0 {
+			return id
+		}
+		v, err := strconv.QuotedPrefix(rest[eq+1:])
+		if err != nil {
+			return id
+		}
+		if rest[:eq] != "le" {
+			kept = append(kept, rest[:eq+1]+v)
+		}
+		rest = strings.TrimPrefix(rest[eq+1+len(v):], ",")
+	}
+	if len(kept) == 0 {
+		return base
+	}
+	return base + "{" + strings.Join(kept, ",") + "}"
 }
 
 // joinNonEmpty joins the non-empty parts with sep.

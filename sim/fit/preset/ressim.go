@@ -15,6 +15,9 @@ const (
 	ressimClient    = "client"
 	ressimCaller    = "caller"
 	ressimOperation = "operation"
+	// ressimDefaultOp is the operation label of a call that names none
+	// (sim/topology's default call name).
+	ressimDefaultOp = "call"
 	ressimClientPfx = "client:"
 )
 
@@ -53,6 +56,9 @@ func readRessim(b *builder) {
 
 	site := func(s *telemetry.Series) (key, bool) {
 		k := key{s.Label(ressimCaller), s.Label(ressimService), s.Label(ressimOperation)}
+		if k.c == ressimDefaultOp {
+			k.c = "" // a call without an operation: the experiment writes none
+		}
 		return k, k.a != "" && k.b != ""
 	}
 	b.counters(mustSelector("ressim_call_attempts_total"), site, func(k key, c *observe.Counter) {

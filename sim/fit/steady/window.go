@@ -25,8 +25,8 @@ const batch = 5
 // the window though MSER-5 does not score them.
 //
 // The error wraps ErrNotSteady when there are fewer than MinValues values
-// or when the truncation point falls in the last half of the batches
-// (d >= n/2 of n batches): a series still drifting at its end would
+// or when the statistic, searched over the first half of the batches,
+// is smallest at d = n/2: a series still drifting at its end would
 // otherwise be "steady" in its last few batches. A NaN or infinite value
 // is an error too (not ErrNotSteady).
 func Window(values []float64) (start, end int, err error) {
@@ -60,15 +60,20 @@ func Window(values []float64) (start, end int, err error) {
 		}
 		mser[d] = ss / (m * m)
 	}
-	// d ranges up to n-2 so at least two batches are scored; ties go to the
-	// smaller d, keeping more data.
-	for d := 0; d <= n-2; d++ {
+	// The search is restricted to the first half (d <= n/2), as in the
+	// "MSER-5 restricted" rule (Hoad, Robinson and Davies 2011): in a
+	// stationary series the statistic of the last few batches is noise
+	// over a small m and would often win an unrestricted search. A
+	// minimum on the boundary means the series still drifts there. Ties
+	// go to the smaller d, keeping more data.
+	half := n / 2
+	for d := 0; d <= half; d++ {
 		if mser[d] < best {
 			best, bestD = mser[d], d
 		}
 	}
-	if 2*bestD >= n {
-		return 0, 0, fmt.Errorf("%w: MSER-5 truncates %d of %d batches of %d (more than half)", ErrNotSteady, bestD, n, batch)
+	if bestD == half {
+		return 0, 0, fmt.Errorf("%w: MSER-5 is smallest at the half-way bound (%d of %d batches of %d): the series drifts", ErrNotSteady, bestD, n, batch)
 	}
 	return bestD * batch, len(values), nil
 }
