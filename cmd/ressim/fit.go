@@ -17,6 +17,7 @@ import (
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/fit"
 	"github.com/ressim/ressim/sim/fit/callgraph"
+	"github.com/ressim/ressim/sim/fit/observe"
 	"github.com/ressim/ressim/sim/fit/preset"
 	"github.com/ressim/ressim/sim/run/output"
 	"github.com/ressim/ressim/sim/telemetry"
@@ -106,8 +107,8 @@ func runFit(ctx context.Context, stdout, stderr io.Writer, files []string, o fit
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if len(files) == 0 && o.prometheus == "" {
-		return usageError{fmt.Errorf("fit: give at least one metrics file, or --prometheus URL --query SELECTOR")}
+	if len(files) == 0 && o.prometheus == "" && len(o.traces) == 0 {
+		return usageError{fmt.Errorf("fit: give at least one metrics file, --prometheus URL --query SELECTOR, or --traces FILE")}
 	}
 	limit, err := parseBytes(o.maxInput)
 	if err != nil || limit == 0 || limit > 1<<40 {
@@ -123,13 +124,15 @@ func runFit(ctx context.Context, stdout, stderr io.Writer, files []string, o fit
 			return usageError{fmt.Errorf("fit: --into: %w", err)}
 		}
 	}
-	p, err := choosePreset(set, o)
-	if err != nil {
-		return usageError{err}
-	}
-	obs, err := p.Read(set)
-	if err != nil {
-		return usageError{fmt.Errorf("fit: reading the series as %s: %w", p.Name, err)}
+	obs := observe.Observations{Preset: "none (traces only)"}
+	if len(set.Series) > 0 || len(files) > 0 || o.prometheus != "" {
+		p, err := choosePreset(set, o)
+		if err != nil {
+			return usageError{err}
+		}
+		if obs, err = p.Read(set); err != nil {
+			return usageError{fmt.Errorf("fit: reading the series as %s: %w", p.Name, err)}
+		}
 	}
 	opt := fit.Options{Sources: append(append([]string{}, files...), o.traces...)}
 	if o.prometheus != "" {

@@ -30,14 +30,17 @@ type Options struct {
 // the data do not give is a placeholder with a note. It fails when no
 // traffic can be found at all.
 func Estimate(obs *observe.Observations, opt Options) (*Model, error) {
-	w, err := chooseWindow(obs, opt.Window)
-	if err != nil {
+	var w Window
+	var err error
+	if len(obs.Services) == 0 && len(obs.Clients) == 0 && opt.Traces != nil {
+		w.Rule = "no metrics: the traces alone"
+	} else if w, err = chooseWindow(obs, opt.Window); err != nil {
 		return nil, err
 	}
 	m := &Model{Window: w, Preset: obs.Preset, Sources: opt.Sources}
 	m.Notes = append(m.Notes, obs.Notes...)
 	m.Notes = append(m.Notes, "window: "+w.String()+", "+w.Rule)
-	if w.End == w.Start {
+	if w.End == w.Start && w.Start != 0 {
 		m.Notes = append(m.Notes, "one sample time: rates, busy workers and fan-out need two scrapes; they are placeholders, and latencies are totals since each process started")
 	}
 	svcIdx := make(map[string]int, len(obs.Services))
@@ -68,12 +71,15 @@ func Estimate(obs *observe.Observations, opt Options) (*Model, error) {
 		}
 		m.Services = append(m.Services, s)
 	}
+	tracesOnly := len(obs.Services) == 0 && len(obs.Clients) == 0
 	if opt.Traces != nil {
-		opt.Traces.apply(m)
+		opt.Traces.apply(m, tracesOnly)
 	}
-	m.Clients = estimateClients(obs, m, w)
-	if len(m.Clients) == 0 && opt.Traces != nil {
+	if tracesOnly && opt.Traces != nil {
 		m.Clients = opt.Traces.rootClients(m)
+	}
+	if len(m.Clients) == 0 {
+		m.Clients = estimateClients(obs, m, w)
 	}
 	if len(m.Clients) == 0 {
 		return nil, fmt.Errorf("fit: found no traffic entering the system: no client series, and no service receives more requests than its callers send it")

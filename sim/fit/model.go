@@ -47,6 +47,10 @@ type Call struct {
 	// Latency is the mean latency of a call as the caller sees it, in
 	// seconds (the callee's when the caller's side is not measured).
 	Latency float64
+	// Network is the one-way network delay's mean, in seconds: half of
+	// what a call takes beyond the callee's own span (traces only; the
+	// zero Value means none).
+	Network Value
 }
 
 // Service is one fitted service.

@@ -31,6 +31,8 @@ type TraceService struct {
 	// OwnTimes are the requests' own times in seconds: span duration
 	// less the union of its calls' intervals.
 	OwnTimes []float64
+	// MeanDuration is the mean server span duration, seconds.
+	MeanDuration float64
 }
 
 // TraceEdge is one caller-to-callee edge.
@@ -42,6 +44,9 @@ type TraceEdge struct {
 	FanOut                float64
 	// Parallel is true when most requests' calls to the callee overlap.
 	Parallel bool
+	// Latency is the calls' mean duration as the caller sees them,
+	// seconds.
+	Latency float64
 }
 
 // TraceRoot is an entry point: spans with no parent.
@@ -58,11 +63,11 @@ type TraceRoot struct {
 func FromGraph(g *callgraph.Graph, source string) *TraceFacts {
 	t := &TraceFacts{Source: source}
 	for _, s := range g.Services {
-		t.Services = append(t.Services, TraceService{Name: s.Name, Requests: s.Requests, OwnTimes: s.OwnTimes})
+		t.Services = append(t.Services, TraceService{Name: s.Name, Requests: s.Requests, OwnTimes: s.OwnTimes, MeanDuration: meanOf(s.Durations)})
 	}
 	for _, e := range g.Edges {
 		t.Edges = append(t.Edges, TraceEdge{Caller: e.Caller, Callee: e.Callee, Calls: e.Calls,
-			CallerRequests: e.CallerRequests, FanOut: e.FanOut, Parallel: e.Parallel})
+			CallerRequests: e.CallerRequests, FanOut: e.FanOut, Parallel: e.Parallel, Latency: meanOf(e.Latencies)})
 	}
 	for _, r := range g.Roots {
 		t.Roots = append(t.Roots, TraceRoot{Service: r.Service, Operation: r.Operation, Count: r.Arrivals.Count, Rate: r.Arrivals.Rate})
@@ -90,7 +95,10 @@ func FromGraph(g *callgraph.Graph, source string) *TraceFacts {
 // added with placeholders for what spans cannot say (pool size); a
 // service whose metrics gave no own work or no shape gets them from its
 // own-time samples.
-func (t *TraceFacts) apply(m *Model) {
+//
+// With tracesOnly (no metrics at all) nothing is "only in the traces",
+// so no note says it.
+func (t *TraceFacts) apply(m *Model, tracesOnly bool) {
 	for _, n := range t.Notes {
 		m.Notes = append(m.Notes, "traces: "+n)
 	}
@@ -102,15 +110,27 @@ func (t *TraceFacts) apply(m *Model) {
 		}
 		return -1
 	}
+	// Visits per entry request turn the roots' rate into each traced
+	// service's; like the roots', it undercounts sampled traces.
+	roots, rootRate := 0, 0.0
+	for _, r := range t.Roots {
+		roots += r.Count
+		rootRate += r.Rate
+	}
 	for _, ts := range t.Services {
 		if idx(ts.Name) < 0 {
+			arr := Value{Placeholder: true, From: "only in the traces"}
+			if roots > 0 && rootRate > 0 {
+				arr = Value{V: rootRate * float64(ts.Requests) / float64(roots), Placeholder: true,
+					From: fmt.Sprintf("traces (%s): %d requests per %d root spans at %.3g roots/s; sampled traces undercount it", t.Source, ts.Requests, roots, rootRate)}
+			}
 			m.Services = append(m.Services, Service{Name: ts.Name,
-				Arrivals:   Value{Placeholder: true, From: "only in the traces"},
-				Throughput: Value{Placeholder: true, From: "only in the traces"},
+				Arrivals:   arr,
+				Throughput: arr,
 				Busy:       Value{Placeholder: true},
 				Workers:    Value{V: 100, Placeholder: true, From: "only in the traces: spans do not show a pool size"},
 				Work:       Value{V: 0.01, Placeholder: true, From: "no samples"},
-				Notes:      []string{"found only in the traces: no metrics name it"}})
+				Notes:      onlyIn(!tracesOnly, "found only in the traces: no metrics name it")})
 		}
 	}
 	for _, e := range t.Edges {
@@ -120,6 +140,15 @@ func (t *TraceFacts) apply(m *Model) {
 		}
 		s := &m.Services[i]
 		from := fmt.Sprintf("traces (%s): %d calls over %d requests of %s", t.Source, e.Calls, e.CallerRequests, e.Caller)
+		// What a call takes beyond the callee's span is the network (and
+		// the callee's queue before its span starts): half each way.
+		var net Value
+		if callee := t.service(e.Callee); callee != nil && callee.MeanDuration > 0 && e.Latency > 0 {
+			if gap := e.Latency - callee.MeanDuration; gap > 0.05*e.Latency && gap > 1e-5 {
+				net = Value{V: gap / 2, From: fmt.Sprintf("traces (%s): half of the calls' mean %s less %s's mean span %s, exponential",
+					t.Source, secs(e.Latency), e.Callee, secs(callee.MeanDuration))}
+			}
+		}
 		found := false
 		for k := range s.Calls {
 			if s.Calls[k].Callee == e.Callee {
@@ -129,12 +158,13 @@ func (t *TraceFacts) apply(m *Model) {
 				}
 				s.Calls[k].FanOut = Value{V: e.FanOut, From: from}
 				s.Calls[k].Parallel = e.Parallel
+				s.Calls[k].Network = net
 				found = true
 			}
 		}
 		if !found {
-			s.Calls = append(s.Calls, Call{Callee: e.Callee, FanOut: Value{V: e.FanOut, From: from}, Parallel: e.Parallel})
-			s.Notes = append(s.Notes, fmt.Sprintf("the call to %s is only in the traces", e.Callee))
+			s.Calls = append(s.Calls, Call{Callee: e.Callee, FanOut: Value{V: e.FanOut, From: from}, Parallel: e.Parallel, Latency: e.Latency, Network: net})
+			s.Notes = append(s.Notes, onlyIn(!tracesOnly, fmt.Sprintf("the call to %s is only in the traces", e.Callee))...)
 		}
 	}
 	for _, ts := range t.Services {
@@ -222,4 +252,34 @@ func sampleBins(xs []float64) binned.Bins {
 		b.Counts[i]++
 	}
 	return b
+}
+
+// onlyIn returns the note when say is true.
+func onlyIn(say bool, note string) []string {
+	if !say {
+		return nil
+	}
+	return []string{note}
+}
+
+// service returns the traced service called name, or nil.
+func (t *TraceFacts) service(name string) *TraceService {
+	for i := range t.Services {
+		if t.Services[i].Name == name {
+			return &t.Services[i]
+		}
+	}
+	return nil
+}
+
+// meanOf returns the mean of xs, 0 for none.
+func meanOf(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
 }

@@ -23,6 +23,9 @@ func (w Window) Seconds() float64 { return float64(w.End-w.Start) / 1e3 }
 
 // String formats the window as RFC 3339 times and its length.
 func (w Window) String() string {
+	if w.Start == 0 && w.End == 0 {
+		return "no time range (no metrics)"
+	}
 	f := func(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
 	return fmt.Sprintf("%s..%s (%gs)", f(w.Start), f(w.End), w.Seconds())
 }

@@ -108,33 +108,45 @@ func writeCalls(b *strings.Builder, s *Service) {
 		if q > 0.995 {
 			n, q = n+1, 0
 		}
-		call := "call = " + tomltext.String(c.Callee)
+		// keys are the call's key = value pairs, the first commented
+		// with the fan-out's source.
+		keys := []string{"call = " + tomltext.String(c.Callee)}
 		if c.Operation != "" {
-			call += ", operation = " + tomltext.String(c.Operation)
+			keys = append(keys, "operation = "+tomltext.String(c.Operation))
 		}
-		cm := comment(c.FanOut)
+		if c.Network.V > 0 {
+			keys = append(keys, "network = "+distTOML(dist.Params{Kind: dist.Exponential, Mean: roundDuration(time.Duration(c.Network.V * 1e9))}))
+		}
 		if c.Parallel {
 			for k := 0; k < n; k++ {
-				par = append(par, "{ "+call+" }")
+				par = append(par, "{ "+strings.Join(keys, ", ")+" }")
 			}
 			if q > 0 {
-				par = append(par, "{ "+call+", probability = "+num(q)+" }")
+				par = append(par, "{ "+strings.Join(keys, ", ")+", probability = "+num(q)+" }")
 			}
 			continue
 		}
-		for k := 0; k < n; k++ {
-			fmt.Fprintf(b, "  [[service.step]]\n  %s", strings.ReplaceAll(call, ", ", "\n  "))
-			if k == 0 {
-				fmt.Fprintf(b, " %s", cm)
+		step := func(prob float64, withComment bool) {
+			b.WriteString("  [[service.step]]\n")
+			for i, kv := range keys {
+				b.WriteString("  " + kv)
+				if i == 0 && withComment {
+					b.WriteString(" " + comment(c.FanOut))
+				}
+				if i == len(keys)-1 && c.Network.V > 0 && withComment {
+					b.WriteString(" " + comment(c.Network))
+				}
+				b.WriteString("\n")
 			}
-			b.WriteString("\n")
+			if prob > 0 {
+				b.WriteString("  probability = " + num(prob) + "\n")
+			}
+		}
+		for k := 0; k < n; k++ {
+			step(0, k == 0)
 		}
 		if q > 0 {
-			fmt.Fprintf(b, "  [[service.step]]\n  %s\n  probability = %s", strings.ReplaceAll(call, ", ", "\n  "), num(q))
-			if n == 0 {
-				fmt.Fprintf(b, " %s", cm)
-			}
-			b.WriteString("\n")
+			step(q, n == 0)
 		}
 	}
 	if len(par) > 0 {
