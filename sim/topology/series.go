@@ -52,7 +52,7 @@ type serviceColumns struct {
 	cancelled                                                 *metrics.Column // with a cancellation mode only
 }
 
-// siteColumns are a guarded call site's columns.
+// siteColumns are a call site's columns.
 type siteColumns struct {
 	site                                            *callSite
 	breaker, shortCircuited, bulkheadFull, fallback *metrics.Column

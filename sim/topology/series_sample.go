@@ -193,8 +193,8 @@ func (sc *siteColumns) sample(now engine.Time, span float64) {
 		sc.fallback.Set(float64(k[sFallback]) / span)
 		sc.fallbackFailed.Set(float64(k[sFallbackFailed]) / span)
 	}
+	sc.attempts.Set(float64(k[sAttempts]) / span)
 	if sc.retries != nil {
-		sc.attempts.Set(float64(k[sAttempts]) / span)
 		sc.retries.Set(float64(k[sRetries]) / span)
 		sc.retriesDenied.Set(float64(k[sRetryDenied]) / span)
 	}

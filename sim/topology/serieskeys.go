@@ -16,7 +16,7 @@ const (
 	OwnerClient
 	// OwnerService is a service, entity its name.
 	OwnerService
-	// OwnerSite is a guarded call site, entity "caller->callee/operation".
+	// OwnerSite is a call site, entity "caller->callee/operation".
 	OwnerSite
 )
 

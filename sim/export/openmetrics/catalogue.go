@@ -127,7 +127,7 @@ func Families() []Family {
 		{"ressim_breaker_opened", "Transitions of the breaker to open: trips, and re-opens after failed half-open probes. The state gauge, sampled at interval ends, can miss a short half-open spell; this counter cannot.", Counter, "", siteLabels},
 		{"ressim_call_rejected", "Calls refused before an attempt, by reason: breaker_open (short-circuited), bulkhead_full.", Counter, "", append(siteLabels, "reason")},
 		{"ressim_bulkhead_in_use_slots", "Bulkhead slots held at the end of the interval.", Gauge, "slots", siteLabels},
-		{"ressim_call_attempts", "Attempts sent: first tries and retries.", Counter, "", siteLabels},
+		{"ressim_call_attempts", "Attempts sent by the call site: first tries, retries and hedged copies. Every call site has it, a client's (caller client:NAME) included: its series are the call graph's edges.", Counter, "", siteLabels},
 		{"ressim_call_fallback", "Failed calls answered by the fallback (served degraded), by level: the site's fallback level (stale, generic, empty: package fallback's degradation hierarchy).", Counter, "", append(siteLabels, "level")},
 		{"ressim_call_fallback_failed", "Failed calls whose fallback failed too (fail_rate): the call fails after all.", Counter, "", siteLabels},
 		{"ressim_call_retries", "Retry attempts sent.", Counter, "", siteLabels},
