@@ -82,6 +82,7 @@ func newServiceColumns(cm *columnMaker, m *Model, s *service) serviceColumns {
 		queue:         cm.col(n, ServiceQueueLength),
 		queueAge:      cm.col(n, ServiceQueueAge),
 		busy:          cm.col(n, ServiceBusyWorkers),
+		workers:       cm.col(n, ServiceWorkers),
 		mean:          cm.col(n, ServiceLatencyMean),
 		p50:           cm.col(n, ServiceLatencyP50),
 		p90:           cm.col(n, ServiceLatencyP90),

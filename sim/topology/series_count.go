@@ -70,7 +70,7 @@ func (c *Config) SeriesLabels() []SeriesLabel {
 // every service has, then those of its policies.
 func (c *Config) serviceKeys(s *ServiceConfig) []SeriesKey {
 	keys := []SeriesKey{ServiceArrivals, ServiceThroughput, ServiceRejected, ServiceDropped, ServiceErrors,
-		ServiceDegraded, ServiceInSystem, ServiceQueueLength, ServiceQueueAge, ServiceBusyWorkers,
+		ServiceDegraded, ServiceInSystem, ServiceQueueLength, ServiceQueueAge, ServiceBusyWorkers, ServiceWorkers,
 		ServiceLatencyMean, ServiceLatencyP50, ServiceLatencyP90, ServiceLatencyP99, ServiceLatencyP999,
 		ServiceWastedWork, ServiceAmplification}
 	if c.PropagateDeadlines && s.Abandonment == AtDequeue {

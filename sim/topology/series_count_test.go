@@ -33,9 +33,9 @@ func TestSeriesColumnsMatchModel(t *testing.T) {
 		},
 	}
 	res := mustRun(t, cfg)
-	// totals 2, client 7, api 17 + db 17 - 3 shared with the client, the
+	// totals 2, client 7, api 18 + db 18 - 3 shared with the client, the
 	// site api->db/call 6, the client's site 3
-	if got, want := cfg.SeriesColumns(), 2+7+17+17-3+6+3; got != want {
+	if got, want := cfg.SeriesColumns(), 2+7+18+18-3+6+3; got != want {
 		t.Errorf("SeriesColumns = %d, want %d", got, want)
 	}
 	cols, labels := res.Series.Columns(), cfg.SeriesLabels()

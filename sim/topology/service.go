@@ -99,6 +99,7 @@ func newService(m *Model, cfg *ServiceConfig) (*service, error) {
 	if err := s.buildGuards(); err != nil {
 		return nil, fmt.Errorf("topology: service %q: %w", cfg.Name, err)
 	}
+	s.syncWorkers(0)
 	return s, nil
 }
 
