@@ -118,6 +118,9 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 	m := s.m
 	a.arrived = now
 	a.measured = now >= m.warmup
+	if a.tspan != 0 {
+		m.trace.serverStart(a, in, now)
+	}
 	s.st.inc(m, now, cOffered)
 	if a.measured {
 		in.arrivals++
