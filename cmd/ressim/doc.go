@@ -27,7 +27,8 @@
 // whole run), overview.png and one timeline-<service>.png per service
 // (unless --no-plots), every figure also as SVG with --svg, and with
 // --trace N a trace.json of one user request in N (at most 200 requests)
-// for ui.perfetto.dev. It prints the headline first (the first fault's
+// for ui.perfetto.dev (with --trace-format otlp or both, trace.otlp.json:
+// the same requests as an OpenTelemetry OTLP/JSON trace). It prints the headline first (the first fault's
 // verdict, the users' goodput share, the requests in flight at the end),
 // then one line per client, service and fault (with the fault's recovery
 // verdict and its reason), then the result of each [[expect]].
@@ -114,7 +115,8 @@
 // go tool pprof (what to attach to a report that a run is slow;
 // scripts/pgo.sh merges such profiles into cmd/ressim/default.pgo).
 //
-// run adds --trace N (trace one user request in N into trace.json), and
+// run adds --trace N (trace one user request in N into trace.json) with
+// --trace-format perfetto|otlp|both (trace.json, trace.otlp.json or both), and
 // --variant V --replication K (with --cell X[,Y] for a sweep cell, by the
 // axis indices of sweep.json) to re-run exactly one replication of a
 // comparison or sweep, byte-identical to what it computed; compare adds

@@ -31,7 +31,7 @@ func (f *omFlags) register(c *cobra.Command) {
 	c.Flags().BoolVar(&f.on, "openmetrics", false, "also write the time series as OpenMetrics text ("+OpenMetricsFile+"), for promtool tsdb create-blocks-from openmetrics")
 	c.Flags().BoolVar(&f.prom, "prometheus-text", false, "also write the time series as Prometheus text format 0.0.4 ("+PrometheusTextFile+"), for promtool check metrics")
 	c.Flags().StringVar(&f.start, "openmetrics-start", openmetrics.DefaultStart.Format(time.RFC3339),
-		"the instant (RFC 3339) simulated time 0 is mapped onto in "+OpenMetricsFile+" and "+PrometheusTextFile)
+		"the instant (RFC 3339) simulated time 0 is mapped onto in "+OpenMetricsFile+", "+PrometheusTextFile+" and trace.otlp.json")
 }
 
 // options parses the flags; ok is false without --openmetrics or
@@ -40,11 +40,21 @@ func (f *omFlags) options() (opt openmetrics.Options, ok bool, err error) {
 	if !f.on && !f.prom {
 		return opt, false, nil
 	}
-	t, err := time.Parse(time.RFC3339, f.start)
+	t, err := f.startTime()
 	if err != nil {
-		return opt, false, usageError{fmt.Errorf("--openmetrics-start: %w", err)}
+		return opt, false, err
 	}
 	return openmetrics.Options{Start: t}, true, nil
+}
+
+// startTime parses --openmetrics-start, the instant simulated time 0 is
+// mapped onto in the exports and in trace.otlp.json.
+func (f *omFlags) startTime() (time.Time, error) {
+	t, err := time.Parse(time.RFC3339, f.start)
+	if err != nil {
+		return time.Time{}, usageError{fmt.Errorf("--openmetrics-start: %w", err)}
+	}
+	return t, nil
 }
 
 // write writes out's series to OpenMetricsFile (with --openmetrics) and

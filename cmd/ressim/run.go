@@ -22,6 +22,7 @@ func newRunCmd() *cobra.Command {
 		noPlots bool
 		svg     bool
 		trace   int
+		tformat string
 		rf      replicaFlags
 		bf      budgetFlags
 		om      omFlags
@@ -38,6 +39,11 @@ func newRunCmd() *cobra.Command {
   trace.json        with --trace N: one user request in N as a trace
                     (each attempt, queue wait, work, downstream call and
                     retry backoff a slice), for ui.perfetto.dev
+  trace.otlp.json   with --trace N --trace-format otlp (or both): the same
+                    requests as an OTLP/JSON trace for OpenTelemetry tools,
+                    one resource per client and service, a CLIENT span per
+                    attempt and a SERVER span per handling, timed from
+                    --openmetrics-start
   metrics.om        with --openmetrics: the time series as OpenMetrics
                     text, for promtool tsdb create-blocks-from openmetrics
                     (docs/observability.md)
@@ -79,6 +85,14 @@ are kept. SIGINT or SIGTERM stops the run the same way (status 1).`,
 			if err := checkRunFlags(c, trace, seed); err != nil {
 				return err
 			}
+			tf, err := run.ParseTraceFormat(tformat)
+			if err != nil {
+				return usageError{fmt.Errorf("--trace-format: %w", err)}
+			}
+			traceStart, err := om.startTime()
+			if err != nil {
+				return err
+			}
 			b, err := bf.budget()
 			if err != nil {
 				return err
@@ -90,7 +104,7 @@ are kept. SIGINT or SIGTERM stops the run the same way (status 1).`,
 			applyMemoryLimit(b)
 			ctx, stop := signalContext(c.Context(), c.ErrOrStderr())
 			defer stop()
-			opt := run.Options{Plots: !noPlots, TraceEvery: trace, Replica: replica, Budget: b, Context: ctx, HistogramSeries: om.on, PrometheusText: om.prom}
+			opt := run.Options{Plots: !noPlots, TraceEvery: trace, TraceFormat: tf, TraceStart: traceStart, Replica: replica, Budget: b, Context: ctx, HistogramSeries: om.on, PrometheusText: om.prom}
 			if isTerminal(c.ErrOrStderr()) {
 				opt.Progress = simProgress(c.ErrOrStderr())
 			}
@@ -125,6 +139,7 @@ are kept. SIGINT or SIGTERM stops the run the same way (status 1).`,
 	c.Flags().BoolVar(&noPlots, "no-plots", false, "skip drawing the plots (data files only)")
 	c.Flags().BoolVar(&svg, "svg", false, "also write every figure as SVG")
 	c.Flags().IntVar(&trace, "trace", 0, "trace one user request in N into trace.json (open it in ui.perfetto.dev); at most 200")
+	c.Flags().StringVar(&tformat, "trace-format", "perfetto", "the --trace files: perfetto (trace.json), otlp (trace.otlp.json, OpenTelemetry's OTLP/JSON) or both")
 	rf.register(c)
 	bf.register(c)
 	om.register(c)

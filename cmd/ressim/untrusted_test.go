@@ -140,6 +140,8 @@ func TestBatchCountsRefused(t *testing.T) {
 		{[]string{"sweep", phase, "-j", "1000"}, exitInvalid, "--jobs must be in [1, 256]"},
 		{[]string{"compare", storm, "--seed", "4611686018427387905"}, exitInvalid, "--seed must be in [0, 2^62]"},
 		{[]string{"run", small, "--trace", "-1"}, exitInvalid, "--trace must be >= 0"},
+		{[]string{"run", small, "--trace", "5", "--trace-format", "jaeger"}, exitInvalid, "--trace-format"},
+		{[]string{"run", small, "--trace", "5", "--trace-format", "otlp", "--openmetrics-start", "soon"}, exitInvalid, "--openmetrics-start"},
 		{[]string{"run", small, "--max-memory", "lots"}, exitInvalid, "--max-memory"},
 		{[]string{"run", small, "--timeout", "-1s"}, exitInvalid, "--timeout must be >= 0"},
 		{[]string{"completion", "tcsh"}, exitInvalid, "unsupported shell"},

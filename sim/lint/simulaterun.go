@@ -42,10 +42,10 @@ func runScenario(g *runner.Meter, cfg topology.Config, sc scenario, target strin
 // faultAmplification is the calls target received per user request
 // sent, over the time-series intervals inside [start, end), rounded to
 // 0.01. The calls are the larger of target's arrivals and the attempts
-// its callers with a retry policy (or other guard) sent to it: arrivals
-// miss the attempts refused because no instance was up, and only guarded
-// call sites have an attempts series. With every instance down
-// (allDown), the refusals are the attempts, and are added to arrivals.
+// its callers sent to it (every call site has an attempts series):
+// arrivals miss the attempts refused because no instance was up. With
+// every instance down (allDown), the refusals are the attempts, and are
+// added to arrivals.
 func faultAmplification(res *topology.Result, cfg *topology.Config, target string, start, end time.Duration, allDown bool) float64 {
 	ts := res.Series
 	var sites []*metrics.Column

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/export/openmetrics"
 	"github.com/ressim/ressim/sim/metrics"
 	"github.com/ressim/ressim/sim/run/figures"
 	"github.com/ressim/ressim/sim/run/output"
@@ -22,8 +23,15 @@ type Options struct {
 	// Plots draws the PNG figures; without it only data files are written.
 	Plots bool
 	// TraceEvery, if > 0, traces one user request in TraceEvery (at most
-	// TraceMax, 0 meaning 200) into trace.json.
+	// TraceMax, 0 meaning 200) into trace.json, trace.otlp.json or both,
+	// as TraceFormat says.
 	TraceEvery, TraceMax int
+	// TraceFormat is the trace files' format (TracePerfetto: trace.json).
+	TraceFormat TraceFormat
+	// TraceStart is the instant simulated time 0 is mapped onto in
+	// trace.otlp.json; zero means openmetrics.DefaultStart, as in
+	// metrics.om.
+	TraceStart time.Time
 	// HistogramSeries records the per-interval latency histograms in
 	// Output.Result.Histograms (topology.Model.RecordHistogramSeries), for
 	// the OpenMetrics export; off, they are nil. The output budget counts
@@ -80,6 +88,8 @@ const (
 	TimeSeriesFile = "timeseries.csv"
 	// TraceFile holds sampled requests as Chrome trace-event JSON.
 	TraceFile = "trace.json"
+	// TraceOTLPFile holds them as an OTLP/JSON trace (OpenTelemetry).
+	TraceOTLPFile = "trace.otlp.json"
 )
 
 // Execute runs exp and writes its outputs into sink. Before simulating it
@@ -88,7 +98,7 @@ const (
 // one set, so a failed or stopped run leaves the previous set untouched.
 // A figure that cannot be drawn is a warning (Output.Warnings), not an
 // error. Into a Folder it writes summary.json, timeseries.csv, events.csv
-// (trace.json with TraceEvery), then with Plots the figures; into an
+// (trace.json, trace.otlp.json or both with TraceEvery), then with Plots the figures; into an
 // interactive sink (Memory) the overview, summary.json, then the other
 // figures, telling opt.Observe of each stage. Safe for concurrent use on
 // distinct sinks.
@@ -115,6 +125,9 @@ func execute(exp *experiment.Experiment, opt Options, sink output.Sink) (*Output
 		}
 		if opt.PrometheusText {
 			writes |= runner.WritesPrometheusText
+		}
+		if opt.TraceEvery > 0 && opt.TraceFormat.otlp() {
+			writes |= runner.WritesTraceOTLP
 		}
 	}
 	if err := opt.Budget.Check([]runner.PlannedRun{{Model: cfg, Times: 1, Writes: writes}}); err != nil {
@@ -178,9 +191,7 @@ func (out *Output) write(sink output.Sink, opt Options) error {
 		{Name: TimeSeriesFile, Fill: func(w io.Writer) error { return metrics.WriteCSV(w, res.Series) }},
 		{Name: EventsFile, Fill: func(w io.Writer) error { return WriteEventsCSV(w, res.EventLog) }},
 	}
-	if opt.TraceEvery > 0 {
-		files = append(files, output.File{Name: TraceFile, Fill: res.WriteTrace})
-	}
+	files = append(files, traceFiles(res, opt)...)
 	paths, err := output.WriteFiles(sink, files)
 	if err != nil {
 		return err
@@ -249,4 +260,63 @@ func model(exp *experiment.Experiment, opt Options) (topology.Config, error) {
 	cfg := exp.Model
 	cfg.Seed = seed
 	return cfg, nil
+}
+
+// TraceFormat says which trace files a run with Options.TraceEvery
+// writes.
+type TraceFormat uint8
+
+// The trace formats.
+const (
+	// TracePerfetto writes trace.json (Chrome trace events, for
+	// ui.perfetto.dev): the default.
+	TracePerfetto TraceFormat = iota
+	// TraceOTLP writes trace.otlp.json (OpenTelemetry's OTLP/JSON).
+	TraceOTLP
+	// TraceBoth writes both.
+	TraceBoth
+)
+
+var traceFormatNames = [...]string{"perfetto", "otlp", "both"}
+
+// String names the format as --trace-format does.
+func (f TraceFormat) String() string {
+	if int(f) < len(traceFormatNames) {
+		return traceFormatNames[f]
+	}
+	return fmt.Sprintf("TraceFormat(%d)", f)
+}
+
+// ParseTraceFormat returns the format named s: perfetto, otlp or both.
+func ParseTraceFormat(s string) (TraceFormat, error) {
+	for i, n := range traceFormatNames {
+		if n == s {
+			return TraceFormat(i), nil
+		}
+	}
+	return 0, fmt.Errorf("trace format %q: want perfetto, otlp or both", s)
+}
+
+// perfetto and otlp say whether f writes each file.
+func (f TraceFormat) perfetto() bool { return f != TraceOTLP }
+func (f TraceFormat) otlp() bool     { return f != TracePerfetto }
+
+// traceFiles are the trace files opt asks of res: none without
+// TraceEvery.
+func traceFiles(res *topology.Result, opt Options) []output.File {
+	if opt.TraceEvery <= 0 {
+		return nil
+	}
+	var files []output.File
+	if opt.TraceFormat.perfetto() {
+		files = append(files, output.File{Name: TraceFile, Fill: res.WriteTrace})
+	}
+	if opt.TraceFormat.otlp() {
+		start := opt.TraceStart
+		if start.IsZero() {
+			start = openmetrics.DefaultStart
+		}
+		files = append(files, output.File{Name: TraceOTLPFile, Fill: func(w io.Writer) error { return res.WriteOTLPTrace(w, start) }})
+	}
+	return files
 }

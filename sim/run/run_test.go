@@ -28,20 +28,21 @@ func load(t *testing.T) *experiment.Experiment {
 	return exp
 }
 
-// TestDeterministic runs the same experiment twice, plots included, and
-// requires byte-identical outputs.
+// TestDeterministic runs the same experiment twice, plots and both
+// traces included, and requires byte-identical outputs.
 func TestDeterministic(t *testing.T) {
 	exp := load(t)
-	a, err := Execute(exp, Options{Plots: true}, output.NewFolder(t.TempDir(), false))
+	opt := Options{Plots: true, TraceEvery: 10, TraceFormat: TraceBoth}
+	a, err := Execute(exp, opt, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Execute(exp, Options{Plots: true}, output.NewFolder(t.TempDir(), false))
+	b, err := Execute(exp, opt, output.NewFolder(t.TempDir(), false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(a.Files) != len(b.Files) || len(a.Files) != 6 {
-		t.Fatalf("files %v vs %v; want summary, time series, events, the overview and two service plots", a.Files, b.Files)
+	if len(a.Files) != len(b.Files) || len(a.Files) != 8 {
+		t.Fatalf("files %v vs %v; want summary, time series, events, both traces, the overview and two service plots", a.Files, b.Files)
 	}
 	for i := range a.Files {
 		x, _ := os.ReadFile(a.Files[i])

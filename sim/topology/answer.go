@@ -43,7 +43,7 @@ func (m *Model) response(now engine.Time, a *attempt) {
 	st := a.status
 	site := c.site
 	if a.trace != 0 {
-		m.traceAttempt(now, a, c, "answer: "+st.String())
+		m.traceAttempt(now, a, c, outcomeOf(st) != policies.Success, "answer: "+st.String())
 	}
 	m.attemptOutcome(now, a, outcomeOf(st))
 	m.pool.releaseAttempt(a)
@@ -79,7 +79,7 @@ func (m *Model) attemptTimeout(now engine.Time, a *attempt) {
 		return
 	}
 	if a.trace != 0 {
-		m.traceAttempt(now, a, c, "timed out; the callee may still be working")
+		m.traceAttempt(now, a, c, true, "timed out; the callee may still be working")
 	}
 	a.caller, a.call = cvAbandoned, nil
 	c.cur = nil
@@ -224,8 +224,10 @@ func (m *Model) abandonCall(now engine.Time, c *call) {
 	m.pool.putCall(c)
 }
 
-// traceAttempt records an attempt's span as its caller saw it.
-func (m *Model) traceAttempt(now engine.Time, a *attempt, c *call, detail string) {
+// traceAttempt records an attempt's span as its caller saw it, and ends
+// its OpenTelemetry CLIENT span (failed: the attempt failed).
+func (m *Model) traceAttempt(now engine.Time, a *attempt, c *call, failed bool, detail string) {
+	m.trace.end(a.tspan, now, failed, detail)
 	where := a.site.callee
 	if a.inst != nil {
 		where = fmt.Sprintf("%s[%d]", a.site.callee, a.inst.idx)

@@ -32,6 +32,9 @@ func (m *Model) startCall(now engine.Time, site *callSite, job *attempt, user *u
 		c.prio, c.trace = user.client.cfg.Priority, user.trace
 		c.userID, c.keyID = user.userID, user.keyID
 	}
+	if c.trace != 0 {
+		c.tparent = m.trace.callParent(job, user)
+	}
 	site.st.inc(m, now, sCalls)
 	if b := site.guards.perCall; b != nil {
 		b.CallStarted(now.Duration())
@@ -134,6 +137,9 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	a.userID, a.keyID = c.userID, c.keyID
 	a.call, a.site, a.sent = c, site, now
 	a.num = c.rs.Attempts()
+	if a.trace != 0 {
+		a.tspan = m.trace.attemptStart(a, c, now)
+	}
 	a.paid, c.paid = c.paid, 0
 	c.track(a)
 	m.callTo(now, c, cpAttempting, "")

@@ -214,7 +214,9 @@ func (c *client) send(now engine.Time, user *uint32) {
 	}
 	u.measured = now >= m.warmup
 	if m.trace != nil {
-		u.trace = m.trace.sample(c.cfg.Name)
+		if u.trace = m.trace.sample(c.cfg.Name); u.trace != 0 {
+			m.trace.rootStart(u, c, now)
+		}
 	}
 	if m.observe != nil {
 		m.note(now, u.trace, "request from "+c.cfg.Name, "sent")
@@ -245,6 +247,7 @@ func (m *Model) userAnswered(now engine.Time, u *userReq, st status) {
 	c := u.client
 	if u.trace != 0 {
 		m.trace.add(u.trace, "request", "request from "+c.cfg.Name, u.sent, now, "answer: "+st.String())
+		m.trace.end(m.trace.root(u.trace), now, st != stOK && st != stDegraded, "answer: "+st.String())
 	}
 	if m.observe != nil {
 		m.note(now, u.trace, "request from "+c.cfg.Name, "answered: "+st.String())
@@ -299,6 +302,7 @@ func (m *Model) userExpired(now engine.Time, u *userReq) {
 	c := u.client
 	if u.trace != 0 {
 		m.trace.add(u.trace, "request", "request from "+c.cfg.Name, u.sent, now, "the user gave up at the deadline")
+		m.trace.end(m.trace.root(u.trace), now, true, "the user gave up at the deadline")
 	}
 	if m.observe != nil {
 		m.note(now, u.trace, "request from "+c.cfg.Name, "the user gave up at the deadline")

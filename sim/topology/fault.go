@@ -132,6 +132,7 @@ func (f *fault) begin(now engine.Time, _ any) {
 			in.capacity -= r
 			f.removed[i] = r
 		}
+		f.svc.syncWorkers(now)
 	case CacheFlushFault:
 		f.svc.cache.flush()
 	case KillSwitchFault:
@@ -164,11 +165,13 @@ func (f *fault) finish(now engine.Time, _ any) {
 			in.down = false
 		}
 		f.crashed = nil
+		f.svc.syncWorkers(now)
 	case WorkersFault:
 		for i, in := range f.insts {
 			in.capacity += f.removed[i]
 			in.startNext(now)
 		}
+		f.svc.syncWorkers(now)
 	case KillSwitchFault:
 		f.kill(now, false)
 	}
@@ -213,6 +216,7 @@ func (in *instance) crash(now engine.Time) {
 	m := s.m
 	in.down = true
 	in.epoch++
+	s.syncWorkers(now)
 	for _, a := range in.drainQueue() {
 		s.st.inc(m, now, cKilled)
 		in.leave(now, a, stError, policies.Error, "the instance crashed: connection reset")

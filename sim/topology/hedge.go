@@ -171,7 +171,7 @@ func (m *Model) cancelCopies(now engine.Time, c *call, lost bool) {
 			c.site.st.inc(m, now, sHedgeLost)
 		}
 		if a.trace != 0 {
-			m.traceAttempt(now, a, c, why)
+			m.traceAttempt(now, a, c, false, why)
 		}
 		m.noteAttempt(now, a, why)
 		m.pool.releaseAttempt(a)

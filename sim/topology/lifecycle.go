@@ -247,6 +247,9 @@ func (in *instance) release(now engine.Time, a *attempt, o policies.Outcome) {
 		panic(fmt.Sprintf("topology: attempt to %s released in phase %s", a.site.name(), a.phase))
 	}
 	in.outstanding--
+	if a.tspan != 0 {
+		s.m.trace.serverEnd(a, now, o)
+	}
 	if a.holdsLim {
 		in.releaseLimit(now, a, o)
 	}
@@ -284,6 +287,9 @@ func (m *Model) releaseCall(now engine.Time, c *call, o policies.Outcome) {
 		a.timeoutEv = 0
 		a.caller, a.call = cvAbandoned, nil
 		c.cur = nil
+		if a.tspan != 0 {
+			m.trace.end(a.tspan, now, false, "abandoned: its caller gave up")
+		}
 		m.noteAttempt(now, a, "abandoned: its caller gave up")
 		m.pool.releaseAttempt(a)
 		m.callerGone(now, a)

@@ -83,6 +83,7 @@ type call struct {
 
 	// The small fields last, packed: the record is zeroed for every call.
 	trace     int32
+	tparent   int32  // traced: the span its attempts are children of (tracespans.go)
 	userID    uint32 // the user request's identities (sticky.go)
 	keyID     uint32
 	prio      policies.Priority
@@ -153,6 +154,7 @@ type attempt struct {
 	// The small fields last, packed: the record is zeroed for every
 	// attempt.
 	trace    int32
+	tspan    int32  // traced: its CLIENT span (tracespans.go)
 	userID   uint32 // the user request's identities (sticky.go)
 	keyID    uint32
 	phase    attemptPhase

@@ -212,6 +212,9 @@ func (m *Model) result() *Result {
 	res := m.head()
 	res.Histograms = m.series.histograms()
 	res.trace = m.trace
+	if m.trace != nil {
+		m.trace.stop = m.end
+	}
 	for _, c := range m.clients {
 		res.UserRequests += c.st.win[kSent]
 	}

@@ -42,7 +42,7 @@ func (r *seriesRecorder) histograms() []HistogramSeries {
 // serviceColumns are one service's time-series columns.
 type serviceColumns struct {
 	arrivals, throughput, rejected, dropped, errors, degraded *metrics.Column
-	inSystem, queue, busy                                     *metrics.Column
+	inSystem, queue, busy, workers                            *metrics.Column
 	expired                                                   *metrics.Column // AtDequeue with deadlines only
 	p50, p90, p99, p999, mean                                 *metrics.Column
 	wasted, amplification                                     *metrics.Column
@@ -52,7 +52,7 @@ type serviceColumns struct {
 	cancelled                                                 *metrics.Column // with a cancellation mode only
 }
 
-// siteColumns are a guarded call site's columns.
+// siteColumns are a call site's columns.
 type siteColumns struct {
 	site                                            *callSite
 	breaker, shortCircuited, bulkheadFull, fallback *metrics.Column

@@ -22,7 +22,7 @@ func (cm *columnMaker) col(entity string, k SeriesKey) *metrics.Column {
 }
 
 // newSeriesRecorder creates the columns of every entity of m: the totals,
-// then each client, service and guarded call site, in model order (the
+// then each client, service and call site, in model order (the
 // order of the columns in the output).
 func newSeriesRecorder(m *Model, interval time.Duration) (*seriesRecorder, error) {
 	ts, err := metrics.NewTimeSeries(interval)
@@ -50,9 +50,7 @@ func newSeriesRecorder(m *Model, interval time.Duration) (*seriesRecorder, error
 		r.svcHist = append(r.svcHist, h)
 	}
 	for _, site := range m.sites {
-		if sc, ok := newSiteColumns(cm, site); ok {
-			r.siteCols = append(r.siteCols, sc)
-		}
+		r.siteCols = append(r.siteCols, newSiteColumns(cm, site))
 	}
 	return r, cm.err
 }
@@ -84,6 +82,7 @@ func newServiceColumns(cm *columnMaker, m *Model, s *service) serviceColumns {
 		queue:         cm.col(n, ServiceQueueLength),
 		queueAge:      cm.col(n, ServiceQueueAge),
 		busy:          cm.col(n, ServiceBusyWorkers),
+		workers:       cm.col(n, ServiceWorkers),
 		mean:          cm.col(n, ServiceLatencyMean),
 		p50:           cm.col(n, ServiceLatencyP50),
 		p90:           cm.col(n, ServiceLatencyP90),
@@ -121,15 +120,13 @@ func newServiceColumns(cm *columnMaker, m *Model, s *service) serviceColumns {
 	return sc
 }
 
-// newSiteColumns creates a call site's columns; ok is false for a site
-// with no guard and no retry, which has none.
-func newSiteColumns(cm *columnMaker, site *callSite) (sc siteColumns, ok bool) {
+// newSiteColumns creates a call site's columns: its attempts, which every
+// site has (the call graph's edges and rates), and those of its guards and
+// retry policy.
+func newSiteColumns(cm *columnMaker, site *callSite) siteColumns {
 	g := &site.guards
-	if g.breaker == nil && g.bulkhead == nil && g.budget == nil && g.fallback == nil && site.retry == nil {
-		return siteColumns{}, false
-	}
 	n := site.name()
-	sc = siteColumns{site: site}
+	sc := siteColumns{site: site}
 	if g.breaker != nil {
 		sc.breaker = cm.col(n, SiteBreakerState)
 		sc.shortCircuited = cm.col(n, SiteShortCircuited)
@@ -143,13 +140,13 @@ func newSiteColumns(cm *columnMaker, site *callSite) (sc siteColumns, ok bool) {
 		sc.fallback = cm.col(n, SiteFallback)
 		sc.fallbackFailed = cm.col(n, SiteFallbackFailed)
 	}
+	sc.attempts = cm.col(n, SiteAttempts)
 	if site.retry != nil {
-		sc.attempts = cm.col(n, SiteAttempts)
 		sc.retries = cm.col(n, SiteRetries)
 		sc.retriesDenied = cm.col(n, SiteRetriesDenied)
 	}
 	if g.budget != nil {
 		sc.tokens = cm.col(n, SiteBudgetTokens)
 	}
-	return sc, true
+	return sc
 }

@@ -15,7 +15,7 @@ type SeriesLabel struct {
 
 // SeriesLabels returns the columns a run of c records, in the order it
 // records them: the totals, each client's, each service's with those of
-// its policies, and each guarded call site's (the services' sites, then
+// its policies, and each call site's (the services' sites, then
 // the clients'), by the rules of newSeriesRecorder. runner.Estimate
 // counts the bytes of timeseries.csv with their names.
 //
@@ -70,7 +70,7 @@ func (c *Config) SeriesLabels() []SeriesLabel {
 // every service has, then those of its policies.
 func (c *Config) serviceKeys(s *ServiceConfig) []SeriesKey {
 	keys := []SeriesKey{ServiceArrivals, ServiceThroughput, ServiceRejected, ServiceDropped, ServiceErrors,
-		ServiceDegraded, ServiceInSystem, ServiceQueueLength, ServiceQueueAge, ServiceBusyWorkers,
+		ServiceDegraded, ServiceInSystem, ServiceQueueLength, ServiceQueueAge, ServiceBusyWorkers, ServiceWorkers,
 		ServiceLatencyMean, ServiceLatencyP50, ServiceLatencyP90, ServiceLatencyP99, ServiceLatencyP999,
 		ServiceWastedWork, ServiceAmplification}
 	if c.PropagateDeadlines && s.Abandonment == AtDequeue {
@@ -117,7 +117,8 @@ func (c *Config) HistogramColumns() int {
 }
 
 // siteKeys is the metrics of a call site with policy p
-// (newSiteColumns): none without a guard or a retry.
+// (newSiteColumns): attempts for every site, then those of its guards and
+// retry policy.
 func siteKeys(p *CallPolicy) []SeriesKey {
 	g := &p.Guards
 	var keys []SeriesKey
@@ -130,8 +131,9 @@ func siteKeys(p *CallPolicy) []SeriesKey {
 	if g.Fallback != nil {
 		keys = append(keys, SiteFallback, SiteFallbackFailed)
 	}
+	keys = append(keys, SiteAttempts)
 	if p.Retry.MaxAttempts > 1 {
-		keys = append(keys, SiteAttempts, SiteRetries, SiteRetriesDenied)
+		keys = append(keys, SiteRetries, SiteRetriesDenied)
 	}
 	if g.HasTokenBudget() {
 		keys = append(keys, SiteBudgetTokens)

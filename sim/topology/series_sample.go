@@ -110,6 +110,7 @@ func (r *seriesRecorder) sampleService(i int, s *service, now engine.Time, span,
 	c.queue.Set((a[aQueue] - st.ivArea[aQueue]) / dt)
 	c.queueAge.Set(float64(s.oldestQueued(now)) / 1e6)
 	c.busy.Set((a[aBusy] - st.ivArea[aBusy]) / dt)
+	c.workers.Set((a[aWorkers] - st.ivArea[aWorkers]) / dt)
 	if c.expired != nil {
 		c.expired.Set((a[aExpired] - st.ivArea[aExpired]) / dt)
 	}
@@ -193,8 +194,8 @@ func (sc *siteColumns) sample(now engine.Time, span float64) {
 		sc.fallback.Set(float64(k[sFallback]) / span)
 		sc.fallbackFailed.Set(float64(k[sFallbackFailed]) / span)
 	}
+	sc.attempts.Set(float64(k[sAttempts]) / span)
 	if sc.retries != nil {
-		sc.attempts.Set(float64(k[sAttempts]) / span)
 		sc.retries.Set(float64(k[sRetries]) / span)
 		sc.retriesDenied.Set(float64(k[sRetryDenied]) / span)
 	}

@@ -16,7 +16,7 @@ const (
 	OwnerClient
 	// OwnerService is a service, entity its name.
 	OwnerService
-	// OwnerSite is a guarded call site, entity "caller->callee/operation".
+	// OwnerSite is a call site, entity "caller->callee/operation".
 	OwnerSite
 )
 
@@ -59,6 +59,7 @@ var (
 	ServiceQueueAge       = SeriesKey{"queue_age", "ms", OwnerService} // at the interval's end
 	ServiceExpiredInQueue = SeriesKey{"expired_in_queue", "requests", OwnerService}
 	ServiceBusyWorkers    = SeriesKey{"busy_workers", "workers", OwnerService}
+	ServiceWorkers        = SeriesKey{"workers", "workers", OwnerService}
 	ServiceLatencyMean    = SeriesKey{"latency_mean", "ms", OwnerService}
 	ServiceLatencyP50     = SeriesKey{"latency_p50", "ms", OwnerService}
 	ServiceLatencyP90     = SeriesKey{"latency_p90", "ms", OwnerService}
@@ -95,7 +96,7 @@ func SeriesKeys() []SeriesKey {
 		TotalGoodput, TotalInFlight,
 		ClientSent, ClientGoodput, ClientDegraded, ClientFailed, ClientLatencyP50, ClientLatencyP99, ClientOutcomeP99,
 		ServiceArrivals, ServiceThroughput, ServiceRejected, ServiceDropped, ServiceErrors, ServiceDegraded,
-		ServiceInSystem, ServiceQueueLength, ServiceQueueAge, ServiceExpiredInQueue, ServiceBusyWorkers,
+		ServiceInSystem, ServiceQueueLength, ServiceQueueAge, ServiceExpiredInQueue, ServiceBusyWorkers, ServiceWorkers,
 		ServiceLatencyMean, ServiceLatencyP50, ServiceLatencyP90, ServiceLatencyP99, ServiceLatencyP999,
 		ServiceWastedWork, ServiceAmplification, ServiceCacheHitRatio,
 		ServiceShed, ServiceLimited, ServiceLimit, ServiceQueueDropped, ServiceEjected, ServiceReady, ServiceCancelled,

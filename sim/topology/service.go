@@ -99,6 +99,7 @@ func newService(m *Model, cfg *ServiceConfig) (*service, error) {
 	if err := s.buildGuards(); err != nil {
 		return nil, fmt.Errorf("topology: service %q: %w", cfg.Name, err)
 	}
+	s.syncWorkers(0)
 	return s, nil
 }
 
@@ -117,6 +118,9 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 	m := s.m
 	a.arrived = now
 	a.measured = now >= m.warmup
+	if a.tspan != 0 {
+		m.trace.serverStart(a, in, now)
+	}
 	s.st.inc(m, now, cOffered)
 	if a.measured {
 		in.arrivals++

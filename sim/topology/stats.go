@@ -76,6 +76,9 @@ type svcStats struct {
 	sojourn, wait, hold   metrics.Histogram      // window: arrival to response, in the queue, holding a worker
 	ivSojourn             intervalHistogram      // the interval's sojourns; feeds sojourn
 	inSystem, queue, busy metrics.Count          // live requests only
+	// workers is the pool: the workers (or slots) of the instances that
+	// are up, less those a workers fault removed (service.syncWorkers).
+	workers metrics.Count
 	// expired counts requests whose deadline passed while they wait in an
 	// AtDequeue queue: they hold a place until dropped at the head.
 	expired              metrics.Count
@@ -90,6 +93,7 @@ const (
 	aQueue
 	aBusy
 	aExpired
+	aWorkers
 	numAreas
 )
 
@@ -102,7 +106,7 @@ func (st *svcStats) inc(m *Model, now engine.Time, k svcCounter) {
 
 func (st *svcStats) areas(now engine.Time) [numAreas]float64 {
 	t := int64(now)
-	return [numAreas]float64{st.inSystem.Area(t), st.queue.Area(t), st.busy.Area(t), st.expired.Area(t)}
+	return [numAreas]float64{st.inSystem.Area(t), st.queue.Area(t), st.busy.Area(t), st.expired.Area(t), st.workers.Area(t)}
 }
 
 // clStats is one client's statistics.

@@ -14,9 +14,12 @@ type TraceConfig struct {
 	// Every traces one user request in Every (counted over all clients,
 	// in sending order); 0 disables tracing.
 	Every int
-	// Max bounds the number of requests traced; 0 means 200.
+	// Max bounds the number of requests traced; 0 means DefaultTraceMax.
 	Max int
 }
+
+// DefaultTraceMax is the requests traced at most when TraceConfig.Max is 0.
+const DefaultTraceMax = 200
 
 // traceSpan is one slice of a traced request's life.
 type traceSpan struct {
@@ -33,6 +36,12 @@ type tracer struct {
 	reqs  int // requests traced
 	spans []traceSpan
 	names []string // per traced request: "request N from CLIENT"
+	// otel are the spans of the OpenTelemetry trace (tracespans.go),
+	// roots each traced request's root span; stop is the run's end, the
+	// end of the spans still open then.
+	otel  []otelSpan
+	roots []int32
+	stop  engine.Time
 }
 
 // sample decides whether the next user request is traced and returns its
@@ -44,7 +53,7 @@ func (t *tracer) sample(client string) int32 {
 	t.n++
 	max := t.cfg.Max
 	if max == 0 {
-		max = 200
+		max = DefaultTraceMax
 	}
 	if (t.n-1)%t.cfg.Every != 0 || t.reqs >= max {
 		return 0

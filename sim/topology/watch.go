@@ -139,6 +139,7 @@ func (h *restartHandler) Handle(now engine.Time, arg any) {
 	s := h.s
 	in := arg.(*instance)
 	in.down = false
+	s.syncWorkers(now)
 	in.logLiveness(now, health.Live)
 	p := s.watch.live[in.idx]
 	p.Restarted(now.Duration())

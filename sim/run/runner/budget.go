@@ -135,6 +135,9 @@ func (b Budget) Check(runs []PlannedRun) error {
 		if r.Writes&WritesPrometheusText != 0 {
 			out += float64(r.Times) * c.OpenMetrics
 		}
+		if r.Writes&WritesTraceOTLP != 0 {
+			out += float64(r.Times) * c.TraceOTLP
+		}
 	}
 	if b.MaxOutput > 0 && out > b.MaxOutput {
 		return &BudgetError{Resource: "output", Estimated: true, Used: out, Limit: b.MaxOutput, Flag: "--max-output",
@@ -215,10 +218,12 @@ type Writes uint8
 // The data files: the time series (timeseries.csv), the event log
 // (events.csv), the OpenMetrics export (metrics.om) and the Prometheus
 // text export (metrics.prom, the same samples: estimated at
-// Cost.OpenMetrics too).
+// Cost.OpenMetrics too) and the OpenTelemetry trace (trace.otlp.json,
+// Cost.TraceOTLP).
 const (
 	WritesSeries Writes = 1 << iota
 	WritesEvents
 	WritesOpenMetrics
 	WritesPrometheusText
+	WritesTraceOTLP
 )

@@ -60,6 +60,12 @@ type Cost struct {
 	// an OpenMetrics sample line. metrics.prom (--prometheus-text) holds
 	// the same samples and is estimated at the same size.
 	OpenMetrics float64
+	// TraceOTLP bounds the bytes of trace.otlp.json (ressim run --trace N
+	// --trace-format otlp): the requests traced (topology.TraceConfig)
+	// times the spans of the costliest client's request, a root and two
+	// per attempt (at most one attempt per eventsPerAttempt of its
+	// events), at otlpBytesPerSpan each; 0 without tracing.
+	TraceOTLP float64
 	// Drivers name the keys that drive Events, the largest first, as
 	// "key (share of the events)".
 	Drivers []string
@@ -85,6 +91,7 @@ const (
 const (
 	omBytesPerSample = 120
 	csvBytesPerEvent = 160 // an events.csv row
+	otlpBytesPerSpan = 600 // a span of trace.otlp.json: 330 to 480 measured
 )
 
 // Estimate returns the cost of one run of cfg.
@@ -97,10 +104,12 @@ func Estimate(cfg topology.Config) Cost {
 		svc[cfg.Services[i].Name] = &cfg.Services[i]
 	}
 	e := estimator{cfg: &cfg, svc: svc, memo: map[string]float64{}, quick: map[string]bool{}}
-	var inFlight float64
+	var inFlight, allReqs, perReq float64
 	for _, cl := range cfg.Clients {
 		reqs, key := e.clientRequests(cl)
-		ev := reqs * e.call(cl.Call, cl.Target, cl.Operation)
+		one := e.call(cl.Call, cl.Target, cl.Operation)
+		allReqs, perReq = allReqs+reqs, max(perReq, one)
+		ev := reqs * one
 		c.Events += ev
 		drivers[key] += ev
 		c.Entities += float64(cl.Users)
@@ -129,6 +138,7 @@ func Estimate(cfg topology.Config) Cost {
 	c.SeriesBytes = seriesBytes(labels, int(intervals), cfg.Duration)
 	c.EventsBytes = csvBytesPerEvent * float64(eventLogCap(cfg))
 	c.OpenMetrics = intervals * (cols + hist) * omBytesPerSample
+	c.TraceOTLP = traceSpans(cfg.Trace, allReqs, perReq) * otlpBytesPerSpan
 	c.Events += intervals * (1 + float64(len(cfg.Services)+len(cfg.Clients)))
 	drivers["[experiment] interval"] += intervals * (1 + float64(len(cfg.Services)+len(cfg.Clients)))
 	c.Memory = c.SeriesPoints*bytesPerPoint + inFlight*bytesPerUser + c.Entities*bytesPerWorker +
@@ -275,4 +285,20 @@ func FormatBytes(x float64) string {
 		return fmt.Sprintf("%.1f MiB", x/(1<<20))
 	}
 	return fmt.Sprintf("%.0f KiB", x/(1<<10))
+}
+
+// traceSpans bounds the spans of a run's OpenTelemetry trace: the
+// requests tr samples out of reqs sent, each with a root span and two
+// spans (CLIENT and SERVER) per attempt, at most one attempt per
+// eventsPerAttempt of the costliest request's events (perReq).
+func traceSpans(tr topology.TraceConfig, reqs, perReq float64) float64 {
+	if tr.Every <= 0 {
+		return 0
+	}
+	most := tr.Max
+	if most <= 0 {
+		most = topology.DefaultTraceMax
+	}
+	traced := min(float64(most), math.Ceil(reqs/float64(tr.Every)))
+	return traced * (1 + 2*perReq/eventsPerAttempt)
 }
