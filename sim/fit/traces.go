@@ -4,10 +4,17 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"time"
 
 	"github.com/ressim/ressim/sim/fit/binned"
 	"github.com/ressim/ressim/sim/fit/callgraph"
 )
+
+// minOwnSamples is how many own-time samples a service's traces need for
+// their shape to replace the one fitted to its latency histogram: at 200
+// samples the AIC tells the four families apart at the shapes the round
+// trip uses (sim/fit/testdata/roundtrip.toml, 1 trace in 20).
+const minOwnSamples = 200
 
 // TraceFacts are what traces say about a system: the call graph with the
 // fan-out of every edge, whether a request's calls overlap, and each
@@ -33,6 +40,10 @@ type TraceService struct {
 	OwnTimes []float64
 	// MeanDuration is the mean server span duration, seconds.
 	MeanDuration float64
+	// Source is true when every entry span of the "service" is a root
+	// client span: a load generator or a ressim client, whose calls are
+	// a client's target, not a service's calls.
+	Source bool
 }
 
 // TraceEdge is one caller-to-callee edge.
@@ -63,7 +74,8 @@ type TraceRoot struct {
 func FromGraph(g *callgraph.Graph, source string) *TraceFacts {
 	t := &TraceFacts{Source: source}
 	for _, s := range g.Services {
-		t.Services = append(t.Services, TraceService{Name: s.Name, Requests: s.Requests, OwnTimes: s.OwnTimes, MeanDuration: meanOf(s.Durations)})
+		t.Services = append(t.Services, TraceService{Name: s.Name, Requests: s.Requests, OwnTimes: s.OwnTimes, MeanDuration: meanOf(s.Durations),
+			Source: s.Requests > 0 && s.ClientEntries == s.Requests})
 	}
 	for _, e := range g.Edges {
 		t.Edges = append(t.Edges, TraceEdge{Caller: e.Caller, Callee: e.Callee, Calls: e.Calls,
@@ -118,7 +130,7 @@ func (t *TraceFacts) apply(m *Model, tracesOnly bool) {
 		rootRate += r.Rate
 	}
 	for _, ts := range t.Services {
-		if idx(ts.Name) < 0 {
+		if idx(ts.Name) < 0 && !ts.Source {
 			arr := Value{Placeholder: true, From: "only in the traces"}
 			if roots > 0 && rootRate > 0 {
 				arr = Value{V: rootRate * float64(ts.Requests) / float64(roots), Placeholder: true,
@@ -152,11 +164,14 @@ func (t *TraceFacts) apply(m *Model, tracesOnly bool) {
 		found := false
 		for k := range s.Calls {
 			if s.Calls[k].Callee == e.Callee {
-				if !s.Calls[k].FanOut.Placeholder && math.Abs(s.Calls[k].FanOut.V-e.FanOut) > 0.1*math.Max(e.FanOut, 0.1) {
-					s.Notes = append(s.Notes, fmt.Sprintf("calls to %s: the metrics give %.3g per request, the traces %.3g; the traces' figure is used",
-						e.Callee, s.Calls[k].FanOut.V, e.FanOut))
+				// Counters count every call; traces are usually a
+				// sample: the metrics' fan-out stands when they have one.
+				if s.Calls[k].FanOut.Placeholder {
+					s.Calls[k].FanOut = Value{V: e.FanOut, From: from}
+				} else if math.Abs(s.Calls[k].FanOut.V-e.FanOut) > 0.1*math.Max(e.FanOut, 0.1) {
+					s.Notes = append(s.Notes, fmt.Sprintf("calls to %s: the metrics give %.3g per request, the traces %.3g (%d requests); the metrics' figure is used",
+						e.Callee, s.Calls[k].FanOut.V, e.FanOut, e.CallerRequests))
 				}
-				s.Calls[k].FanOut = Value{V: e.FanOut, From: from}
 				s.Calls[k].Parallel = e.Parallel
 				s.Calls[k].Network = net
 				found = true
@@ -168,6 +183,9 @@ func (t *TraceFacts) apply(m *Model, tracesOnly bool) {
 		}
 	}
 	for _, ts := range t.Services {
+		if idx(ts.Name) < 0 {
+			continue // a traffic source
+		}
 		s := &m.Services[idx(ts.Name)]
 		own := positive(ts.OwnTimes)
 		if len(own) == 0 {
@@ -181,18 +199,40 @@ func (t *TraceFacts) apply(m *Model, tracesOnly bool) {
 		if s.Work.Placeholder || s.Shape == nil {
 			s.Work = Value{V: mean, From: fmt.Sprintf("traces (%s): mean own time (span less its calls) of %d requests", t.Source, len(own))}
 		}
-		if s.Shape != nil || len(own) < 50 {
+		// Own times are direct samples of the own work; a histogram of
+		// the whole latency only shows it convolved with the queue and
+		// the calls. The spans' family wins when there are enough of
+		// them (minOwnSamples) and it differs from the histogram's, or
+		// the metrics gave none; the metrics' mean, from every request,
+		// is kept when it exists, and so are the histogram's shape
+		// parameters when both choose one family.
+		if s.Shape != nil && len(own) < minOwnSamples || len(own) < 50 {
 			continue
 		}
 		bins := sampleBins(own)
-		best, all, err := binned.Select(bins, binned.Options{})
+		opt := binned.Options{}
+		fixed := !s.Work.Placeholder && s.Shape != nil
+		if fixed {
+			opt.FixedMean = time.Duration(s.Work.V * 1e9)
+		}
+		best, all, err := binned.Select(bins, opt)
 		if err != nil {
 			s.Notes = append(s.Notes, "own-time shape not fitted: "+err.Error())
 			continue
 		}
+		if s.Shape != nil && s.Shape.Params.Kind == best.Params.Kind {
+			// Same family: the histogram's parameters rest on every
+			// request, the spans' on a sample.
+			continue
+		}
+		if s.Shape != nil {
+			s.Notes = append(s.Notes, fmt.Sprintf("the latency histogram (with the queue and calls taken out) chose %s; the own times of %d spans choose %s, which is used", s.Shape.Params.Kind, len(own), best.Params.Kind))
+		}
 		s.Shape, s.Fits = &best, all
 		s.Bounds, s.Observed, s.Expected = bins.Bounds, bins.Counts, best.Expected
-		s.Work.V = best.Params.Mean.Seconds()
+		if !fixed {
+			s.Work.V = best.Params.Mean.Seconds()
+		}
 		s.ShapeFrom = fmt.Sprintf("binned maximum likelihood on the own times of %d server spans (%s), in %d log-spaced bins", len(own), t.Source, len(bins.Bounds))
 	}
 	sort.Slice(m.Services, func(i, j int) bool { return m.Services[i].Name < m.Services[j].Name })
@@ -204,6 +244,16 @@ func (t *TraceFacts) apply(m *Model, tracesOnly bool) {
 func (t *TraceFacts) rootClients(m *Model) []Client {
 	var out []Client
 	for _, r := range t.Roots {
+		if ts := t.service(r.Service); ts != nil && ts.Source && r.Rate > 0 {
+			// A traced client: its target is the callee of its calls.
+			for _, e := range t.Edges {
+				if e.Caller == r.Service {
+					out = append(out, Client{Name: r.Service, Target: e.Callee,
+						Rate: Value{V: r.Rate * e.FanOut, Placeholder: true, From: fmt.Sprintf("traces (%s): %d root spans per second calling %s; sampled traces undercount it by the sampling ratio", t.Source, r.Count, e.Callee)}})
+				}
+			}
+			continue
+		}
 		known := false
 		for _, s := range m.Services {
 			known = known || s.Name == r.Service

@@ -173,6 +173,9 @@ func (b *builder) request(r int) {
 	n := &b.t.nodes[r]
 	s := b.service(n.span.Service)
 	s.Requests++
+	if k := n.span.Kind; k == telemetry.KindClient || k == telemetry.KindProducer {
+		s.ClientEntries++
+	}
 	if n.span.Error {
 		s.Errors++
 	}

@@ -63,6 +63,11 @@ type Service struct {
 	OwnTimes []float64
 	// Long counts requests with a gap longer than the ThinkGap.
 	Long int
+	// ClientEntries counts the entry spans that are client (or
+	// producer) spans: a root that calls out, such as a load
+	// generator's or a user agent's. A service whose every entry is one
+	// is a traffic source, not a server.
+	ClientEntries int
 }
 
 // Edge is what the spans say about one caller calling one callee.

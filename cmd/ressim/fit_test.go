@@ -1,0 +1,193 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ressim/ressim/sim/experiment"
+)
+
+// roundTrip is a four-service system with lognormal, Erlang and
+// hyperexponential work, a call chain and a probabilistic call.
+var roundTrip = filepath.Join("..", "..", "sim", "fit", "testdata", "roundtrip.toml")
+
+// runSummary is the part of summary.json the round trip compares.
+type runSummary struct {
+	Clients map[string]struct {
+		Goodput float64 `json:"goodput_rps"`
+		P50     float64 `json:"p50_latency_s"`
+		P99     float64 `json:"p99_latency_s"`
+	} `json:"clients"`
+	Services map[string]struct {
+		Utilization float64 `json:"utilization"`
+	} `json:"services"`
+}
+
+func readSummary(t *testing.T, dir string) runSummary {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s runSummary
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// runOK runs ressim and fails the test unless it exits 0.
+func runOK(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, e := ressim(args...)
+	if code != exitOK {
+		t.Fatalf("ressim %s: exit %d\n%s", strings.Join(args, " "), code, e)
+	}
+	return out
+}
+
+// TestFitRoundTrip is the fit's oracle: ressim's own metrics.om of a known
+// system, fitted alone, gives a twin whose run reproduces the original.
+// Tolerances are the issue's: goodput 3 %, the users' p50 and p99 15 %,
+// each service's utilization 10 % (relative). Both runs are 300 s at
+// 200 requests/s (60 000 requests): the p99's own sampling error is
+// about sqrt(0.01*0.99/60000)/f(p99), under 2 % here, so the tolerance
+// measures the fit, not the noise.
+func TestFitRoundTrip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two 300 s experiments")
+	}
+	dir := t.TempDir()
+	orig := filepath.Join(dir, "orig")
+	runOK(t, "run", roundTrip, "-o", orig, "--no-plots", "--openmetrics")
+	twin := filepath.Join(dir, "twin.toml")
+	report := filepath.Join(dir, "report")
+	runOK(t, "fit", filepath.Join(orig, "metrics.om"), "-o", twin, "--report", report)
+	text, err := os.ReadFile(twin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(text), "# PLACEHOLDER:") {
+		t.Errorf("the twin has placeholders though ressim's metrics give every value:\n%s", text)
+	}
+	got := filepath.Join(dir, "twin")
+	runOK(t, "run", twin, "-o", got, "--no-plots", "--seed", "11")
+	a, b := readSummary(t, orig), readSummary(t, got)
+	rel := func(x, y float64) float64 { return math.Abs(y-x) / math.Abs(x) }
+	ca, cb := a.Clients["users"], b.Clients["users"]
+	if _, ok := b.Clients["users"]; !ok {
+		t.Fatalf("the twin has no client users: %v", b.Clients)
+	}
+	for _, c := range []struct {
+		what      string
+		want, got float64
+		tol       float64
+	}{
+		{"goodput", ca.Goodput, cb.Goodput, 0.03},
+		{"p50", ca.P50, cb.P50, 0.15},
+		{"p99", ca.P99, cb.P99, 0.15},
+	} {
+		if rel(c.want, c.got) > c.tol {
+			t.Errorf("users %s: original %.4g, twin %.4g (%.1f %% off, tolerance %.0f %%)", c.what, c.want, c.got, 100*rel(c.want, c.got), 100*c.tol)
+		} else {
+			t.Logf("users %s: original %.4g, twin %.4g (%.1f %% off)", c.what, c.want, c.got, 100*rel(c.want, c.got))
+		}
+	}
+	for name, sa := range a.Services {
+		sb, ok := b.Services[name]
+		if !ok {
+			t.Errorf("service %s missing from the twin", name)
+			continue
+		}
+		if rel(sa.Utilization, sb.Utilization) > 0.10 {
+			t.Errorf("%s utilization: original %.4g, twin %.4g (%.1f %% off, tolerance 10 %%)", name, sa.Utilization, sb.Utilization, 100*rel(sa.Utilization, sb.Utilization))
+		} else {
+			t.Logf("%s utilization: original %.4g, twin %.4g", name, sa.Utilization, sb.Utilization)
+		}
+	}
+	for _, f := range []string{"fit.txt", "fit.json", "fit-db.png"} {
+		if _, err := os.Stat(filepath.Join(report, f)); err != nil {
+			t.Errorf("--report: %v", err)
+		}
+	}
+}
+
+// callGraph lists an experiment's clients and calls as "a->b" with the
+// share of requests that make the call, summed over steps.
+func callGraph(t *testing.T, path string) map[string]float64 {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := experiment.Parse(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := map[string]float64{}
+	for _, c := range e.Model.Clients {
+		g["client:"+c.Name+"->"+c.Target] = 1
+	}
+	for _, s := range e.Model.Services {
+		for _, st := range s.Steps {
+			for _, c := range st.Calls {
+				p := c.Probability
+				if p == 0 {
+					p = 1
+				}
+				g[s.Name+"->"+c.Service] += p
+			}
+		}
+	}
+	return g
+}
+
+// TestFitTraces: ressim's OTLP traces, with its metrics or alone, give
+// back the call graph and the fan-out; the frontend's own work, whose
+// lognormal shape the latency histogram cannot resolve under the calls,
+// comes back lognormal from the spans' own times.
+func TestFitTraces(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a 300 s experiment")
+	}
+	dir := t.TempDir()
+	orig := filepath.Join(dir, "orig")
+	runOK(t, "run", roundTrip, "-o", orig, "--no-plots", "--openmetrics", "--trace", "10", "--trace-format", "otlp")
+	traces := filepath.Join(orig, "trace.otlp.json")
+	want := map[string]float64{"client:users->frontend": 1, "frontend->backend": 1, "frontend->cache": 0.5, "backend->db": 1}
+	for _, c := range []struct {
+		name string
+		args []string
+		// tol is the cache call's share's tolerance: exact counters
+		// with metrics; 200 traced requests alone give a binomial
+		// standard error of sqrt(0.25/200) = 0.035, and 0.15 is over
+		// four of them.
+		tol float64
+	}{
+		{"metrics and traces", []string{filepath.Join(orig, "metrics.om"), "--traces", traces}, 0.01},
+		{"traces alone", []string{"--traces", traces}, 0.15},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			twin := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".toml")
+			runOK(t, append([]string{"fit", "-o", twin}, c.args...)...)
+			got := callGraph(t, twin)
+			if len(got) != len(want) {
+				t.Errorf("call graph %v, want %v", got, want)
+			}
+			for k, w := range want {
+				if g, ok := got[k]; !ok || math.Abs(g-w) > c.tol {
+					t.Errorf("%s: %.3g, want %.3g ± %.2g (graph %v)", k, g, w, c.tol, got)
+				}
+			}
+			text, _ := os.ReadFile(twin)
+			if !strings.Contains(string(text), `name = "frontend"`) || !regexp.MustCompile(`work = \{ dist = "lognormal"[^\n]*own times of \d+ server spans`).Match(text) {
+				t.Errorf("the frontend's own work is not the spans' lognormal:\n%s", text)
+			}
+		})
+	}
+}
