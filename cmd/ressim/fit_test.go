@@ -1,14 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ressim/ressim/internal/promtool"
+	"github.com/ressim/ressim/internal/promtool/promtooltest"
 	"github.com/ressim/ressim/sim/experiment"
 )
 
@@ -189,5 +194,45 @@ func TestFitTraces(t *testing.T) {
 				t.Errorf("the frontend's own work is not the spans' lognormal:\n%s", text)
 			}
 		})
+	}
+}
+
+// TestFitFromPrometheus: the round trip's metrics.om loaded into a
+// Prometheus (promtool tsdb create-blocks-from openmetrics) and read back
+// with --prometheus and a range query give the same twin as the file:
+// the same call graph, rate and pool sizes.
+func TestFitFromPrometheus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Prometheus server")
+	}
+	promtooltest.Require(t)
+	prom := promtooltest.RequireProgram(t, "prometheus")
+	dir := t.TempDir()
+	orig := filepath.Join(dir, "orig")
+	runOK(t, "run", roundTrip, "-o", orig, "--no-plots", "--openmetrics")
+	om, db := filepath.Join(orig, "metrics.om"), filepath.Join(dir, "data")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if r, err := promtool.Run(ctx, nil, "tsdb", "create-blocks-from", "openmetrics", om, db); err != nil || r.Code != 0 {
+		t.Fatalf("create-blocks-from: %v exit %d\n%s", err, r.Code, r.Stderr)
+	}
+	base := promtooltest.StartPrometheus(ctx, t, prom, dir, db)
+	fromFile, fromProm := filepath.Join(dir, "file.toml"), filepath.Join(dir, "prom.toml")
+	runOK(t, "fit", om, "-o", fromFile)
+	runOK(t, "fit", "--prometheus", base, "--query", `{__name__=~"ressim_.+"}`,
+		"--start", "2026-01-01T00:00:00Z", "--end", "2026-01-01T00:05:00Z", "--step", "1s", "-o", fromProm)
+	a, b := callGraph(t, fromFile), callGraph(t, fromProm)
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Errorf("call graph from the file %v, from Prometheus %v", a, b)
+	}
+	values := regexp.MustCompile(`(?m)^(rate|workers) = \S+`)
+	fa, _ := os.ReadFile(fromFile)
+	fb, _ := os.ReadFile(fromProm)
+	va, vb := values.FindAllString(string(fa), -1), values.FindAllString(string(fb), -1)
+	if len(va) == 0 || strings.Join(va, "\n") != strings.Join(vb, "\n") {
+		t.Errorf("rates and pools from the file:\n%s\nfrom Prometheus:\n%s", strings.Join(va, "\n"), strings.Join(vb, "\n"))
+	}
+	if !strings.Contains(string(fb), base) {
+		t.Errorf("the twin does not name the server it read:\n%s", fb)
 	}
 }

@@ -149,7 +149,7 @@ func TestDashboardQueriesAnswer(t *testing.T) {
 	if r, err := promtool.Run(ctx, nil, "tsdb", "create-blocks-from", "openmetrics", om, db); err != nil || r.Code != 0 {
 		t.Fatalf("create-blocks-from: %v exit %d\n%s", err, r.Code, r.Stderr)
 	}
-	base := startPrometheus(ctx, t, prom, dir, db)
+	base := promtooltest.StartPrometheus(ctx, t, prom, dir, db)
 	at := DefaultStart.Add(res.Duration)
 	vars := strings.NewReplacer("$__rate_interval", "1m", "$client", ".*", "$service", ".*")
 	labelValues := regexp.MustCompile(`^label_values\((\w+), (\w+)\)$`)

@@ -85,7 +85,7 @@ func TestHistogramQuantileFromBlock(t *testing.T) {
 	if r, err := promtool.Run(ctx, nil, "tsdb", "create-blocks-from", "openmetrics", om, db); err != nil || r.Code != 0 {
 		t.Fatalf("create-blocks-from: %v exit %d\n%s", err, r.Code, r.Stderr)
 	}
-	base := startPrometheus(ctx, t, prom, dir, db)
+	base := promtooltest.StartPrometheus(ctx, t, prom, dir, db)
 	const q = `histogram_quantile(0.99, rate(ressim_client_request_duration_seconds_bucket{client="users"}[1m]))`
 	p99 := res.Series.Find("users", topology.ClientLatencyP99.Name)
 	for _, at := range []time.Duration{2 * time.Minute, 3*time.Minute + 30*time.Second, 7 * time.Minute, 10 * time.Minute, 16 * time.Minute, 19 * time.Minute} {

@@ -1,20 +1,15 @@
 package openmetrics
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -43,7 +38,7 @@ func TestPrometheusQueriesBlock(t *testing.T) {
 	if r, err := promtool.Run(ctx, nil, "tsdb", "create-blocks-from", "openmetrics", om, db); err != nil || r.Code != 0 {
 		t.Fatalf("create-blocks-from: %v exit %d\n%s", err, r.Code, r.Stderr)
 	}
-	base := startPrometheus(ctx, t, prom, dir, db)
+	base := promtooltest.StartPrometheus(ctx, t, prom, dir, db)
 
 	sel := `ressim_client_responses_total{client="users",outcome="good"}`
 	want, _ := lastSample(t, b, sel)
@@ -61,44 +56,6 @@ func TestPrometheusQueriesBlock(t *testing.T) {
 	if math.Abs(rate-mean) > 0.02*mean {
 		t.Errorf("rate over 10 s at %v: %v, simulated goodput %v", at, rate, mean)
 	}
-}
-
-// startPrometheus runs a Prometheus server on the TSDB at db, on a free
-// local port, until ctx ends, and returns its URL once it logs that it
-// is ready.
-func startPrometheus(ctx context.Context, t *testing.T, prom, dir, db string) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	cfg := filepath.Join(dir, "prometheus.yml")
-	if err := os.WriteFile(cfg, []byte("global:\n  scrape_interval: 1m\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.CommandContext(ctx, prom, "--config.file="+cfg, "--storage.tsdb.path="+db,
-		"--storage.tsdb.retention.time=100y", "--web.listen-address="+addr)
-	logs, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	sc := bufio.NewScanner(logs)
-	var seen []string
-	for sc.Scan() {
-		seen = append(seen, sc.Text())
-		if strings.Contains(sc.Text(), "Server is ready to receive web requests.") {
-			go io.Copy(io.Discard, logs)
-			return "http://" + addr
-		}
-	}
-	t.Fatalf("prometheus exited before it was ready:\n%s", strings.Join(seen, "\n"))
-	return ""
 }
 
 // query runs an instant PromQL query and returns its single value.
