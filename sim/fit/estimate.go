@@ -33,14 +33,13 @@ func Estimate(obs *observe.Observations, opt Options) (*Model, error) {
 	var w Window
 	var err error
 	if len(obs.Services) == 0 && len(obs.Clients) == 0 && opt.Traces != nil {
-		w.Rule = "no metrics: the traces alone"
+		w.Rule, w.None = "no metrics: the traces alone", true
 	} else if w, err = chooseWindow(obs, opt.Window); err != nil {
 		return nil, err
 	}
 	m := &Model{Window: w, Preset: obs.Preset, Sources: opt.Sources}
 	m.Notes = append(m.Notes, obs.Notes...)
-	m.Notes = append(m.Notes, "window: "+w.String()+", "+w.Rule)
-	if w.End == w.Start && w.Start != 0 {
+	if w.End == w.Start && !w.None {
 		m.Notes = append(m.Notes, "one sample time: rates, busy workers and fan-out need two scrapes; they are placeholders, and latencies are totals since each process started")
 	}
 	svcIdx := make(map[string]int, len(obs.Services))
@@ -153,8 +152,12 @@ func estimateService(obs *observe.Observations, o *observe.Service, edges []*obs
 		s.Work = Value{V: held - callWait, From: fmt.Sprintf("held %s less the calls' %s (fan-out x the callees' mean latency)", secs(held), secs(callWait))}
 		fixed = true
 	case latErr == nil && lat.Count > 0:
-		s.Work = Value{V: lat.Mean() - callWait, From: fmt.Sprintf("mean latency %s less the calls' %s; no busy-worker series, so no queueing is assumed", secs(lat.Mean()), secs(callWait))}
-		s.Notes = append(s.Notes, "no busy-worker series: the own work is fitted to the whole latency, queueing included")
+		why := "no busy-worker series"
+		if !s.Busy.Placeholder {
+			why = "no throughput to divide the busy workers by (one scrape?)"
+		}
+		s.Work = Value{V: lat.Mean() - callWait, From: fmt.Sprintf("mean latency %s less the calls' %s; %s, so no queueing is assumed", secs(lat.Mean()), secs(callWait), why)}
+		s.Notes = append(s.Notes, why+": the own work is fitted to the whole latency, queueing included")
 	default:
 		s.Work = Value{V: 0.01, Placeholder: true, From: "no busy-worker series and no latency histogram"}
 	}

@@ -16,6 +16,8 @@ type Window struct {
 	// Rule says how the window was chosen (the MSER-5 truncation of the
 	// total request rate, the user's --window, or all of one scrape).
 	Rule string
+	// None is true when no metrics were read (a fit from traces alone).
+	None bool
 }
 
 // Seconds returns the window's length in seconds.
@@ -23,8 +25,11 @@ func (w Window) Seconds() float64 { return float64(w.End-w.Start) / 1e3 }
 
 // String formats the window as RFC 3339 times and its length.
 func (w Window) String() string {
-	if w.Start == 0 && w.End == 0 {
+	if w.None {
 		return "no time range (no metrics)"
+	}
+	if w.Start == 0 && w.End == 0 {
+		return "one scrape without timestamps"
 	}
 	f := func(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
 	return fmt.Sprintf("%s..%s (%gs)", f(w.Start), f(w.End), w.Seconds())
