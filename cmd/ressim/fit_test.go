@@ -287,3 +287,49 @@ func TestFitRealScrapes(t *testing.T) {
 		})
 	}
 }
+
+// TestFitRealTraces fits each real trace sample kept outside the
+// repository in ../shared/telemetry (skipped when absent) from its
+// traces alone, and runs the twin: Online Boutique gives 10 services
+// with the frontend calling the product catalog 4.43 times a request
+// (the spans' count, 04:25), TrainTicket 27 services, and the single
+// Zipkin traces their graphs with their cycles broken.
+func TestFitRealTraces(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs seven twins")
+	}
+	dir := filepath.Join("..", "..", "..", "shared", "telemetry")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("no real traces: %v", err)
+	}
+	for _, c := range []struct {
+		file     string
+		services int
+		edge     string
+		fanOut   float64
+	}{
+		{"trastrainer-hipster/trace/04_25_trace.csv", 10, "frontend->productcatalogservice", 4.43},
+		{"trastrainer-trainticket/trace/15_30_trace.csv", 27, "", 0},
+		{"zipkin/yelp.json", 9, "yelp-main->mysql", 2.0 / 3}, // 2 calls over its 3 requests
+		{"zipkin/smartthings-oauth-authorization.json", 8, "", 0},
+		{"zipkin/smartthings-mobile-web-install.json", 16, "", 0},
+		{"zipkin/ascend.json", 3, "", 0},
+		{"otlp/trace.json", 1, "", 0},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			tmp := t.TempDir()
+			twin := filepath.Join(tmp, "twin.toml")
+			runOK(t, "fit", "--traces", filepath.Join(dir, c.file), "-o", twin)
+			data, _ := os.ReadFile(twin)
+			if n := strings.Count(string(data), "\n[[service]]\n"); n != c.services {
+				t.Errorf("%d services, want %d", n, c.services)
+			}
+			if c.edge != "" {
+				if g := callGraph(t, twin)[c.edge]; math.Abs(g-c.fanOut) > 0.01 {
+					t.Errorf("%s: %.3g calls per request, want %.3g", c.edge, g, c.fanOut)
+				}
+			}
+			runOK(t, "run", twin, "--no-plots", "-o", filepath.Join(tmp, "out"))
+		})
+	}
+}

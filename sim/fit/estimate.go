@@ -83,6 +83,8 @@ func Estimate(obs *observe.Observations, opt Options) (*Model, error) {
 	if len(m.Clients) == 0 {
 		return nil, fmt.Errorf("fit: found no traffic entering the system: no client series, and no service receives more requests than its callers send it")
 	}
+	sort.Slice(m.Services, func(i, j int) bool { return m.Services[i].Name < m.Services[j].Name })
+	breakCycles(m)
 	ownErrors(m)
 	safeNames(m)
 	sort.Slice(m.Services, func(i, j int) bool { return m.Services[i].Name < m.Services[j].Name })

@@ -75,7 +75,7 @@ func FromGraph(g *callgraph.Graph, source string) *TraceFacts {
 	t := &TraceFacts{Source: source}
 	for _, s := range g.Services {
 		t.Services = append(t.Services, TraceService{Name: s.Name, Requests: s.Requests, OwnTimes: s.OwnTimes, MeanDuration: meanOf(s.Durations),
-			Source: s.Requests > 0 && s.ClientEntries == s.Requests})
+			Source: s.Requests > 0 && s.ClientEntries == s.Requests && !called(g, s.Name)})
 	}
 	for _, e := range g.Edges {
 		t.Edges = append(t.Edges, TraceEdge{Caller: e.Caller, Callee: e.Callee, Calls: e.Calls,
@@ -144,6 +144,34 @@ func (t *TraceFacts) apply(m *Model, tracesOnly bool) {
 				Work:       Value{V: 0.01, Placeholder: true, From: "no samples"},
 				Notes:      onlyIn(!tracesOnly, "found only in the traces: no metrics name it")})
 		}
+	}
+	// A callee seen only from its callers (a database or cache with no
+	// spans of its own, or an unnamed peer): its work is what the calls
+	// to it take.
+	for _, e := range t.Edges {
+		if idx(e.Callee) >= 0 || t.isSource(e.Callee) {
+			continue
+		}
+		if ts := t.service(e.Callee); ts != nil && ts.Requests > 0 {
+			continue
+		}
+		lat := 0.0
+		for _, f := range t.Edges {
+			if f.Callee == e.Callee {
+				lat = math.Max(lat, f.Latency)
+			}
+		}
+		work := Value{V: 0.01, Placeholder: true, From: "no timed calls"}
+		if lat > 0 {
+			work = Value{V: lat, From: fmt.Sprintf("traces (%s): the mean duration of the calls to it (it has no spans of its own)", t.Source)}
+		}
+		m.Services = append(m.Services, Service{Name: e.Callee,
+			Arrivals:   Value{Placeholder: true, From: "only in the traces"},
+			Throughput: Value{Placeholder: true, From: "only in the traces"},
+			Busy:       Value{Placeholder: true},
+			Workers:    Value{V: 100, Placeholder: true, From: "only in the traces: spans do not show a pool size"},
+			Work:       work,
+			Notes:      []string{"seen only as a callee in the traces (no spans of its own)"}})
 	}
 	for _, e := range t.Edges {
 		i := idx(e.Caller)
@@ -258,11 +286,14 @@ func (t *TraceFacts) rootClients(m *Model) []Client {
 		for _, s := range m.Services {
 			known = known || s.Name == r.Service
 		}
-		if !known || r.Rate <= 0 {
+		if !known {
 			continue
 		}
-		out = append(out, Client{Name: "users-" + r.Service, Target: r.Service, Operation: r.Operation,
-			Rate: Value{V: r.Rate, Placeholder: true, From: fmt.Sprintf("traces (%s): %d root spans per second; sampled traces undercount it by the sampling ratio", t.Source, r.Count)}})
+		rate := Value{V: r.Rate, Placeholder: true, From: fmt.Sprintf("traces (%s): %d root spans per second; sampled traces undercount it by the sampling ratio", t.Source, r.Count)}
+		if r.Rate <= 0 {
+			rate = Value{V: 10, Placeholder: true, From: fmt.Sprintf("traces (%s): %d root span(s), too few for a rate", t.Source, r.Count)}
+		}
+		out = append(out, Client{Name: "users-" + r.Service, Target: r.Service, Operation: r.Operation, Rate: rate})
 	}
 	return out
 }
@@ -332,4 +363,20 @@ func meanOf(xs []float64) float64 {
 		s += x
 	}
 	return s / float64(len(xs))
+}
+
+// isSource reports whether name is a traced traffic source.
+func (t *TraceFacts) isSource(name string) bool {
+	ts := t.service(name)
+	return ts != nil && ts.Source
+}
+
+// called reports whether any edge of g calls name.
+func called(g *callgraph.Graph, name string) bool {
+	for _, e := range g.Edges {
+		if e.Callee == name {
+			return true
+		}
+	}
+	return false
 }
