@@ -16,7 +16,7 @@ func docExample(t *testing.T, path, heading string) [][]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, after, ok := strings.Cut(string(data), "\n"+heading)
+	_, after, ok := strings.Cut("\n"+string(data), "\n"+heading)
 	if !ok {
 		t.Fatalf("%s has no heading %q", path, heading)
 	}
@@ -37,7 +37,8 @@ func docExample(t *testing.T, path, heading string) [][]string {
 	return cmds
 }
 
-// TestFitDocsExample runs docs/fit.md's worked example as written: a
+// TestFitDocsExample runs docs/fit.md's examples as written (the
+// opening one, then the worked example: a
 // mesh's metrics fitted, its Istio retries imported onto the twin, a
 // database slowdown run against it. Paths in the repository are made
 // absolute; everything else is written in a temporary folder.
@@ -49,7 +50,8 @@ func TestFitDocsExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmds := docExample(t, filepath.Join(root, "docs", "fit.md"), "## Worked example")
+	doc := filepath.Join(root, "docs", "fit.md")
+	cmds := append(docExample(t, doc, "# ressim fit"), docExample(t, doc, "## Worked example")...)
 	t.Chdir(t.TempDir())
 	inRepo := func(a string) string {
 		if strings.Contains(a, "/") && !strings.HasPrefix(a, "-") {
