@@ -77,6 +77,10 @@ type Service struct {
 	// ShapeFrom names the histogram (or trace samples) the shape was
 	// fitted to and the components taken as known.
 	ShapeFrom string
+	// OwnTimes is true when the shape was fitted to the spans' own
+	// times (then Observed holds their binned counts) rather than to a
+	// latency histogram.
+	OwnTimes bool
 	// Observed is the latency histogram over the window: the buckets'
 	// upper bounds (seconds) and counts; Expected the fitted model's
 	// counts in the same buckets (for the report's figure).

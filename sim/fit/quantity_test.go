@@ -1,6 +1,9 @@
 package fit
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestHistogramID(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
@@ -13,6 +16,20 @@ func TestHistogramID(t *testing.T) {
 	} {
 		if got := histogramID(c.in); got != c.want {
 			t.Errorf("histogramID(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+func TestBucketName(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		{0, 0.1, "≤100ms"}, {0.1, 0.25, "≤250ms"}, {0, 0.00047, "≤0.47ms"}, {1, 2.5, "≤2.5s"},
+		{0, 0.0112, "≤11ms"}, {60, math.Inf(1), ">60s"}, {0, 10, "≤10s"},
+	} {
+		if got := bucketName(c.lo, c.hi); got != c.want {
+			t.Errorf("bucketName(%g, %g) = %q, want %q", c.lo, c.hi, got, c.want)
 		}
 	}
 }

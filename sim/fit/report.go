@@ -238,23 +238,41 @@ func Figure(s *Service) (report.BarChart, bool) {
 	if n == 0 || e == 0 {
 		return report.BarChart{}, false
 	}
-	obs := make([]float64, len(s.Observed))
-	fit := make([]float64, len(s.Observed))
-	groups := make([]string, len(s.Observed))
+	// Shares in percent to one decimal, so that every bar's label is
+	// short; the buckets before the first and after the last that hold
+	// 0.05 % of either are left out (a histogram's empty tail buckets,
+	// up to 60 s, would crowd the axis).
+	var obs, fit []float64
+	var groups []string
 	lo := 0.0
+	first, last := -1, -1
+	for i := range s.Bounds {
+		if 100*s.Observed[i]/n >= 0.05 || 100*s.Expected[i]/e >= 0.05 {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
 	for i, ub := range s.Bounds {
-		obs[i] = 100 * s.Observed[i] / n
-		fit[i] = 100 * s.Expected[i] / e
-		groups[i] = bucketName(lo, ub)
+		if i >= first && i <= last {
+			obs = append(obs, math.Round(1000*s.Observed[i]/n)/10)
+			fit = append(fit, math.Round(1000*s.Expected[i]/e)/10)
+			groups = append(groups, bucketName(lo, ub))
+		}
 		lo = ub
 	}
 	verdict := "fits"
 	if s.Shape.PValue < 0.01 && s.Shape.MaxGap > 0.05 {
 		verdict = "does not fit"
 	}
+	what, sub := "the latency", "observed latency per bucket against the fitted model's, queue wait and calls included"
+	if s.OwnTimes {
+		what, sub = "the own times", "the spans' own times (span less its calls) per bucket against the fitted distribution's"
+	}
 	return report.BarChart{
-		Title:    fmt.Sprintf("%s: %s own work %s the latency (largest CDF gap %.1f %%)", termsafe.Line(s.Name), shapeText(s.WorkParams()), verdict, 100*s.Shape.MaxGap),
-		Subtitle: "observed latency per bucket against the fitted model's, queue wait and calls included",
+		Title:    fmt.Sprintf("%s: %s own work %s %s (largest CDF gap %.1f %%)", termsafe.Line(s.Name), shapeText(s.WorkParams()), verdict, what, 100*s.Shape.MaxGap),
+		Subtitle: sub,
 		YLabel:   "share of requests (%)", XLabel: "latency bucket",
 		Groups: groups,
 		Series: []report.BarSeries{{Label: "observed", Values: obs}, {Label: "fitted model", Values: fit}},
@@ -263,11 +281,19 @@ func Figure(s *Service) (report.BarChart, bool) {
 
 // bucketName names the bucket (lo, hi] in ms or s.
 func bucketName(lo, hi float64) string {
+	// Two significant digits, never an exponent: 0.47ms, 100ms, 2.5s.
+	sig2 := func(x float64) string {
+		if x <= 0 {
+			return "0"
+		}
+		d := math.Pow(10, math.Floor(math.Log10(x))-1)
+		return strconv.FormatFloat(math.Round(x/d)*d, 'f', max(0, int(-math.Floor(math.Log10(d)))), 64)
+	}
 	f := func(x float64) string {
 		if x < 1 {
-			return strconv.FormatFloat(x*1e3, 'g', 3, 64) + "ms"
+			return sig2(x*1e3) + "ms"
 		}
-		return strconv.FormatFloat(x, 'g', 3, 64) + "s"
+		return sig2(x) + "s"
 	}
 	if math.IsInf(hi, 1) {
 		return ">" + f(lo)

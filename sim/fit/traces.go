@@ -256,7 +256,7 @@ func (t *TraceFacts) apply(m *Model, tracesOnly bool) {
 		if s.Shape != nil {
 			s.Notes = append(s.Notes, fmt.Sprintf("the latency histogram (with the queue and calls taken out) chose %s; the own times of %d spans choose %s, which is used", s.Shape.Params.Kind, len(own), best.Params.Kind))
 		}
-		s.Shape, s.Fits = &best, all
+		s.Shape, s.Fits, s.OwnTimes = &best, all, true
 		s.Bounds, s.Observed, s.Expected = bins.Bounds, bins.Counts, best.Expected
 		if !fixed {
 			s.Work.V = best.Params.Mean.Seconds()
@@ -309,10 +309,11 @@ func positive(xs []float64) []float64 {
 	return out
 }
 
-// sampleBins bins raw samples (seconds) into 40 log-spaced bins from
-// half the smallest to the largest, plus +Inf: fine enough that binning
-// costs little information against raw maximum likelihood, coarse enough
-// that each bin holds a few samples at a few thousand spans.
+// sampleBins bins raw samples (seconds) into log-spaced bins from half
+// the smallest to the largest, plus +Inf. The count is Rice's rule,
+// 2 n^(1/3), within [10, 40]: 12 bins for 200 spans, 40 from 8000 on,
+// fine enough that binning costs little information against raw
+// maximum likelihood and coarse enough that a bin holds several samples.
 func sampleBins(xs []float64) binned.Bins {
 	lo, hi := math.Inf(1), 0.0
 	for _, x := range xs {
@@ -320,9 +321,9 @@ func sampleBins(xs []float64) binned.Bins {
 	}
 	lo /= 2
 	hi *= 1.0001
-	const n = 40
+	n := int(math.Min(40, math.Max(10, math.Ceil(2*math.Cbrt(float64(len(xs)))))))
 	b := binned.Bins{Bounds: make([]float64, n+1), Counts: make([]float64, n+1)}
-	r := math.Pow(hi/lo, 1.0/n)
+	r := math.Pow(hi/lo, 1/float64(n))
 	for i := range n {
 		b.Bounds[i] = lo * math.Pow(r, float64(i+1))
 	}
