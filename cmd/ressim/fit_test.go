@@ -178,8 +178,18 @@ func TestFitTraces(t *testing.T) {
 		{"traces alone", []string{"--traces", traces}, 0.15},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			twin := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".toml")
-			runOK(t, append([]string{"fit", "-o", twin}, c.args...)...)
+			base := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-"))
+			twin := base + ".toml"
+			runOK(t, append([]string{"fit", "-o", twin, "--report", base + "-report"}, c.args...)...)
+			// Determinism: the same inputs give the same bytes.
+			runOK(t, append([]string{"fit", "-o", base + "-again.toml", "--report", base + "-again"}, c.args...)...)
+			for _, pair := range [][2]string{{twin, base + "-again.toml"}, {base + "-report/fit.json", base + "-again/fit.json"}, {base + "-report/fit-frontend.png", base + "-again/fit-frontend.png"}} {
+				a, _ := os.ReadFile(pair[0])
+				b, _ := os.ReadFile(pair[1])
+				if len(a) == 0 || string(a) != string(b) {
+					t.Errorf("%s and %s differ (or are empty): a fit must be deterministic", pair[0], pair[1])
+				}
+			}
 			got := callGraph(t, twin)
 			if len(got) != len(want) {
 				t.Errorf("call graph %v, want %v", got, want)
