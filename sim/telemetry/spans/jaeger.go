@@ -148,21 +148,10 @@ func jaegerToSpan(t *jaegerTrace, js *jaegerSpan) (telemetry.Span, error) {
 		}
 	}
 	if js.StartTime.set {
-		start, err := microsToNanos(js.StartTime.v)
-		if err != nil {
-			return s, fmt.Errorf("startTime: %w", err)
-		}
-		d, err := microsToNanos(js.Duration.v)
-		if err != nil {
-			return s, fmt.Errorf("duration: %w", err)
-		}
-		if d < 0 {
-			return s, fmt.Errorf("span %s has a negative duration (%d µs)", s.SpanID, js.Duration.v)
-		}
-		if s.End, err = addNanos(start, d); err != nil {
+		var err error
+		if s.Start, s.End, err = microSpan(js.StartTime.v, js.Duration.v, "startTime", s.SpanID); err != nil {
 			return s, err
 		}
-		s.Start = start
 	}
 	return s, nil
 }

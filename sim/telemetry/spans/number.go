@@ -61,3 +61,23 @@ func addNanos(a, b int64) (int64, error) {
 	}
 	return s, nil
 }
+
+// microSpan turns a start and a duration in microseconds (Zipkin's and
+// Jaeger's units) into start and end nanoseconds; what names the start's
+// field in errors, id the span.
+func microSpan(startUS, durUS int64, what, id string) (start, end int64, err error) {
+	if start, err = microsToNanos(startUS); err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", what, err)
+	}
+	d, err := microsToNanos(durUS)
+	if err != nil {
+		return 0, 0, fmt.Errorf("duration: %w", err)
+	}
+	if d < 0 {
+		return 0, 0, fmt.Errorf("span %s has a negative duration (%d µs)", id, durUS)
+	}
+	if end, err = addNanos(start, d); err != nil {
+		return 0, 0, err
+	}
+	return start, end, nil
+}

@@ -108,22 +108,10 @@ func zipkinToSpan(z *zipkinSpan) (telemetry.Span, error) {
 	}
 	_, s.Error = z.Tags["error"]
 	if z.Timestamp.set {
-		start, err := microsToNanos(z.Timestamp.v)
-		if err != nil {
-			return s, fmt.Errorf("timestamp: %w", err)
-		}
-		d, err := microsToNanos(z.Duration.v)
-		if err != nil {
-			return s, fmt.Errorf("duration: %w", err)
-		}
-		if d < 0 {
-			return s, fmt.Errorf("span %s has a negative duration (%d µs)", s.SpanID, z.Duration.v)
-		}
-		end, err := addNanos(start, d)
-		if err != nil {
+		var err error
+		if s.Start, s.End, err = microSpan(z.Timestamp.v, z.Duration.v, "timestamp", s.SpanID); err != nil {
 			return s, err
 		}
-		s.Start, s.End = start, end
 	}
 	return s, nil
 }
