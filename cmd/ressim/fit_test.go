@@ -343,3 +343,44 @@ func TestFitRealTraces(t *testing.T) {
 		})
 	}
 }
+
+// TestFitInto: the fit put onto an import's skeleton (docs/fit.md, "the
+// other way round"): the skeleton's calls and policies stay, its
+// placeholder load, pools and service times become the fitted ones, each
+// replaced line kept as a comment, and the edges that differ are warned.
+func TestFitInto(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a 300 s experiment")
+	}
+	dir := t.TempDir()
+	orig := filepath.Join(dir, "orig")
+	runOK(t, "run", roundTrip, "-o", orig, "--no-plots", "--openmetrics")
+	skel, merged := filepath.Join(dir, "skeleton.toml"), filepath.Join(dir, "merged.toml")
+	runOK(t, "import", "istio", filepath.Join("..", "..", "docs", "fit", "mesh-istio.yaml"), "-o", skel)
+	code, _, e := ressim("fit", filepath.Join(orig, "metrics.om"), "--into", skel, "--map", "frontend=caller", "-o", merged)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, e)
+	}
+	text, err := os.ReadFile(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"# replaced by fit: rate = 100 # PLACEHOLDER",
+		"rate = 200.2 # rate of ressim_client_requests_total",
+		`workers = 40 # mean of ressim_service_workers{service="frontend"}`,
+		`workers = 3 # mean of ressim_service_workers{service="db"}`,
+		`service_time = { dist = "erlang", mean = "15.01ms", k = 3 }`,
+		"retry.attempts = 4 # ", // the imported policy stays
+	} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("the merged experiment lacks %q:\n%s", want, text)
+		}
+	}
+	for _, want := range []string{"service caller: the telemetry shows 0.50 calls per request to cache", "service cache in the telemetry is not in"} {
+		if !strings.Contains(e, want) {
+			t.Errorf("warnings lack %q:\n%s", want, e)
+		}
+	}
+	runOK(t, "validate", merged)
+}
