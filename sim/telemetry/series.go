@@ -3,7 +3,6 @@ package telemetry
 import (
 	"sort"
 	"strconv"
-	"strings"
 )
 
 // Label is one label of a series: its name and value.
@@ -58,22 +57,26 @@ func (s *Series) Label(name string) string {
 // ID returns the series' identity in PromQL's notation,
 // name{a="x",b="y"}, with values quoted as Go strings (which escapes
 // quotes, backslashes and control characters).
-func (s *Series) ID() string {
-	var b strings.Builder
-	b.WriteString(s.Name)
-	if len(s.Labels) > 0 {
-		b.WriteByte('{')
-		for i, l := range s.Labels {
+func (s *Series) ID() string { return string(AppendID(nil, s.Name, s.Labels)) }
+
+// AppendID appends the ID of the series name{labels} (as Series.ID
+// writes it) to dst: readers key their series by it without a string
+// per sample.
+func AppendID(dst []byte, name string, labels []Label) []byte {
+	dst = append(dst, name...)
+	if len(labels) > 0 {
+		dst = append(dst, '{')
+		for i, l := range labels {
 			if i > 0 {
-				b.WriteByte(',')
+				dst = append(dst, ',')
 			}
-			b.WriteString(l.Name)
-			b.WriteByte('=')
-			b.WriteString(strconv.Quote(l.Value))
+			dst = append(dst, l.Name...)
+			dst = append(dst, '=')
+			dst = strconv.AppendQuote(dst, l.Value)
 		}
-		b.WriteByte('}')
+		dst = append(dst, '}')
 	}
-	return b.String()
+	return dst
 }
 
 // Family is a metric family's declared type and unit, from a # TYPE and

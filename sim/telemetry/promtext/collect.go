@@ -14,6 +14,7 @@ type collector struct {
 	file   string
 	opt    Options
 	index  map[string]int // series ID → position in series
+	id     []byte         // the current sample's series ID, reused
 	series []building
 	points int
 }
@@ -33,15 +34,15 @@ func newCollector(file string, opt Options) *collector {
 // add adds point p to the series name{labels}, read at line; tCol is
 // the column a duplicate time is reported at.
 func (c *collector) add(name string, labels []telemetry.Label, p telemetry.Point, line, tCol int) error {
-	key := telemetry.Series{Name: name, Labels: labels}
-	id := key.ID()
-	i, ok := c.index[id]
+	c.id = telemetry.AppendID(c.id[:0], name, labels)
+	i, ok := c.index[string(c.id)] // no allocation: the compiler looks up by the bytes
 	if !ok {
 		if len(c.series) >= c.opt.MaxSeries {
 			return &BudgetError{File: c.file, Line: line, Budget: "MaxSeries", Limit: c.opt.MaxSeries}
 		}
+		key := telemetry.Series{Name: name, Labels: labels}
 		i = len(c.series)
-		c.index[id] = i
+		c.index[string(c.id)] = i
 		key.Origin = telemetry.Origin{File: c.file, Line: line}
 		c.series = append(c.series, building{s: key})
 	}
@@ -74,7 +75,7 @@ func (c *collector) add(name string, labels []telemetry.Label, p telemetry.Point
 	}
 	if dup {
 		return &SyntaxError{File: c.file, Line: line, Col: tCol,
-			Msg: fmt.Sprintf("second sample of %s at time %d ms", id, p.T)}
+			Msg: fmt.Sprintf("second sample of %s at time %d ms", c.id, p.T)}
 	}
 	if b.times != nil {
 		b.times[p.T] = struct{}{}
