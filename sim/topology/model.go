@@ -25,6 +25,8 @@ type Model struct {
 	clients     []*client
 	sites       []*callSite
 	faults      []*fault
+	actions     []*action      // timed actions (action.go)
+	actionLog   []ActionResult // the actions that ran, in order
 	pool        pools
 	series      *seriesRecorder
 	events      EventLog // state changes (events.go)
@@ -135,6 +137,9 @@ func New(cfg Config) (*Model, error) {
 	for i := range cfg.Faults {
 		m.faults = append(m.faults, newFault(m, i, &cfg.Faults[i]))
 	}
+	if err := m.buildActions(); err != nil {
+		return nil, err
+	}
 	var err error
 	if m.series, err = newSeriesRecorder(m, cfg.interval()); err != nil {
 		return nil, fmt.Errorf("topology: time series: %w", err)
@@ -176,6 +181,7 @@ func (m *Model) Run() (*Result, error) {
 	for _, f := range m.faults {
 		f.schedule()
 	}
+	m.scheduleActions()
 	for _, s := range m.services {
 		s.startWatch()
 	}
