@@ -109,10 +109,11 @@ func (m *Model) siteOf(r CallRef) *callSite {
 func (s *callSite) retryConfig(attempts int) retry.Config {
 	rc := s.retryCfg
 	if rc.RetryOn == 0 {
-		rc = retry.DefaultConfig()
+		d := retry.DefaultConfig()
+		d.AttemptTimeout = rc.AttemptTimeout
+		rc = d
 	}
 	rc.MaxAttempts = attempts
-	rc.AttemptTimeout = s.timeout
 	return rc
 }
 

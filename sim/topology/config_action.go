@@ -96,7 +96,7 @@ func (r CallRef) String() string {
 // starts or ends at the same instant.
 type ActionConfig struct {
 	// At is the action's instant, in [0, Duration).
-	At time.Duration
+	At   time.Duration
 	Kind ActionKind
 	// Label names the action in reports and the event log; empty means
 	// the Subject.
@@ -163,20 +163,27 @@ func (a *ActionConfig) validate(c *Config, svcs map[string]int) error {
 	if a.At < 0 || a.At >= c.Duration {
 		return bad("at must be in [0, duration %v), got %v", c.Duration, a.At)
 	}
-	client := func() (*ClientConfig, error) {
-		i := slices.IndexFunc(c.Clients, func(cl ClientConfig) bool { return cl.Name == a.Client })
-		if i < 0 {
-			return nil, bad("unknown client %q", a.Client)
-		}
-		return &c.Clients[i], nil
+	if int(a.Kind) >= len(actionNames) {
+		return bad("unknown action kind %d", a.Kind)
 	}
-	service := func() (*ServiceConfig, error) {
-		i, ok := svcs[a.Service]
-		if !ok {
-			return nil, bad("unknown service %q", a.Service)
-		}
-		return &c.Services[i], nil
+	switch a.Kind {
+	case ActionRetryAttempts, ActionClientRate, ActionShed:
+		return a.validateClientSide(c, svcs)
 	}
+	return a.validateServiceSide(c, svcs)
+}
+
+// client returns the action's client.
+func (a *ActionConfig) client(c *Config) (*ClientConfig, error) {
+	i := slices.IndexFunc(c.Clients, func(cl ClientConfig) bool { return cl.Name == a.Client })
+	if i < 0 {
+		return nil, bad("unknown client %q", a.Client)
+	}
+	return &c.Clients[i], nil
+}
+
+// validateClientSide checks the actions on a call site or a client.
+func (a *ActionConfig) validateClientSide(c *Config, svcs map[string]int) error {
 	switch a.Kind {
 	case ActionRetryAttempts:
 		p, err := c.callPolicy(a.Call, svcs)
@@ -188,7 +195,7 @@ func (a *ActionConfig) validate(c *Config, svcs map[string]int) error {
 		}
 		return wrapBad(SettingRetryAttempts.checkInt(a.Int))
 	case ActionClientRate:
-		cl, err := client()
+		cl, err := a.client(c)
 		if err != nil {
 			return err
 		}
@@ -196,48 +203,46 @@ func (a *ActionConfig) validate(c *Config, svcs map[string]int) error {
 			return bad("client %q is closed-loop or has a schedule: only a constant open-loop rate can change mid-run", a.Client)
 		}
 		return wrapBad(SettingClientRate.check(a.Value))
+	}
+	if _, err := a.client(c); err != nil { // ActionShed
+		return err
+	}
+	if !(a.Value >= 0 && a.Value <= 1) {
+		return bad("share must be in [0, 1], got %g", a.Value)
+	}
+	return nil
+}
+
+// validateServiceSide checks the actions on a service or its callers.
+func (a *ActionConfig) validateServiceSide(c *Config, svcs map[string]int) error {
+	i, ok := svcs[a.Service]
+	if !ok {
+		return bad("unknown service %q", a.Service)
+	}
+	s := &c.Services[i]
+	switch a.Kind {
 	case ActionWorkers:
-		s, err := service()
-		if err != nil {
-			return err
-		}
 		if s.Mode == Async {
 			return wrapBad(SettingMaxInFlight.checkInt(a.Int))
 		}
 		return wrapBad(SettingWorkers.checkInt(a.Int))
 	case ActionQueueCapacity:
-		s, err := service()
-		if err != nil {
-			return err
-		}
-		if s.Mode == Async {
+		switch {
+		case s.Mode == Async:
 			return bad("service %q is async: it has no queue", a.Service)
-		}
-		if s.Admission.LIFO != nil {
+		case s.Admission.LIFO != nil:
 			return bad("service %q uses lifo, whose queue bound cannot change mid-run", a.Service)
-		}
-		if a.Int < 0 {
+		case a.Int < 0:
 			return bad("queue_capacity must be >= 0, got %d", a.Int)
 		}
 		return wrapBad(SettingQueueCapacity.checkInt(a.Int))
 	case ActionKillSwitch:
-		if _, err := service(); err != nil {
-			return err
-		}
 		if name, isClient := strings.CutPrefix(a.Caller, "client:"); isClient {
 			if !slices.ContainsFunc(c.Clients, func(cl ClientConfig) bool { return cl.Name == name }) {
 				return bad("unknown caller client %q", name)
 			}
 		} else if _, ok := svcs[a.Caller]; a.Caller != "" && !ok {
 			return bad("unknown caller service %q", a.Caller)
-		}
-		return nil
-	case ActionShed:
-		if _, err := client(); err != nil {
-			return err
-		}
-		if !(a.Value >= 0 && a.Value <= 1) {
-			return bad("share must be in [0, 1], got %g", a.Value)
 		}
 		return nil
 	}

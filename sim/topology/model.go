@@ -134,10 +134,7 @@ func New(cfg Config) (*Model, error) {
 		}
 		m.clients = append(m.clients, c)
 	}
-	for i := range cfg.Faults {
-		m.faults = append(m.faults, newFault(m, i, &cfg.Faults[i]))
-	}
-	if err := m.buildActions(); err != nil {
+	if err := m.buildFaultsAndActions(); err != nil {
 		return nil, err
 	}
 	var err error
@@ -145,6 +142,14 @@ func New(cfg Config) (*Model, error) {
 		return nil, fmt.Errorf("topology: time series: %w", err)
 	}
 	return m, nil
+}
+
+// buildFaultsAndActions builds the faults and the timed actions.
+func (m *Model) buildFaultsAndActions() error {
+	for i := range m.cfg.Faults {
+		m.faults = append(m.faults, newFault(m, i, &m.cfg.Faults[i]))
+	}
+	return m.buildActions()
 }
 
 // addService adds a built service to the model.
