@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -194,5 +195,28 @@ name = "bad"
 	}
 	if a := e.Variants[1].Model.Actions; len(a) != 0 {
 		t.Errorf("variant none: actions %+v, want none", a)
+	}
+}
+
+// TestMidRunPathsDocumented holds docs/experiment-format.md's allow-list
+// of mid-run paths and the action kinds to the code's.
+func TestMidRunPathsDocumented(t *testing.T) {
+	b, err := os.ReadFile("../../docs/experiment-format.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, p := range MidRunPaths {
+		if strings.Contains(p, ".operation.") {
+			p = "service.NAME.operation.NAME."
+		}
+		if !strings.Contains(doc, "`"+p+"`") {
+			t.Errorf("docs/experiment-format.md does not list the mid-run path %q", p)
+		}
+	}
+	for _, k := range append(append([]string{}, ActionKinds...), ActionKindsUnsupported...) {
+		if !strings.Contains(doc, "`\""+k+"\"`") && !strings.Contains(doc, "| `"+k+"` |") {
+			t.Errorf("docs/experiment-format.md does not name the action kind %q", k)
+		}
 	}
 }
