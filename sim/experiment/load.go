@@ -250,7 +250,8 @@ func (r *reader) experiment(doc *table) *Experiment {
 		}
 	}
 	r.checkCalls(&e.Model, services)
-	doc.done("schema", "experiment", "client", "service", "fault", "variant", "sweep", "expect", "alerts")
+	r.actions(doc, &e.Model, len(r.errs) == 0)
+	doc.done("schema", "experiment", "client", "service", "fault", "action", "variant", "sweep", "expect", "alerts")
 	return e
 }
 

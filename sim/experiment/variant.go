@@ -37,7 +37,8 @@ func (r *reader) variants(root *table, base map[string]any, parent *Experiment, 
 		doc := deepCopy(base).(map[string]any)
 		ovs, ook := r.variantOverrides(vt, doc)
 		ok = ook && ok
-		vt.done("name", "description", "set", "unset")
+		added := r.variantActions(vt, doc)
+		vt.done("name", "description", "set", "unset", "action")
 		if name != "" {
 			if parent.overrides == nil {
 				parent.overrides = map[string][]override{}
@@ -56,6 +57,9 @@ func (r *reader) variants(root *table, base map[string]any, parent *Experiment, 
 		x := sub.experiment(sub.root(doc))
 		for _, err := range sub.errs {
 			at := culprit(vt, ovs, doc, err.Key)
+			if k, own := added.key(vt, err.Key); own {
+				at = k
+			}
 			r.errs = append(r.errs, &Error{File: r.file, Pos: r.pos.lookup(at), Key: displayPath(at),
 				Msg: fmt.Sprintf("variant %q: %s: %s", name, err.Key, err.Msg)})
 		}
@@ -105,6 +109,68 @@ func (r *reader) variantOverrides(vt *table, doc map[string]any) ([]override, bo
 		ok = false
 	}
 	return ovs, ok
+}
+
+// addedActions are the [[variant.action]] blocks a variant appends to
+// the document's [[action]] list, from index first on.
+type addedActions struct{ first, n int }
+
+// variantActions appends the variant's [[variant.action]] blocks to
+// doc's actions: a variant adds timed actions to the base's (set or unset
+// "action" to replace or remove those).
+func (r *reader) variantActions(vt *table, doc map[string]any) addedActions {
+	v, ok := vt.get("action")
+	if !ok {
+		return addedActions{}
+	}
+	var mine []map[string]any
+	switch a := v.(type) {
+	case []map[string]any:
+		mine = a
+	case []any:
+		for _, e := range a {
+			if m, ok := e.(map[string]any); ok {
+				mine = append(mine, m)
+			}
+		}
+	}
+	if len(mine) == 0 {
+		r.errorf(vt.key("action"), "expected [[variant.action]] blocks, got %s", typeName(v))
+		return addedActions{}
+	}
+	var all []map[string]any
+	switch a := doc["action"].(type) {
+	case []map[string]any:
+		all = a
+	case []any:
+		for _, e := range a {
+			if m, ok := e.(map[string]any); ok {
+				all = append(all, m)
+			}
+		}
+	}
+	first := len(all)
+	for _, m := range mine {
+		all = append(all, deepCopy(m).(map[string]any))
+	}
+	doc["action"] = all
+	return addedActions{first: first, n: len(mine)}
+}
+
+// key returns the path, in the variant block vt, of the key a problem at
+// key ("action[3].at", in the variant's document) is in, if it is in one
+// of the variant's own actions.
+func (a addedActions) key(vt *table, key string) (string, bool) {
+	rest, ok := strings.CutPrefix(key, "action[")
+	if !ok || a.n == 0 {
+		return "", false
+	}
+	num, tail, ok := strings.Cut(rest, "]")
+	i, err := strconv.Atoi(num)
+	if !ok || err != nil || i < a.first || i >= a.first+a.n {
+		return "", false
+	}
+	return join(vt.key("action"), strconv.Itoa(i-a.first)) + tail, true
 }
 
 // resolve walks path (without its last segment) from doc and returns the

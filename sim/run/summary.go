@@ -33,6 +33,9 @@ type Summary struct {
 	// Calls are keyed "caller->callee/operation".
 	Calls  map[string]CallSummary `json:"calls"`
 	Faults []FaultSummary         `json:"faults"`
+	// Actions are the timed actions that ran, in order; absent without
+	// actions.
+	Actions []ActionSummary `json:"actions,omitempty"`
 	// EventLog counts the state changes events.csv lists.
 	EventLog EventLogSummary `json:"event_log"`
 }
@@ -278,7 +281,21 @@ func NewSummary(res *topology.Result) *Summary {
 	for _, f := range res.Faults {
 		s.Faults = append(s.Faults, newFaultSummary(f))
 	}
+	for _, a := range res.Actions {
+		s.Actions = append(s.Actions, ActionSummary{AtS: a.At.Seconds(), Kind: a.Kind, Subject: a.Subject, Label: a.Label, From: a.From, To: a.To})
+	}
 	return s
+}
+
+// ActionSummary is one timed action that ran: its instant, kind, what it
+// changed, its label, and the values before and after.
+type ActionSummary struct {
+	AtS     float64 `json:"at_s"`
+	Kind    string  `json:"kind"`
+	Subject string  `json:"subject"`
+	Label   string  `json:"label"`
+	From    string  `json:"from"`
+	To      string  `json:"to"`
 }
 
 func newFaultSummary(f topology.FaultResult) FaultSummary {

@@ -55,7 +55,7 @@ func (in *instance) admit(now engine.Time, a *attempt) bool {
 	m := s.m
 	adm := &in.adm
 	if adm.shed != nil {
-		capacity := in.capacity + max(s.cfg.QueueCapacity, 0)
+		capacity := in.capacity + max(s.queueCap, 0)
 		d := adm.shed.Admit(now.Duration(), a.prio, in.busy+in.queueLen(), capacity)
 		if !d.Admitted {
 			s.st.inc(m, now, cShed)
@@ -109,7 +109,7 @@ func (in *instance) enqueue(now engine.Time, a *attempt) bool {
 		in.watchExpiry(now, a)
 		return true
 	}
-	if s.cfg.QueueCapacity >= 0 && in.queue.len() >= s.cfg.QueueCapacity {
+	if s.queueCap >= 0 && in.queue.len() >= s.queueCap {
 		return false
 	}
 	in.queue.push(a)

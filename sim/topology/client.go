@@ -29,6 +29,13 @@ type client struct {
 	// requests' identities, and the closed-loop users' userIDs.
 	idRng *rand.Rand
 	ids   []uint32
+
+	// Timed actions (action.go): the base rate as last set, and the share
+	// of new requests shed at the client with the stream that draws it
+	// (nil without a shed action).
+	rate    float64
+	shed    float64
+	shedRng *rand.Rand
 }
 
 // rateSeg is a piece of a client's rate function: over [from, to) the rate
@@ -43,7 +50,7 @@ func newClient(m *Model, cfg *ClientConfig) (*client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &client{m: m, cfg: cfg, site: site, rng: m.sim.Stream("client/" + cfg.Name)}
+	c := &client{m: m, cfg: cfg, site: site, rng: m.sim.Stream("client/" + cfg.Name), rate: cfg.Rate}
 	c.think.c = c
 	if cfg.Deadline.Kind() == dist.Constant && cfg.Deadline.Mean() > 0 {
 		if c.dlLane, err = m.sim.NewLane(cfg.Deadline.Mean()); err != nil {
@@ -59,7 +66,7 @@ func newClient(m *Model, cfg *ClientConfig) (*client, error) {
 		}
 	}
 	if cfg.Users == 0 {
-		c.segs = rateSegments(cfg, m.cfg.Faults)
+		c.segs = rateSegments(cfg, m.cfg.Faults, m.cfg.Actions)
 		if r := c.segs[0].r0; r > 0 {
 			c.meanGap = 1e9 / r
 		}
@@ -69,8 +76,11 @@ func newClient(m *Model, cfg *ClientConfig) (*client, error) {
 
 // rateSegments builds the client's rate function: its schedule (or
 // constant rate) times the load faults that target it.
-func rateSegments(cfg *ClientConfig, faults []FaultConfig) []rateSeg {
+func rateSegments(cfg *ClientConfig, faults []FaultConfig, actions []ActionConfig) []rateSeg {
 	pts := cfg.Schedule
+	if len(pts) == 0 {
+		pts = rateActions(cfg, actions)
+	}
 	if len(pts) == 0 {
 		pts = []RatePoint{{At: 0, Rate: cfg.Rate}}
 	}
@@ -228,6 +238,11 @@ func (c *client) send(now engine.Time, user *uint32) {
 	if now >= m.warmup {
 		c.st.peak = max(c.st.peak, c.st.inFlight)
 		m.peak = max(m.peak, m.inFlight)
+	}
+	if c.shed > 0 && c.shedRng.Float64() < c.shed {
+		// Shed at the client by a timed action: refused before sending.
+		m.userAnswered(now, u, stRejected)
+		return
 	}
 	if c.cfg.Deadline.Kind() != 0 {
 		if c.dlLane != nil {

@@ -8,17 +8,17 @@ import (
 
 // OpenRequests is the expected number of requests an open-loop client
 // sends in [0, d): the integral of the rate function the model itself
-// runs (its schedule, stepwise or linear, times the load faults that
-// target it), so that a burst counts for its real length and not as a
+// runs (its schedule, stepwise or linear, or its rate as timed actions
+// change it, times the load faults that target it), so that a burst counts for its real length and not as a
 // peak held for the whole run. It is 0 for a closed-loop client, whose
 // requests depend on the answers' latency.
-func (c *ClientConfig) OpenRequests(faults []FaultConfig, d time.Duration) float64 {
+func (c *ClientConfig) OpenRequests(faults []FaultConfig, actions []ActionConfig, d time.Duration) float64 {
 	if c.Users > 0 || d <= 0 {
 		return 0
 	}
 	end := engine.Time(d)
 	var n float64
-	for _, s := range rateSegments(c, faults) {
+	for _, s := range rateSegments(c, faults, actions) {
 		if s.from >= end {
 			break
 		}

@@ -34,7 +34,7 @@ func TestOpenRequestsMatchesModel(t *testing.T) {
 			cfg.Trace = TraceConfig{}
 			cfg.Clients[0].Schedule, cfg.Clients[0].Linear = tc.schedule, tc.linear
 			cfg.Faults = tc.faults
-			got := cfg.Clients[0].OpenRequests(cfg.Faults, cfg.Duration)
+			got := cfg.Clients[0].OpenRequests(cfg.Faults, nil, cfg.Duration)
 			if math.Abs(got-tc.want) > 1e-9*tc.want {
 				t.Fatalf("OpenRequests = %v, want %v", got, tc.want)
 			}

@@ -25,6 +25,9 @@ type Config struct {
 	Services []ServiceConfig
 	// Faults are scheduled disturbances.
 	Faults []FaultConfig
+	// Actions are timed operator moves (config_action.go): settings
+	// changed, kill switches flipped, load shed at given instants.
+	Actions []ActionConfig
 	// Recovery sets how recovery after each fault is judged.
 	Recovery RecoveryConfig
 	// Trace samples user requests for a trace-event file (Result.WriteTrace).
@@ -121,7 +124,7 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("fault %d (%s): %w", i, f.Kind, err)
 		}
 	}
-	return nil
+	return c.validateActions(svcs)
 }
 
 // validateRun checks the run's own settings: its length, warm-up,

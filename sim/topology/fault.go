@@ -142,13 +142,20 @@ func (f *fault) begin(now engine.Time, _ any) {
 
 // kill turns the kill switch of every matching call site on or off.
 func (f *fault) kill(now engine.Time, on bool) {
-	for _, s := range f.m.sites {
-		if s.callee == f.cfg.Target && (f.cfg.Caller == "" || s.caller == f.cfg.Caller) {
+	f.m.killSwitch(now, f.cfg.Target, f.cfg.Caller, on, f.label())
+}
+
+// killSwitch turns the kill switch of the calls to target (from caller,
+// or from every caller if caller is empty) on or off; label names the
+// switch in the fallback's records.
+func (m *Model) killSwitch(now engine.Time, target, caller string, on bool, label string) {
+	for _, s := range m.sites {
+		if s.callee == target && (caller == "" || s.caller == caller) {
 			s.guards.killed = on
 			if fe := s.guards.feature; fe != nil && on {
-				fe.Kill(now.Duration(), f.label())
+				fe.Kill(now.Duration(), label)
 			} else if fe != nil {
-				fe.Revive(now.Duration(), f.label())
+				fe.Revive(now.Duration(), label)
 			}
 		}
 	}

@@ -25,6 +25,8 @@ type Model struct {
 	clients     []*client
 	sites       []*callSite
 	faults      []*fault
+	actions     []*action      // timed actions (action.go)
+	actionLog   []ActionResult // the actions that ran, in order
 	pool        pools
 	series      *seriesRecorder
 	events      EventLog // state changes (events.go)
@@ -132,14 +134,22 @@ func New(cfg Config) (*Model, error) {
 		}
 		m.clients = append(m.clients, c)
 	}
-	for i := range cfg.Faults {
-		m.faults = append(m.faults, newFault(m, i, &cfg.Faults[i]))
+	if err := m.buildFaultsAndActions(); err != nil {
+		return nil, err
 	}
 	var err error
 	if m.series, err = newSeriesRecorder(m, cfg.interval()); err != nil {
 		return nil, fmt.Errorf("topology: time series: %w", err)
 	}
 	return m, nil
+}
+
+// buildFaultsAndActions builds the faults and the timed actions.
+func (m *Model) buildFaultsAndActions() error {
+	for i := range m.cfg.Faults {
+		m.faults = append(m.faults, newFault(m, i, &m.cfg.Faults[i]))
+	}
+	return m.buildActions()
 }
 
 // addService adds a built service to the model.
@@ -176,6 +186,7 @@ func (m *Model) Run() (*Result, error) {
 	for _, f := range m.faults {
 		f.schedule()
 	}
+	m.scheduleActions()
 	for _, s := range m.services {
 		s.startWatch()
 	}

@@ -34,6 +34,9 @@ type Result struct {
 	// EventLog is the run's state changes (breakers, probes, ejections,
 	// readiness, liveness, limits), as they happened, over the whole run.
 	EventLog EventLog
+	// Actions are the timed actions that ran (ActionConfig), in the order
+	// they ran, with the values they changed; nil without actions.
+	Actions []ActionResult
 
 	// Histograms are the latency histograms per interval of Series, at
 	// LatencyBucketBounds: each client's (ClientLatencyHistogram), then
@@ -198,6 +201,7 @@ func (m *Model) head() *Result {
 		Events:   m.sim.Fired(),
 		Series:   m.series.ts,
 		EventLog: m.events,
+		Actions:  m.actionLog,
 	}
 }
 

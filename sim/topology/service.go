@@ -25,6 +25,10 @@ type service struct {
 	// service's instances (watchExpiry), when deadlines propagate: they
 	// mostly come in deadline order, which a lane keeps in O(1).
 	expiry *engine.Lane
+	// workers and queueCap are the workers (or async slots) and the queue
+	// bound per instance, the file's until a timed action changes them
+	// (action.go); queueCap < 0 is unbounded.
+	workers, queueCap int
 }
 
 // handler is the code that serves one operation.
@@ -79,6 +83,7 @@ func newService(m *Model, cfg *ServiceConfig) (*service, error) {
 	if cfg.Mode == Async {
 		capacity = cfg.MaxInFlight
 	}
+	s.workers, s.queueCap = capacity, cfg.QueueCapacity
 	for i := 0; i < n; i++ {
 		s.insts = append(s.insts, &instance{svc: s, idx: i, capacity: capacity, latMult: 1, ready: true})
 	}

@@ -24,6 +24,7 @@ type callSite struct {
 	to                 *timeout.Policy // the per-attempt timeout, nil if none
 	lane               *engine.Lane    // timeouts, when constant
 	retry              *retry.Policy
+	retryCfg           retry.Config  // the file's retry, for an action that changes it (action.go)
 	hedge              *hedge.Policy // nil: the call is not hedged
 	network            dist.Dist
 	hasNet             bool
@@ -35,11 +36,13 @@ type callSite struct {
 func (m *Model) newSite(caller, callee, op string, p CallPolicy) (*callSite, error) {
 	s := &callSite{
 		m: m, caller: caller, callee: callee, op: op,
-		target:  m.byName[callee],
-		timeout: p.Timeout,
-		network: p.Network,
-		hasNet:  p.Network.Kind() != 0,
+		target:   m.byName[callee],
+		timeout:  p.Timeout,
+		retryCfg: p.Retry,
+		network:  p.Network,
+		hasNet:   p.Network.Kind() != 0,
 	}
+	s.retryCfg.AttemptTimeout = p.Timeout
 	h, ok := s.target.handlers[op]
 	if !ok {
 		h = s.target.handlers[""]

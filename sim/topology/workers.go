@@ -11,7 +11,7 @@ func (s *service) syncWorkers(now engine.Time) {
 	n := 0
 	for _, in := range s.insts {
 		if !in.down {
-			n += in.capacity
+			n += max(in.capacity, 0) // an action can lower it below what a fault removed
 		}
 	}
 	s.st.workers.Add(int64(now), int64(n)-s.st.workers.Value())

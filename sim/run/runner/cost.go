@@ -198,7 +198,7 @@ func (e *estimator) clientRequests(cl topology.ClientConfig) (float64, string) {
 			break
 		}
 	}
-	return cl.OpenRequests(cfg.Faults, cfg.Duration), key
+	return cl.OpenRequests(cfg.Faults, cfg.Actions, cfg.Duration), key
 }
 
 // periodicRate is the events per second per instance of a service's

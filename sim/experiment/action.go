@@ -1,0 +1,340 @@
+package experiment
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// actionKeys are every key an [[action]] may hold, whatever its kind.
+var actionKeys = []string{"at", "label", "set", "kind", "target", "caller", "state", "share"}
+
+// ActionKinds are the operator moves an [[action]]'s kind names, in
+// documentation order; ActionKindsUnsupported those it names but ressim
+// does not model yet.
+var (
+	ActionKinds            = []string{"kill_switch", "shed"}
+	ActionKindsUnsupported = []string{"force_breaker", "instances"}
+)
+
+// MidRunPaths are the setting paths an [[action]]'s set may change,
+// written with NAME for an element of an array of tables (chosen, as in
+// a variant's path, by its name or its index): the settings that make
+// sense mid-run. docs/experiment-format.md states what each does to work
+// in flight (TestMidRunPathsDocumented).
+var MidRunPaths = []string{
+	"client.NAME.rate",
+	"client.NAME.retry.attempts",
+	"service.NAME.workers",
+	"service.NAME.max_in_flight",
+	"service.NAME.queue_capacity",
+	"service.NAME.step.N.retry.attempts",
+	"service.NAME.step.N.parallel.N.retry.attempts",
+	"service.NAME.step.N.choose.N.retry.attempts",
+	"service.NAME.operation.NAME.step.N.retry.attempts",
+	"service.NAME.operation.NAME.step.N.parallel.N.retry.attempts",
+	"service.NAME.operation.NAME.step.N.choose.N.retry.attempts",
+}
+
+// actions reads the [[action]] blocks into m.Actions. doc is the whole
+// document; checkSets says whether the base is valid so far, so that
+// each set can be checked by reading the document with it applied.
+func (r *reader) actions(doc *table, m *topology.Config, checkSets bool) {
+	tables := doc.tables("action")
+	if len(tables) == 0 {
+		return
+	}
+	var base map[string]any
+	if checkSets {
+		base = deepCopy(doc.m).(map[string]any)
+		delete(base, "action")
+	}
+	for _, t := range tables {
+		r.action(t, m, base)
+	}
+}
+
+// action reads one [[action]]; base, if not nil, is the document without
+// its actions, against which a set is checked.
+func (r *reader) action(t *table, m *topology.Config, base map[string]any) {
+	t.anyKeys = actionKeys
+	at, aok := t.duration("at", true, 0)
+	if aok && m.Duration > 0 && at >= m.Duration {
+		r.errorf(t.key("at"), "the action is at %v, not before the run ends (%v)", at, m.Duration)
+		aok = false
+	}
+	label, _ := t.str("label", false)
+	hasSet, hasKind := t.has("set"), t.has("kind")
+	switch {
+	case hasSet && hasKind:
+		t.get("set")
+		t.get("kind")
+		r.errorf(t.path, "an action has either set = { \"path\" = value } or kind, not both")
+		t.done(actionKeys...)
+		return
+	case !hasSet && !hasKind:
+		r.errorf(t.path, "an action needs set = { \"path\" = value } (a setting) or kind (an operator move: %s)", strings.Join(ActionKinds, ", "))
+		t.done(actionKeys...)
+		return
+	case hasSet:
+		acts, ok := r.actionSet(t, base)
+		t.done("at", "label", "set")
+		if !ok || !aok {
+			return
+		}
+		for _, a := range acts {
+			a.At, a.Label = at, label
+			m.Actions = append(m.Actions, a)
+		}
+		return
+	}
+	a, ok := r.actionKind(t, m)
+	if ok && aok {
+		a.At, a.Label = at, label
+		m.Actions = append(m.Actions, a)
+	}
+}
+
+// actionKind reads an action's kind and the keys of that kind: an
+// operator move that is not a setting.
+func (r *reader) actionKind(t *table, m *topology.Config) (topology.ActionConfig, bool) {
+	kind, kok := t.str("kind", true)
+	var a topology.ActionConfig
+	ok := kok
+	switch {
+	case !kok:
+	case kind == "kill_switch":
+		return r.killSwitchAction(t, m)
+	case kind == "shed":
+		a.Kind = topology.ActionShed
+		a.Client, _ = t.str("target", true)
+		share, sok := t.number("share", true, 0, 1, false, "share of the client's new requests refused")
+		a.Value = share
+		ok = ok && sok
+		t.done("at", "label", "kind", "target", "share")
+		if a.Client == "" {
+			ok = false
+		} else if !r.hasClient(m, a.Client) {
+			r.errorf(t.key("target"), "unknown client %q", a.Client)
+			ok = false
+		}
+		return a, ok
+	case contains(ActionKindsUnsupported, kind):
+		r.errorf(t.key("kind"), "action kind %q is not yet supported (ressim models: set = { ... }, %s)", kind, strings.Join(ActionKinds, ", "))
+	default:
+		hint := ""
+		if s := closest(kind, ActionKinds); s != "" {
+			hint = fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		r.errorf(t.key("kind"), "unknown action kind %q%s; expected one of: %s", kind, hint, strings.Join(ActionKinds, ", "))
+	}
+	t.done(actionKeys...)
+	return a, false
+}
+
+// killSwitchAction reads a kill_switch action: target, caller, state.
+func (r *reader) killSwitchAction(t *table, m *topology.Config) (topology.ActionConfig, bool) {
+	a := topology.ActionConfig{Kind: topology.ActionKillSwitch}
+	ok := true
+	a.Service, _ = t.str("target", true)
+	a.Caller, _ = t.str("caller", false)
+	st, sok := t.str("state", true)
+	switch {
+	case sok && st == "on":
+		a.On = true
+	case sok && st == "off":
+	case sok:
+		r.errorf(t.key("state"), "a kill switch's state is \"on\" or \"off\", got %q", st)
+		ok = false
+	default:
+		ok = false
+	}
+	t.done("at", "label", "kind", "target", "caller", "state")
+	if a.Service == "" {
+		ok = false
+	} else if !r.hasService(m, a.Service) {
+		r.errorf(t.key("target"), "unknown service %q", a.Service)
+		ok = false
+	}
+	if a.Caller != "" && !r.hasCaller(m, a.Caller) {
+		r.errorf(t.key("caller"), "unknown caller %q: a service's name or client:NAME", a.Caller)
+		ok = false
+	}
+	return a, ok
+}
+
+// actionSet reads an action's set table: one change per key, in key
+// order, each to a path of MidRunPaths. Each is checked by reading base
+// with the change applied, as a variant is, so a value is refused in the
+// same words as in the file.
+func (r *reader) actionSet(t *table, base map[string]any) ([]topology.ActionConfig, bool) {
+	st, ok := t.sub("set", true)
+	if !ok {
+		return nil, false
+	}
+	keys := sortedKeys(st.m)
+	if len(keys) == 0 {
+		r.errorf(t.key("set"), "set is empty: give at least one \"path\" = value")
+		return nil, false
+	}
+	var out []topology.ActionConfig
+	for _, k := range keys {
+		v, _ := st.get(k)
+		if base == nil {
+			continue // the base has problems: they would repeat here
+		}
+		doc := deepCopy(base).(map[string]any)
+		if err := setPath(doc, k, deepCopy(v)); err != nil {
+			r.errorf(st.key(k), "set %q: %v", k, err)
+			ok = false
+			continue
+		}
+		segs := strings.Split(indexPath(doc, k), ".")
+		if !midRun(segs) {
+			r.errorf(st.key(k), "set %q: this setting cannot change mid-run; an action may set: %s", k, strings.Join(MidRunPaths, ", "))
+			ok = false
+			continue
+		}
+		sub := &reader{file: r.file, pos: r.pos}
+		x := sub.experiment(sub.root(doc))
+		for _, err := range sub.errs {
+			r.errorf(st.key(k), "set %q = %s: %s: %s", k, formatValue(v), err.Key, err.Msg)
+		}
+		if len(sub.errs) > 0 {
+			ok = false
+			continue
+		}
+		if err := x.Model.Validate(); err != nil {
+			r.errorf(st.key(k), "set %q = %s: %v", k, formatValue(v), err)
+			ok = false
+			continue
+		}
+		a, err := midRunAction(&x.Model, segs)
+		if err != nil {
+			r.errorf(st.key(k), "set %q = %s: %v", k, formatValue(v), err)
+			ok = false
+			continue
+		}
+		a.Subject = k
+		out = append(out, a)
+	}
+	return out, ok
+}
+
+// midRun reports whether segs, a path with its elements as indexes,
+// matches one of MidRunPaths.
+func midRun(segs []string) bool {
+	for _, p := range MidRunPaths {
+		ps := strings.Split(p, ".")
+		if len(ps) != len(segs) {
+			continue
+		}
+		match := true
+		for i := range ps {
+			if ps[i] == "NAME" || ps[i] == "N" {
+				if !isDigits(segs[i]) {
+					match = false
+				}
+			} else if ps[i] != segs[i] {
+				match = false
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
+// midRunAction makes the action that sets segs (a path of MidRunPaths,
+// elements as indexes) to its value in m, the model read with it set.
+func midRunAction(m *topology.Config, segs []string) (topology.ActionConfig, error) {
+	idx := func(i int) int { n, _ := strconv.Atoi(segs[i]); return n }
+	var a topology.ActionConfig
+	switch segs[0] {
+	case "client":
+		i := idx(1)
+		if i >= len(m.Clients) {
+			return a, fmt.Errorf("no client %d", i)
+		}
+		c := &m.Clients[i]
+		if segs[2] == "rate" {
+			return topology.ActionConfig{Kind: topology.ActionClientRate, Client: c.Name, Value: c.Rate}, nil
+		}
+		return topology.ActionConfig{Kind: topology.ActionRetryAttempts, Call: topology.CallRef{Client: c.Name}, Int: c.Call.Retry.MaxAttempts}, nil
+	case "service":
+		i := idx(1)
+		if i >= len(m.Services) {
+			return a, fmt.Errorf("no service %d", i)
+		}
+		s := &m.Services[i]
+		switch segs[2] {
+		case "workers":
+			return topology.ActionConfig{Kind: topology.ActionWorkers, Service: s.Name, Int: s.Workers}, nil
+		case "max_in_flight":
+			return topology.ActionConfig{Kind: topology.ActionWorkers, Service: s.Name, Int: s.MaxInFlight}, nil
+		case "queue_capacity":
+			return topology.ActionConfig{Kind: topology.ActionQueueCapacity, Service: s.Name, Int: s.QueueCapacity}, nil
+		}
+		ref := topology.CallRef{Service: s.Name}
+		steps, rest := s.Steps, segs[2:]
+		if rest[0] == "operation" {
+			j := idx(3)
+			if j >= len(s.Operations) {
+				return a, fmt.Errorf("no operation %d", j)
+			}
+			ref.Operation = s.Operations[j].Name
+			steps, rest = s.Operations[j].Steps, segs[4:]
+		}
+		// rest: step N [parallel|choose N] retry attempts
+		ref.Step, _ = strconv.Atoi(rest[1])
+		if len(rest) == 6 {
+			ref.Call, _ = strconv.Atoi(rest[3])
+		}
+		if ref.Step >= len(steps) || ref.Call >= len(steps[ref.Step].Calls) {
+			return a, fmt.Errorf("no call at %s", strings.Join(segs, "."))
+		}
+		if len(rest) == 4 && steps[ref.Step].Kind != topology.CallStep {
+			return a, fmt.Errorf("step %d is not a single call: name the call, step.%d.parallel.N or step.%d.choose.N", ref.Step, ref.Step, ref.Step)
+		}
+		return topology.ActionConfig{Kind: topology.ActionRetryAttempts, Call: ref, Int: steps[ref.Step].Calls[ref.Call].Policy.Retry.MaxAttempts}, nil
+	}
+	return a, fmt.Errorf("not a mid-run setting")
+}
+
+func (r *reader) hasService(m *topology.Config, name string) bool {
+	for _, s := range m.Services {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *reader) hasClient(m *topology.Config, name string) bool {
+	for _, c := range m.Clients {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// hasCaller reports whether name is a service or "client:NAME" of m.
+func (r *reader) hasCaller(m *topology.Config, name string) bool {
+	if c, ok := strings.CutPrefix(name, "client:"); ok {
+		return r.hasClient(m, c)
+	}
+	return r.hasService(m, name)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
