@@ -128,7 +128,7 @@ func (d *DoseResponse) draw(dc draw.Canvas, wpx, hpx int) error {
 	target := markStyle(&th)
 	thr := draw.LineStyle{Color: thresholdColor, Width: th.lineWidth, Dashes: []vg.Length{vg.Length(9 * th.scale), vg.Length(4 * th.scale)}}
 	glyph := draw.GlyphStyle{Color: color.Black, Radius: vg.Length(5 * th.scale), Shape: draw.CircleGlyph{}}
-	whisker := draw.LineStyle{Color: color.Black, Width: vg.Length(1.5 * th.scale)}
+	whisker := draw.LineStyle{Color: axisColor, Width: vg.Length(1.1 * th.scale)}
 	label := th.small
 	p.Add(doseLines{d: d, curve: curve, target: target, thr: thr, glyph: glyph, whisker: whisker, label: label})
 
@@ -211,6 +211,7 @@ func (l doseLines) Plot(c draw.Canvas, p *plot.Plot) {
 		c.StrokeLines(l.curve, pts)
 	}
 	capW := l.glyph.Radius
+	var placed []vg.Rectangle
 	for _, pt := range d.Points {
 		x := trX(pt.X)
 		if !math.IsNaN(pt.Lo) && !math.IsNaN(pt.Hi) {
@@ -224,18 +225,41 @@ func (l doseLines) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		at := vg.Point{X: x, Y: trY(pt.Y)}
 		c.DrawGlyph(l.glyph, at)
-		if pt.Label != "" {
-			sty := l.label
-			sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
-			// Above the point at the bottom, below it at the top, so that
-			// the label stays inside the data area.
-			dy := 2.2 * l.glyph.Radius
-			if pt.Y > 0.5 {
-				dy = -dy
+		if pt.Label == "" {
+			continue
+		}
+		// Above the point at the bottom, below it at the top, so that the
+		// label stays inside the data area; on the other side when that
+		// would cover an earlier label, and left out when both would.
+		sty := l.label
+		sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
+		w, h := sty.Width(pt.Label), sty.Height(pt.Label)
+		dy := 2.2 * l.glyph.Radius
+		if pt.Y > 0.5 {
+			dy = -dy
+		}
+		for _, side := range []vg.Length{dy, -dy} {
+			org := vg.Point{X: x + 1.2*l.glyph.Radius, Y: at.Y + side}
+			pad := l.glyph.Radius // room between labels
+			r := vg.Rectangle{Min: vg.Point{X: org.X - pad, Y: org.Y - h/2}, Max: vg.Point{X: org.X + w + pad, Y: org.Y + h/2}}
+			if r.Min.Y < c.Min.Y || r.Max.Y > c.Max.Y || overlapsAny(r, placed) {
+				continue
 			}
-			c.FillText(sty, vg.Point{X: x + 1.2*l.glyph.Radius, Y: at.Y + dy}, pt.Label)
+			placed = append(placed, r)
+			c.FillText(sty, org, pt.Label)
+			break
 		}
 	}
+}
+
+// overlapsAny reports whether r overlaps one of rs.
+func overlapsAny(r vg.Rectangle, rs []vg.Rectangle) bool {
+	for _, q := range rs {
+		if r.Min.X < q.Max.X && q.Min.X < r.Max.X && r.Min.Y < q.Max.Y && q.Min.Y < r.Max.Y {
+			return true
+		}
+	}
+	return false
 }
 
 // lineThumb is a legend thumbnail: a line in its style.
