@@ -186,6 +186,7 @@ func (s *search) run(ctx context.Context) error {
 	for i := range scan {
 		scan[i] = t.X(glo + (ghi-glo)*float64(i)/float64(n-1))
 	}
+	scan[0], scan[n-1] = t.ScanLo, t.ScanHi // exactly: the file's own trigger is one of them
 	if err := s.runRound(ctx, scan); err != nil {
 		return err
 	}
@@ -313,7 +314,8 @@ func (s *search) runRound(ctx context.Context, xs []float64) error {
 	first := len(s.points) * reps
 	cfgs := make([]topology.Config, len(xs))
 	for i, x := range xs {
-		cfgs[i] = s.t.Model(x)
+		xs[i] = s.t.Snap(x)
+		cfgs[i] = s.t.Model(xs[i])
 	}
 	locked := make([]bool, len(xs)*reps)
 	errs := make([]error, len(xs)*reps)

@@ -137,6 +137,14 @@ func (t *Trigger) X(g float64) float64 {
 	return g
 }
 
+// Snap is x as the model runs it: a duration rounded to the nanosecond.
+func (t *Trigger) Snap(x float64) float64 {
+	if t.By == ByDuration {
+		return math.Round(x*1e9) / 1e9
+	}
+	return x
+}
+
 // Model is the file's model with the trigger at x (seed unchanged). It
 // copies what it changes: the file's model is never written.
 func (t *Trigger) Model(x float64) topology.Config {
