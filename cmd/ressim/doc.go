@@ -9,6 +9,7 @@
 //	ressim run FILE      --variant V --replication K [--cell X[,Y]] [--replications N]
 //	ressim compare FILE  [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [--series first|all|none] [budget flags]
 //	ressim sweep FILE    [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [budget flags]
+//	ressim margin FILE   [--fault LABEL] [--by duration|size|load] [--target P] [--points N] [--replications N] [-o DIR] [-j N] [--seed N] [--estimate] [budget flags]
 //	ressim alerts FILE   --rules RULES.yml [--eval-interval D] [--promtool-test OUT.yml] [--figure F.png] [--expect TEXT]... [--variant V --replication K]
 //	ressim compare|sweep FILE --shard I/N|auto/N [-o PARTS] [-j N] [--replications N] [--seed N]
 //	ressim merge -o DIR [--no-plots] [--svg] [-j N] [--verify K [--verify-seed S]] [budget flags] PARTIAL...
@@ -50,6 +51,13 @@
 // to the output directory (default out/<experiment name>/sweep). A file
 // without a [sweep] table is a command-line error. sweep does not check
 // [[expect]] blocks.
+//
+// margin finds the smallest trigger (the judged fault's duration or size,
+// or the offered load under it) at which P(locked in) reaches --target
+// (default 0.5), with a 95 % profile-likelihood interval, by replications
+// at points chosen by a scan and a logistic dose-response fit, and writes
+// margin.json and margin.png (default out/<experiment name>/margin;
+// docs/edge.md).
 //
 // alerts evaluates Prometheus alerting rules on the run and on the same run
 // without its faults with promtool test rules, and prints for every fault

@@ -56,7 +56,16 @@ func commandCases(t *testing.T, dir string) []hostileCase {
 	write(t, manySeries, many.String())
 	oneScrape := filepath.Join(dir, "one-scrape.prom")
 	write(t, oneScrape, "ressim_service_requests_total{service=\"a\"} 10\n")
+	// One run of 10^10 events (a day at 100 000 requests/s, with a
+	// fault): the search's 96 runs are refused before the first.
+	day := filepath.Join(dir, "margin-day.toml")
+	write(t, day, "schema = 1\n"+header("24h", "")+
+		"[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 100000\n"+leaf+
+		"[[fault]]\nkind = \"latency\"\ntarget = \"leaf\"\nstart = \"1h\"\nduration = \"10s\"\nmultiply = 5\n")
 	cases := []hostileCase{
+		{name: "margin of a day at 100 000 requests/s", args: []string{"margin", day, "-o", filepath.Join(dir, "margin")}, code: exitBudget, want: "events budget refused"},
+		{name: "margin of a fault not in the file", args: []string{"margin", day, "--fault", "db slow x9", "-o", filepath.Join(dir, "margin")}, code: exitInvalid, want: "no [[fault]] labelled \"db slow x9\" (labels: \"leaf slow x5\")"},
+		{name: "margin with no fault to choose", args: []string{"margin", busy, "-o", filepath.Join(dir, "margin")}, code: exitInvalid, want: "no [[fault]]"},
 		{name: "merge of a FIFO partial", args: []string{"merge", "-o", filepath.Join(dir, "merged"), partFIFO}, code: exitInvalid, want: partFIFO},
 		{name: "merge of a folder without partials", args: []string{"merge", "-o", filepath.Join(dir, "merged"), dir}, code: exitInvalid, want: "holds no"},
 		{name: "import of a FIFO", args: []string{"import", "grpc", fifo}, code: exitInvalid, want: fifo},

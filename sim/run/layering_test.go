@@ -17,8 +17,9 @@ import (
 // be read, and tested, without those above it. From the bottom: runner
 // (the guarded runner) and figures (one run's figures); output (where
 // outputs go); run (running one experiment, and what every run reports);
-// compare (variants side by side over replications) and sweep (a
-// parameter grid), neither of which imports the other; then shard
+// compare (variants side by side over replications), sweep (a
+// parameter grid) and margin (the smallest trigger that locks a system
+// in), none of which imports another; then shard
 // (sharded runs and their merge) at the top.
 const runPath = "github.com/ressim/ressim/sim/run"
 
@@ -29,6 +30,7 @@ var level = map[string]int{
 	"figures": 0,
 	"output":  1,
 	".":       2,
+	"margin":  3,
 	"compare": 3,
 	"sweep":   3,
 	"shard":   4,
