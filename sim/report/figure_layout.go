@@ -129,11 +129,20 @@ func (l *figureLayout) panelItem(pn *Panel, colours []color.RGBA, yTarget int) *
 	// lines (replications behind a mean) go under the others, and flat
 	// lines (a series stuck at zero, say) are drawn last, on top, so
 	// that a line that moves cannot hide them.
+	// A line that a later one runs on top of gets a wide translucent
+	// band under every line, so that both show (see coincideTol).
 	var thin, moving, flat []plot.Plotter
+	covered := coveredBy(pn, p.Y.Min, p.Y.Max)
 	k := 0 // index among the lines that are not thin, for the dashes
 	for li, ln := range pn.Lines {
 		lp := &linePlotter{x: ln.X, y: ln.Y, logY: pn.LogY, chunk: th.raster, points: ln.Points,
 			style: draw.LineStyle{Color: colours[li], Width: th.lineWidth, Dashes: dashes(th, k, ln.Dashed)}}
+		if covered[li] >= 0 && !ln.Thin {
+			c := colours[li]
+			halo := *lp
+			halo.style = draw.LineStyle{Color: color.NRGBA{R: c.R, G: c.G, B: c.B, A: underAlpha}, Width: th.lineWidth * underWidth}
+			thin = append(thin, &halo)
+		}
 		switch {
 		case ln.Thin:
 			c := colours[li]
