@@ -138,16 +138,11 @@ func (l *figureLayout) panelItem(pn *Panel, colours []color.RGBA, yTarget int) *
 		lp := &linePlotter{x: ln.X, y: ln.Y, logY: pn.LogY, chunk: th.raster, points: ln.Points,
 			style: draw.LineStyle{Color: colours[li], Width: th.lineWidth, Dashes: dashes(th, k, ln.Dashed)}}
 		if covered[li] >= 0 && !ln.Thin {
-			c := colours[li]
-			halo := *lp
-			halo.style = draw.LineStyle{Color: color.NRGBA{R: c.R, G: c.G, B: c.B, A: underAlpha}, Width: th.lineWidth * underWidth}
-			thin = append(thin, &halo)
+			thin = append(thin, restyled(lp, colours[li], underAlpha, th.lineWidth*underWidth))
 		}
 		switch {
 		case ln.Thin:
-			c := colours[li]
-			lp.style = draw.LineStyle{Color: color.NRGBA{R: c.R, G: c.G, B: c.B, A: thinAlpha}, Width: th.lineWidth * thinWidth}
-			thin = append(thin, lp)
+			thin = append(thin, restyled(lp, colours[li], thinAlpha, th.lineWidth*thinWidth))
 			continue
 		case isFlat(ln.Y):
 			flat = append(flat, lp)
@@ -166,6 +161,14 @@ func (l *figureLayout) panelItem(pn *Panel, colours []color.RGBA, yTarget int) *
 	p.Add(flat...)
 	addMarkers(it, pn, &l.markers, th)
 	return it
+}
+
+// restyled is a copy of lp drawn solid in colour c at opacity alpha, w
+// wide: a thin replication line, or the band under a covered line.
+func restyled(lp *linePlotter, c color.RGBA, alpha uint8, w vg.Length) *linePlotter {
+	cp := *lp
+	cp.style = draw.LineStyle{Color: color.NRGBA{R: c.R, G: c.G, B: c.B, A: alpha}, Width: w}
+	return &cp
 }
 
 // fitColumns narrows the frame by the y label column and the legend
