@@ -67,16 +67,14 @@ func (v LineView) Visible() bool {
 // Visible and its values span at least MinVisibleSpan of its axis.
 func (v LineView) Moves() bool { return v.Visible() && v.Span >= MinVisibleSpan }
 
-// Views describes how p draws each of its lines that is not thin, in
-// the order of p.Lines.
+// Views describes how p draws each of its lines, in the order of
+// p.Lines (a thin line is never covered: it is drawn under the others
+// anyway).
 func (p Panel) Views() []LineView {
 	lo, hi := p.yRange(4)
 	cover := coveredBy(&p, lo, hi)
 	var out []LineView
 	for i, l := range p.Lines {
-		if l.Thin {
-			continue
-		}
 		v := LineView{Label: l.Label, Lo: lo, Hi: hi}
 		ymin, ymax := math.Inf(1), math.Inf(-1)
 		for _, y := range l.Y {
@@ -140,6 +138,51 @@ func coveredBy(p *Panel, lo, hi float64) []int {
 		}
 	}
 	return out
+}
+
+// bands returns, for every line of p that a later one covers, the values
+// of the band drawn under it: the line's own where a later line runs on
+// top of it (and one point either side, to join them), NaN elsewhere;
+// nil for the other lines.
+func bands(p *Panel, lo, hi float64) [][]float64 {
+	cover := coveredBy(p, lo, hi)
+	order := drawOrder(p)
+	out := make([][]float64, len(p.Lines))
+	for a, i := range order {
+		if cover[i] < 0 {
+			continue
+		}
+		under := p.Lines[i]
+		on := make([]bool, len(under.Y))
+		for _, j := range order[a+1:] {
+			for k := range on {
+				on[k] = on[k] || onTop(p, p.Lines[j], under, k, lo, hi)
+			}
+		}
+		y := make([]float64, len(under.Y))
+		for k := range y {
+			y[k] = math.NaN()
+			if on[k] || k > 0 && on[k-1] || k+1 < len(on) && on[k+1] {
+				y[k] = under.Y[k]
+			}
+		}
+		out[i] = y
+	}
+	return out
+}
+
+// onTop reports whether point k of under, above the floor, lies under
+// top's.
+func onTop(p *Panel, top, under Line, k int, lo, hi float64) bool {
+	if k >= len(top.Y) || k >= len(top.X) || top.X[k] != under.X[k] {
+		return false
+	}
+	u, t := under.Y[k], top.Y[k]
+	if math.IsNaN(u) || math.IsNaN(t) || p.LogY && (u < MinLog || t < MinLog) {
+		return false
+	}
+	fu := axisFrac(p, u, lo, hi)
+	return fu > floorShare && math.Abs(fu-axisFrac(p, t, lo, hi)) <= coincideTol
 }
 
 // covers reports whether top, drawn after under, runs on top of it over

@@ -1,6 +1,9 @@
 package report
 
-import "testing"
+import (
+	"io"
+	"testing"
+)
 
 // TestViewsCoincide: a line that a later one runs on top of is covered
 // (and drawn with a band under it, so still visible); lines that meet
@@ -36,5 +39,26 @@ func TestViewsCoincide(t *testing.T) {
 	h.Widened = false
 	if h.Visible() {
 		t.Error("a covered line without a band counts as visible")
+	}
+}
+
+// TestBarClasses: a class per group, or the chart is invalid; with one,
+// it renders.
+func TestBarClasses(t *testing.T) {
+	b := BarChart{Groups: []string{"base", "breaker"},
+		Series:  []BarSeries{{Label: "goodput", Values: []float64{1, 2}}},
+		Classes: []BarClass{{Label: "stays locked in", Tone: Bad}}}
+	if err := b.Validate(); err == nil {
+		t.Error("1 class for 2 groups is valid")
+	}
+	b.Classes = append(b.Classes, BarClass{Label: "recovers", Tone: Good})
+	if err := b.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.RenderPNG(io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if classColour(Good, 0) == classColour(Bad, 0) || classColour(Neutral, 0) == classColour(Neutral, 1) {
+		t.Error("classes share a colour")
 	}
 }

@@ -128,17 +128,18 @@ func (l *figureLayout) panelItem(pn *Panel, colours []color.RGBA, yTarget int) *
 	// pattern, so that two lines on top of each other stay apart; thin
 	// lines (replications behind a mean) go under the others, and flat
 	// lines (a series stuck at zero, say) are drawn last, on top, so
-	// that a line that moves cannot hide them.
-	// A line that a later one runs on top of gets a wide translucent
-	// band under every line, so that both show (see coincideTol).
+	// that a line that moves cannot hide them. A line that a later one
+	// covers gets a band under every line where it is covered (bands).
 	var thin, moving, flat []plot.Plotter
-	covered := coveredBy(pn, p.Y.Min, p.Y.Max)
+	under := bands(pn, p.Y.Min, p.Y.Max)
 	k := 0 // index among the lines that are not thin, for the dashes
 	for li, ln := range pn.Lines {
 		lp := &linePlotter{x: ln.X, y: ln.Y, logY: pn.LogY, chunk: th.raster, points: ln.Points,
 			style: draw.LineStyle{Color: colours[li], Width: th.lineWidth, Dashes: dashes(th, k, ln.Dashed)}}
-		if covered[li] >= 0 && !ln.Thin {
-			thin = append(thin, restyled(lp, colours[li], underAlpha, th.lineWidth*underWidth))
+		if under[li] != nil && !ln.Thin {
+			band := restyled(lp, colours[li], underAlpha, th.lineWidth*underWidth)
+			band.y = under[li]
+			thin = append(thin, band)
 		}
 		switch {
 		case ln.Thin:
