@@ -24,7 +24,10 @@ func newCompareCmd() *cobra.Command {
 every variant so that differences are paired (common random numbers). Runs
 execute in parallel (-j); the results do not depend on -j.
 
-It prints, per variant, the mean of each headline metric with its 95 %
+It prints first a one-line finding (which variants stay locked in after the
+first fault and which recover, and which differ significantly from the base in
+goodput), with a note when one replication per variant gives no interval;
+then, per variant, the mean of each headline metric with its 95 %
 Student-t interval, and for each variant the paired difference from the base,
 marked * where its interval excludes zero; and writes to the output directory:
 
@@ -75,6 +78,14 @@ array submitted as --array=0-(N-1)). --series all cannot be sharded. See docs/sc
 			}
 			w := c.OutOrStdout()
 			warn(c.ErrOrStderr(), out.Warnings)
+			if out.Comparison.Replications > 0 {
+				if f := compare.Finding(out.Comparison, out.Stats); f != "" {
+					fmt.Fprintf(w, "%s: %s\n", exp.Name, f)
+				}
+				if n := compare.IntervalNote(out.Comparison); n != "" {
+					fmt.Fprintln(w, n)
+				}
+			}
 			fmt.Fprintf(w, "%s: %d variant(s) x %d replication(s), seed %d\n\n", exp.Name,
 				len(out.Comparison.Arms), out.Comparison.Replications, out.Comparison.Seed)
 			if out.Comparison.Replications > 0 {

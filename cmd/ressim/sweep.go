@@ -19,8 +19,9 @@ func newSweepCmd() *cobra.Command {
 		Short: "Run an experiment over a grid of one or two parameters",
 		Long: `Sweep runs the experiment's [sweep] grid: every combination of the x (and y)
 axis values, each [experiment].replications times (or --replications), for the
-base or the listed variants, with the same seeds in every cell. It prints the
-grid and writes to the output directory:
+base or the listed variants, with the same seeds in every cell. It prints a
+one-line finding (where each variant stays locked in, which recover; without a
+fault, which collapse along the axis), then the grid, and writes to the output directory:
 
   sweep.md, sweep.csv, sweep.json   the metric per cell, with its 95 % interval
   phase-<variant>.png               two axes: a heatmap of the metric (a phase diagram)
@@ -61,7 +62,14 @@ See docs/scale-out.md.`,
 			}
 			warn(c.ErrOrStderr(), out.Warnings)
 			if out.Result.Replications > 0 {
-				sweep.WriteTable(c.OutOrStdout(), out.Result, out.Stats)
+				w := c.OutOrStdout()
+				if f := sweep.Finding(out.Result, out.Stats); f != "" {
+					fmt.Fprintf(w, "%s: %s\n", exp.Name, f)
+				}
+				if out.Result.Replications < 2 {
+					fmt.Fprintln(w, "note: 1 replication per cell gives no interval; --replications 2 or more (or [experiment].replications) gives one")
+				}
+				sweep.WriteTable(w, out.Result, out.Stats)
 				fmt.Fprintf(c.OutOrStdout(), "\noutputs in %s/\n", out.Dir)
 			}
 			return stopped(err, out.Result.Replications, "cell")

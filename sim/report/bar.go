@@ -30,8 +30,22 @@ type BarChart struct {
 	// YMax fixes the top of the value axis; nil means from the data. The
 	// axis always includes zero.
 	YMax *float64
+	// Classes, if not nil, hold one class per group (a variant's
+	// verdict, say): the group's bars take the class's colour instead
+	// of their series', and the legend names the classes, in order of
+	// first appearance, instead of the series. Good classes are green,
+	// Bad ones vermillion, Neutral ones blue, orange, then sky blue in
+	// order of first appearance.
+	Classes []BarClass
 	// Width and Height are the output size in pixels; see Figure.
 	Width, Height int
+}
+
+// BarClass is what a group of bars is, for its colour: "recovered"
+// (Good), "stays locked in" (Bad), "no fault" (Neutral).
+type BarClass struct {
+	Label string
+	Tone  Tone
 }
 
 // BarSeries is one variant: a value per group and, optionally, the ends
@@ -59,6 +73,9 @@ func (b *BarChart) Validate() error {
 		return invalid("bar chart YMax %v must be > 0", *b.YMax)
 	}
 	n := len(b.Groups)
+	if b.Classes != nil && len(b.Classes) != n {
+		return invalid("bar chart has %d classes for %d groups", len(b.Classes), n)
+	}
 	for i, s := range b.Series {
 		if len(s.Values) != n || s.Lo != nil && len(s.Lo) != n || s.Hi != nil && len(s.Hi) != n {
 			return invalid("series %d %q: Values, Lo and Hi need one entry per group (%d)", i, s.Label, n)
@@ -127,7 +144,12 @@ func (b *BarChart) draw(dc draw.Canvas, wpx, hpx int) error {
 	for i, s := range b.Series {
 		col := okabeIto[i%len(okabeIto)]
 		bp.colours = append(bp.colours, col)
-		legend.Add(s.Label, swatch{fill: col})
+		if b.Classes == nil {
+			legend.Add(s.Label, swatch{fill: col})
+		}
+	}
+	if b.Classes != nil {
+		bp.addClasses(b.Classes, &legend)
 	}
 	p.Add(bp)
 	side := sideColumn{width: legendWidth(&legend), draw: func(c draw.Canvas) { legend.Draw(c) }}
@@ -142,6 +164,45 @@ type barPlotter struct {
 	colours []color.RGBA
 	whisker draw.LineStyle
 	value   text.Style // the value written above each bar
+	// class is each group's index in classColours, when the chart has
+	// classes.
+	class        []int
+	classColours []color.RGBA
+}
+
+// addClasses gives each group its class's colour, and names the classes
+// in the legend in order of first appearance.
+func (bp *barPlotter) addClasses(classes []BarClass, legend *plot.Legend) {
+	var labels []string
+	var neutral int
+	for _, c := range classes {
+		if contains(labels, c.Label) {
+			continue
+		}
+		col := classColour(c.Tone, neutral)
+		if c.Tone != Good && c.Tone != Bad {
+			neutral++
+		}
+		labels = append(labels, c.Label)
+		bp.classColours = append(bp.classColours, col)
+		legend.Add(c.Label, swatch{fill: col})
+	}
+	for _, c := range classes {
+		bp.class = append(bp.class, index(labels, c.Label))
+	}
+}
+
+// classColour is the colour of a bar class: Good green, Bad vermillion,
+// the k-th Neutral class blue, orange, sky blue, in turn.
+func classColour(t Tone, k int) color.RGBA {
+	switch t {
+	case Good:
+		return okabeIto[2]
+	case Bad:
+		return okabeIto[1]
+	}
+	neutral := []color.RGBA{okabeIto[0], okabeIto[4], okabeIto[5]}
+	return neutral[k%len(neutral)]
 }
 
 func (bp *barPlotter) Plot(c draw.Canvas, p *plot.Plot) {
@@ -159,7 +220,11 @@ func (bp *barPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 			if !math.IsNaN(v) {
 				y := clampY(v)
 				r := vg.Rectangle{Min: vg.Point{X: x0, Y: min(base, y)}, Max: vg.Point{X: x1, Y: max(base, y)}}
-				c.SetColor(bp.colours[si])
+				if bp.class != nil {
+					c.SetColor(bp.classColours[bp.class[g]])
+				} else {
+					c.SetColor(bp.colours[si])
+				}
 				c.Fill(r.Path())
 				top = max(base, y)
 			}

@@ -128,17 +128,22 @@ func (l *figureLayout) panelItem(pn *Panel, colours []color.RGBA, yTarget int) *
 	// pattern, so that two lines on top of each other stay apart; thin
 	// lines (replications behind a mean) go under the others, and flat
 	// lines (a series stuck at zero, say) are drawn last, on top, so
-	// that a line that moves cannot hide them.
+	// that a line that moves cannot hide them. A line that a later one
+	// covers gets a band under every line where it is covered (bands).
 	var thin, moving, flat []plot.Plotter
+	under := bands(pn, p.Y.Min, p.Y.Max)
 	k := 0 // index among the lines that are not thin, for the dashes
 	for li, ln := range pn.Lines {
 		lp := &linePlotter{x: ln.X, y: ln.Y, logY: pn.LogY, chunk: th.raster, points: ln.Points,
 			style: draw.LineStyle{Color: colours[li], Width: th.lineWidth, Dashes: dashes(th, k, ln.Dashed)}}
+		if under[li] != nil && !ln.Thin {
+			band := restyled(lp, colours[li], underAlpha, th.lineWidth*underWidth)
+			band.y = under[li]
+			thin = append(thin, band)
+		}
 		switch {
 		case ln.Thin:
-			c := colours[li]
-			lp.style = draw.LineStyle{Color: color.NRGBA{R: c.R, G: c.G, B: c.B, A: thinAlpha}, Width: th.lineWidth * thinWidth}
-			thin = append(thin, lp)
+			thin = append(thin, restyled(lp, colours[li], thinAlpha, th.lineWidth*thinWidth))
 			continue
 		case isFlat(ln.Y):
 			flat = append(flat, lp)
@@ -157,6 +162,14 @@ func (l *figureLayout) panelItem(pn *Panel, colours []color.RGBA, yTarget int) *
 	p.Add(flat...)
 	addMarkers(it, pn, &l.markers, th)
 	return it
+}
+
+// restyled is a copy of lp drawn solid in colour c at opacity alpha, w
+// wide: a thin replication line, or the band under a covered line.
+func restyled(lp *linePlotter, c color.RGBA, alpha uint8, w vg.Length) *linePlotter {
+	cp := *lp
+	cp.style = draw.LineStyle{Color: color.NRGBA{R: c.R, G: c.G, B: c.B, A: alpha}, Width: w}
+	return &cp
 }
 
 // fitColumns narrows the frame by the y label column and the legend

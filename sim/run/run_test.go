@@ -199,6 +199,19 @@ func drawn(y []float64) string {
 	return fmt.Sprintf("sum %.6g, min %.6g, max %.6g, last %.6g, %d gaps", sum, lo, hi, last, gaps)
 }
 
+// seen says how a line is drawn when that is not plain: a line at the
+// floor of its axis, or under a later one (and then with a band).
+func seen(v report.LineView) string {
+	var s string
+	if !v.Visible() {
+		s += ", at the floor"
+	}
+	if v.Covered != "" {
+		s += fmt.Sprintf(", under %q (band %v)", v.Covered, v.Widened)
+	}
+	return s
+}
+
 // TestFigureGolden pins what the default figures show for the small
 // experiment and for a comparison: titles, panels, their axes, the lines
 // and fault spans (the renderer's own pixels are pinned by sim/report's
@@ -213,8 +226,9 @@ func TestFigureGolden(t *testing.T) {
 		}
 		for _, p := range f.Panels {
 			fmt.Fprintf(&b, "  panel %q, y %q, log %v, %d state bands\n", p.Title, p.YLabel, p.LogY, len(p.States))
-			for _, l := range p.Lines {
-				fmt.Fprintf(&b, "    line %q: %d points, %s\n", l.Label, len(l.X), drawn(l.Y))
+			views := p.Views()
+			for i, l := range p.Lines {
+				fmt.Fprintf(&b, "    line %q: %d points, %s%s\n", l.Label, len(l.X), drawn(l.Y), seen(views[i]))
 			}
 		}
 	}

@@ -118,14 +118,21 @@ func (c *Comparison) goodputPanels(x []float64, means []report.Line) []report.Pa
 	return panels
 }
 
-// metricBars is a metric's bar chart, a bar per variant; ok is false when
-// no variant has a value.
+// metricBars is a metric's bar chart, a bar per variant coloured by its
+// verdict, titled with what differs from the base; ok is false when no
+// variant has a value. Latencies are drawn in ms, as every other figure
+// draws them.
 func metricBars(c *Comparison, ms MetricStats) (bc report.BarChart, ok bool) {
+	unit, scale := displayUnit(ms.Metric)
 	bc = report.BarChart{
-		Title:    fmt.Sprintf("%s: %s", c.Name, ms.Metric.Label),
-		Subtitle: fmt.Sprintf("mean over %d replication(s), whiskers: 95 %% Student-t interval", c.Replications),
-		YLabel:   fmt.Sprintf("%s (%s)", ms.Metric.Label, ms.Metric.Unit),
+		Title:    metricFinding(c, ms),
+		Subtitle: fmt.Sprintf("%s: %s, mean over %d replication(s), whiskers: 95 %% Student-t interval; colour: the variant's verdict", c.Name, ms.Metric.Label, c.Replications),
+		YLabel:   fmt.Sprintf("%s (%s)", ms.Metric.Label, unit),
 		XLabel:   "variant",
+		Classes:  c.verdictClasses(),
+	}
+	if c.Replications < 2 {
+		bc.Subtitle = fmt.Sprintf("%s: %s, 1 replication per variant: no interval (--replications 2 or more gives one); colour: the variant's verdict", c.Name, ms.Metric.Label)
 	}
 	bs := report.BarSeries{Label: ms.Metric.Label}
 	any := false
@@ -140,20 +147,65 @@ func metricBars(c *Comparison, ms MetricStats) (bc report.BarChart, ok bool) {
 			any = true
 		}
 		bc.Groups = append(bc.Groups, st.Arm)
-		bs.Values, bs.Lo, bs.Hi = append(bs.Values, v), append(bs.Lo, lo), append(bs.Hi, hi)
+		bs.Values, bs.Lo, bs.Hi = append(bs.Values, v*scale), append(bs.Lo, lo*scale), append(bs.Hi, hi*scale)
 	}
 	bc.Series = []report.BarSeries{bs}
 	return bc, any
 }
 
+// displayUnit is the unit a metric's figures draw it in, and the factor
+// from its own unit: latencies in ms (0.0999 s reads as 99.9 ms).
+func displayUnit(m run.MetricDef) (string, float64) {
+	if m.Unit == "s" && (m.Key == headline.P99Latency || m.Key == headline.P99OutcomeLatency) {
+		return "ms", 1000
+	}
+	return m.Unit, 1
+}
+
+// metricFinding says what a metric's bars show: which variants differ
+// from the base (their paired difference's 95 % interval excludes zero),
+// higher or lower; that none does; or, with one replication, that
+// there is no interval to tell.
+func metricFinding(c *Comparison, ms MetricStats) string {
+	var higher, lower []string
+	defined := false
+	for _, st := range ms.Arms {
+		if st.Diff == nil || !st.Diff.Defined {
+			continue
+		}
+		defined = true
+		switch {
+		case st.Diff.CI95.Lo > 0:
+			higher = append(higher, st.Arm)
+		case st.Diff.CI95.Hi < 0:
+			lower = append(lower, st.Arm)
+		}
+	}
+	switch {
+	case !defined:
+		return ms.Metric.Label + " per variant (no interval: 1 replication)"
+	case len(higher)+len(lower) == 0:
+		return ms.Metric.Label + ": no variant differs significantly from base"
+	}
+	var parts []string
+	if len(higher) > 0 {
+		parts = append(parts, strings.Join(higher, ", ")+" higher than base")
+	}
+	if len(lower) > 0 {
+		parts = append(parts, strings.Join(lower, ", ")+" lower")
+	}
+	return ms.Metric.Label + ": " + strings.Join(parts, "; ")
+}
+
 // lockedBars is the chart of each variant's probability of staying
-// locked in.
+// locked in, titled with which variants stay locked in and which recover.
 func lockedBars(c *Comparison, locked []LockedIn) report.BarChart {
 	bc := report.BarChart{
-		Title:    c.Name + ": probability of staying locked in",
-		Subtitle: fmt.Sprintf("%d replication(s) per variant, whiskers: 95 %% Wilson interval", c.Replications),
+		Title:    c.verdicts(),
+		Subtitle: fmt.Sprintf("%s: probability of staying locked in after the first fault, %d replication(s) per variant, whiskers: 95 %% Wilson interval", c.Name, c.Replications),
 		YLabel:   headline.LockedInProbability.Label(),
 		XLabel:   "variant",
+		Classes:  c.verdictClasses(),
 	}
 	bs := report.BarSeries{Label: "locked in after the first fault"}
 	for _, l := range locked {
@@ -162,6 +214,38 @@ func lockedBars(c *Comparison, locked []LockedIn) report.BarChart {
 	}
 	bc.Series = []report.BarSeries{bs}
 	return bc
+}
+
+// verdictClasses are the variants' verdicts, for the bars' colours:
+// "stays locked in" in every replication, "recovers" in every one,
+// "locked in in some runs", "no verdict", or "no fault" when the
+// experiment has none to judge.
+func (c *Comparison) verdictClasses() []report.BarClass {
+	var out []report.BarClass
+	for a := range c.Arms {
+		out = append(out, c.verdictClass(a))
+	}
+	return out
+}
+
+func (c *Comparison) verdictClass(a int) report.BarClass {
+	hs := c.Headlines[a][:min(c.Replications, len(c.Headlines[a]))]
+	if len(hs) == 0 || !hs[0].HasFault {
+		return report.BarClass{Label: "no fault to judge", Tone: report.Neutral}
+	}
+	k := run.LockedInCount(hs)
+	switch {
+	case k == len(hs):
+		return report.BarClass{Label: "stays locked in", Tone: report.Bad}
+	case k > 0:
+		return report.BarClass{Label: "locked in in some runs", Tone: report.Neutral}
+	}
+	for _, h := range hs {
+		if !h.HasRecovery {
+			return report.BarClass{Label: "no verdict", Tone: report.Neutral}
+		}
+	}
+	return report.BarClass{Label: "recovers", Tone: report.Good}
 }
 
 // goodputTitle is variant a's goodput panel title, with how many of its
@@ -209,9 +293,6 @@ func (c *Comparison) verdicts() string {
 		return "every variant stays locked in"
 	case len(locked) == 0:
 		return "every variant recovers"
-	}
-	if len(recovered) > 1 {
-		return verb(locked, "stays locked in", "stay locked in") + fmt.Sprintf("; the other %d recover", len(recovered))
 	}
 	return verb(locked, "stays locked in", "stay locked in") + "; " + verb(recovered, "recovers", "recover")
 }

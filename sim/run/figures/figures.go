@@ -109,7 +109,7 @@ func surgeSpans(res *topology.Result) []report.Span {
 // fault's verdict in words.
 func finding(res *topology.Result) string {
 	if len(res.Faults) == 0 {
-		return "overview"
+		return "no fault injected; " + answered(res)
 	}
 	f := res.Faults[0]
 	r := f.Recovery
@@ -126,7 +126,22 @@ func finding(res *topology.Result) string {
 	case topology.VerdictUnaffected:
 		return fmt.Sprintf("unaffected by %q", f.Label)
 	}
-	return fmt.Sprintf("%q: no verdict (%s)", f.Label, r.Reason)
+	// No verdict (no healthy stretch before the fault, say): say what
+	// the users got instead.
+	return fmt.Sprintf("during and after %q, %s", f.Label, answered(res))
+}
+
+// answered says what share of the users' requests got a full answer in
+// time, all clients.
+func answered(res *topology.Result) string {
+	var sent, good uint64
+	for _, c := range res.Clients {
+		sent, good = sent+c.Sent, good+c.SentGood
+	}
+	if sent == 0 {
+		return "no user requests sent"
+	}
+	return fmt.Sprintf("users got %.0f%% of their requests answered in full and in time", 100*float64(good)/float64(sent))
 }
 
 // stateBands turns a sampled breaker state (0 closed, 1 half-open, 2

@@ -2,6 +2,7 @@ package figures
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/ressim/ressim/sim/metrics"
 	"github.com/ressim/ressim/sim/report"
@@ -47,14 +48,8 @@ func (sr *seriesReader) line(entity string, k topology.SeriesKey, label string) 
 func (sr *seriesReader) overviewPanels() []report.Panel {
 	res, line := sr.res, sr.line
 	zero := 0.0
-	users := report.Panel{Title: "What the users got (all clients)", YLabel: "requests/s", YMin: &zero}
 	var latency []report.Line
 	for _, c := range res.Clients {
-		users.Lines = append(users.Lines,
-			line(c.Name, topology.ClientSent, c.Name+" sent"),
-			line(c.Name, topology.ClientGoodput, c.Name+" goodput"),
-			line(c.Name, topology.ClientDegraded, c.Name+" degraded"),
-			line(c.Name, topology.ClientFailed, c.Name+" failed"))
 		latency = append(latency, line(c.Name, topology.ClientLatencyP50, c.Name+" p50 (answered)"),
 			line(c.Name, topology.ClientLatencyP99, c.Name+" p99 (answered)"),
 			line(c.Name, topology.ClientOutcomeP99, c.Name+" p99 (any outcome)"))
@@ -66,9 +61,16 @@ func (sr *seriesReader) overviewPanels() []report.Panel {
 		busy.Lines = append(busy.Lines, line(s.Name, topology.ServiceBusyWorkers, s.Name))
 	}
 	load.Markers = instanceMarkers(res)
+	if spread(load.Lines) {
+		// Retries multiply the attempts layer by layer (100, 300, 900,
+		// 2,700 per second): on a linear axis the first layers would
+		// sit at its floor.
+		load.LogY, load.YMin = true, nil
+		load.Title += " (log scale)"
+	}
 	inFlight := report.Panel{Title: "User requests in flight (sent, not yet answered)", YLabel: "requests", YMin: &zero,
 		Lines: []report.Line{line(topology.TotalEntity, topology.TotalInFlight, "all clients")}}
-	panels := []report.Panel{users, inFlight, load, busy}
+	panels := append(sr.usersPanels(), inFlight, load, busy)
 	panels = append(panels, sr.breakerPanels()...)
 	var limits []report.Line
 	for _, s := range res.Services {
@@ -90,6 +92,65 @@ func (sr *seriesReader) overviewPanels() []report.Panel {
 		panels = append(panels, report.Panel{Title: "Amplification (attempts per user request)", YLabel: "attempts/request", YMin: &zero, Lines: amp})
 	}
 	return panels
+}
+
+// smallShare: a client whose peak rate is under smallShare of the
+// busiest client's would be drawn at the floor of a shared axis (100
+// cart updates/s under 1,000 product pages/s), so the clients then get a
+// panel each.
+const smallShare = 0.25
+
+// usersPanels are what the users got (sent, goodput, degraded, failed):
+// one panel for all the clients, or a panel per client when their rates
+// differ so much that a shared axis would flatten the smaller ones.
+func (sr *seriesReader) usersPanels() []report.Panel {
+	zero := 0.0
+	all := report.Panel{Title: "What the users got (all clients)", YLabel: "requests/s", YMin: &zero}
+	var each []report.Panel
+	lo, hi := math.Inf(1), 0.0
+	for _, c := range sr.res.Clients {
+		lines := []report.Line{
+			sr.line(c.Name, topology.ClientSent, c.Name+" sent"),
+			sr.line(c.Name, topology.ClientGoodput, c.Name+" goodput"),
+			sr.line(c.Name, topology.ClientDegraded, c.Name+" degraded"),
+			sr.line(c.Name, topology.ClientFailed, c.Name+" failed")}
+		peak := 0.0
+		for _, l := range lines {
+			for _, v := range l.Y {
+				if !math.IsNaN(v) {
+					peak = max(peak, v)
+				}
+			}
+		}
+		lo, hi = min(lo, peak), max(hi, peak)
+		all.Lines = append(all.Lines, lines...)
+		each = append(each, report.Panel{Title: "What the users got: client " + c.Name, YLabel: "requests/s", YMin: &zero, Lines: lines})
+	}
+	if len(each) > 1 && lo < smallShare*hi {
+		return each
+	}
+	return []report.Panel{all}
+}
+
+// spread reports whether lines' peaks differ so much that the smaller
+// ones would sit at the floor of a shared linear axis (see smallShare),
+// and every line is positive at 9 of 10 points or more, so that a log
+// axis (which leaves zeros out) loses little.
+func spread(lines []report.Line) bool {
+	lo, hi := math.Inf(1), 0.0
+	for _, l := range lines {
+		peak, pos := 0.0, 0
+		for _, v := range l.Y {
+			if v > 0 {
+				peak, pos = max(peak, v), pos+1
+			}
+		}
+		if 10*pos < 9*len(l.Y) {
+			return false
+		}
+		lo, hi = min(lo, peak), max(hi, peak)
+	}
+	return len(lines) > 1 && lo < smallShare*hi
 }
 
 // breakerPanels are a panel per circuit breaker: its state as bands
@@ -119,7 +180,8 @@ func (sr *seriesReader) breakerPanels() []report.Panel {
 	return panels
 }
 
-// serviceTimeline is a service's own figure: load, occupancy, latency.
+// serviceTimeline is a service's own figure: load, queue, workers,
+// latency.
 func (sr *seriesReader) serviceTimeline(s topology.ServiceResult, subtitle string, spans []report.Span) Named {
 	n, line := s.Name, sr.line
 	zero := 0.0
@@ -140,15 +202,18 @@ func (sr *seriesReader) serviceTimeline(s topology.ServiceResult, subtitle strin
 			loadLines = append(loadLines, line(n, extra.key, extra.label))
 		}
 	}
-	occupancy := []report.Line{
-		line(n, topology.ServiceQueueLength, "queue length"),
-		line(n, topology.ServiceBusyWorkers, "busy workers"),
-		line(n, topology.ServiceWastedWork, "wasted (busy for nobody)"),
-	}
+	// The queue and the workers have their own panels: a queue of
+	// 2,000 would flatten 10 busy workers, and the workers busy for
+	// nobody, at the floor of a shared axis.
+	queue := []report.Line{line(n, topology.ServiceQueueLength, "queue length")}
 	// Expired requests still holding queue places (abandonment
 	// at_dequeue with propagated deadlines).
 	if sr.has(n, topology.ServiceExpiredInQueue) {
-		occupancy = append(occupancy, line(n, topology.ServiceExpiredInQueue, "queued past their deadline"))
+		queue = append(queue, line(n, topology.ServiceExpiredInQueue, "queued past their deadline"))
+	}
+	workers := []report.Line{
+		line(n, topology.ServiceBusyWorkers, "busy workers"),
+		line(n, topology.ServiceWastedWork, "wasted (busy for nobody)"),
 	}
 	return Named{File: "timeline-" + n + ".png", Figure: report.Figure{
 		Title:    fmt.Sprintf("%s: service %s", sr.res.Name, n),
@@ -156,7 +221,8 @@ func (sr *seriesReader) serviceTimeline(s topology.ServiceResult, subtitle strin
 		Spans:    spans,
 		Panels: []report.Panel{
 			{Title: "Load", YLabel: "requests/s", YMin: &zero, Lines: loadLines},
-			{Title: "Occupancy (time average)", YLabel: "requests", YMin: &zero, Lines: occupancy},
+			{Title: "Queue (time average)", YLabel: "requests", YMin: &zero, Lines: queue},
+			{Title: "Workers (time average): busy, and busy for nobody (their caller gave up)", YLabel: "workers", YMin: &zero, Lines: workers},
 			{
 				Title: "Latency at the service (arrival to response)", YLabel: "latency (ms)", LogY: true,
 				Lines: []report.Line{
