@@ -169,6 +169,8 @@ type browser struct {
 	shots string
 	// tabbed lists the elements Tab focused, in order (keyboard).
 	tabbed []string
+	// verdicts are the verdict keys the Go code gives (projector).
+	verdicts []string
 }
 
 func (b *browser) do(actions ...chromedp.Action[chromedp.Void]) {
@@ -215,7 +217,9 @@ func (b *browser) layout() {
 	b.t.Helper()
 	bad := eval[[]string](b, `(() => {
 		const bad = [];
-		for (const sel of ["h1", "#catalogue", "#toml", "#gutter", "#run", "#stop", "#seed", "#results"]) {
+		// The results: a single run's, or a comparison's or sweep's (one
+		// at a time).
+		for (const sel of ["h1", "#catalogue", "#toml", "#gutter", "#run", "#stop", "#seed", "#results:not([hidden]), #batch-results:not([hidden])"]) {
 			const el = document.querySelector(sel);
 			const r = el && el.getBoundingClientRect();
 			if (!r || r.width === 0 || r.height === 0) bad.push(sel + " not visible");

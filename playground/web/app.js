@@ -304,10 +304,11 @@ async function runNow() {
   const fromRun = document.activeElement === $("run");
   $("run").disabled = true;
   $("stop").disabled = false;
-  if (fromRun) $("stop").focus(); // a disabled button drops the focus
+  if (fromRun) $("stop").focus({ preventScroll: true }); // a disabled button drops the focus
   $("pin").disabled = true;
   $("progress").value = 0;
   $("progress-text").textContent = "0 %";
+  clearResults("run", "Running…");
   const t0 = performance.now();
   performance.mark("run-click");
   const req = { text: $("toml").value, seed: $("seed").value.trim(), set: settings() };
@@ -324,12 +325,14 @@ async function runNow() {
   if (r.error) {
     setStatus("The run failed.");
     showError(r);
+    reveal($("results"));
     return;
   }
   state.last = { ...r, summaryJSON: JSON.parse(r.summary), req, file: state.file, values: { ...state.values }, ms };
   setStatus(`Done in ${ms} ms (seed ${r.seed}).`);
   $("pin").disabled = false;
   render();
+  reveal($("results"));
   performance.mark("result-rendered");
 }
 
@@ -345,6 +348,7 @@ function earlyFigures() {
       div = document.createElement("div");
       div.className = "figures";
       $("current").replaceChildren(div);
+      reveal($("results"));
     }
     const img = document.createElement("img");
     img.src = blobURL(f.svg, "image/svg+xml");
@@ -370,6 +374,7 @@ function earlyFigures() {
     const old = $("current").querySelector(".live img");
     if (old) URL.revokeObjectURL(old.src);
     $("current").replaceChildren(live);
+    reveal($("results"));
     if (!old) {
       performance.mark("live-figure-inserted");
       img.decode().then(() => performance.mark("live-figure-decoded"), () => {});
@@ -383,7 +388,7 @@ function earlyFigures() {
 function keepFocus(f) {
   const had = document.activeElement === $("stop");
   f();
-  if (had) $("run").focus();
+  if (had) $("run").focus({ preventScroll: true }); // the result has been scrolled into view
 }
 
 function stopNow() {
@@ -393,6 +398,7 @@ function stopNow() {
   running = false;
   keepFocus(() => { $("stop").disabled = true; $("run").disabled = !state.info; });
   $("progress-text").textContent = "stopped";
+  clearResults("run", "Stopped: the run was abandoned. Run it again to see a result.");
   setStatus("Stopped: the run was abandoned, nothing was kept.");
   // Settle the abandoned promise's caller.
 }
@@ -408,13 +414,55 @@ function showError(r) {
 }
 
 // Rendering results.
+
+// verdictWords says every verdict the simulator gives (sim/topology's
+// Verdict constants, and sim/lint's) in words: [short, for a table; long,
+// for a result's headline]. The key is never shown: TestVerdictWords
+// fails if the Go code gives a verdict missing here.
 const verdictWords = {
-  locked_in: "LOCKED IN: the system stayed down after the trigger was gone",
-  relapsed: "RELAPSED: it came back, then fell again (locked in)",
-  recovered: "Recovered: goodput came back after the fault",
-  unaffected: "Unaffected: the fault did not hurt the users",
-  "": "No fault in this experiment",
+  locked_in: ["locked in", "LOCKED IN: the system stayed down after the trigger was gone"],
+  relapsed: ["relapsed", "RELAPSED: it came back, then fell again (locked in)"],
+  recovered: ["recovered", "Recovered: goodput came back after the fault"],
+  unaffected: ["unaffected", "Unaffected: the fault did not hurt the users"],
+  no_baseline: ["no baseline", "No baseline: nothing was measured before the fault (it starts in the warm-up, or nothing succeeded), so there is nothing to recover to"],
+  undetermined: ["undetermined", "Undetermined: the run ends too soon after the fault to tell whether it recovered"],
+  budget: ["over budget", "Over budget: not simulated, the file asks for more than the budget allows"],
+  "": ["no fault", "No fault in this experiment"],
 };
+
+// verdictText is a verdict in words (long: the headline's sentence); a
+// key missing from verdictWords is written with spaces, never raw.
+function verdictText(v, long) {
+  const w = verdictWords[v || ""];
+  return w ? w[long ? 1 : 0] : String(v).replace(/_/g, " ");
+}
+
+// One answer on the page at a time: a run clears the last comparison or
+// sweep, and they clear the run (a pinned result stays with its column).
+// show is "run" or "batch"; text is the placeholder while it runs.
+function clearResults(show, text) {
+  const run = show === "run";
+  $("results").hidden = !run;
+  $("batch-results").hidden = run;
+  const el = run ? $("current") : $("batch-out");
+  el.replaceChildren();
+  const p = document.createElement("p");
+  p.className = "empty";
+  p.textContent = text;
+  el.append(p);
+  state.last = null; // Pin pins what is shown
+  $("pin").disabled = true;
+  revealed = false;
+}
+
+// reveal scrolls a result's section to the top of the window when its
+// first part arrives (once per run: later parts do not move the page).
+let revealed = false;
+function reveal(section) {
+  if (revealed) return;
+  revealed = true;
+  section.scrollIntoView({ block: "start" });
+}
 
 function render() {
   const two = state.pinned !== null;
@@ -434,7 +482,7 @@ function fill(el, r, title, other) {
   h3.textContent = `${title}: ${s.experiment}, seed ${s.seed}${knobText}`;
   const verdict = document.createElement("p");
   verdict.className = "verdict " + (h.verdict || "none");
-  verdict.textContent = verdictWords[h.verdict] || h.verdict;
+  verdict.textContent = verdictText(h.verdict, true);
   verdict.dataset.verdict = h.verdict;
   const reasons = document.createElement("ul");
   reasons.className = "reasons";

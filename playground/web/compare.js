@@ -58,6 +58,9 @@ async function runBatch(op) {
   const reps = $(op === "compare" ? "reps" : "sweep-reps").value.trim();
   const req = { text: $("toml").value, seed: $("seed").value.trim(), reps, name: batch.info.name };
   setStatus(op === "compare" ? "Comparing the variants…" : "Running the sweep…");
+  $("batch-title").textContent = `${op === "compare" ? "Comparison" : "Sweep"}: ${req.name}`;
+  clearResults("batch", op === "compare" ? "Comparing the variants…" : "Running the sweep…"); // app.js
+  batch.last = null;
   const t0 = performance.now();
   const r = await batch.worker.call(op, req, (pct) => {
     $("batch-progress").value = pct;
@@ -67,18 +70,18 @@ async function runBatch(op) {
   endBatch();
   const ms = Math.round(performance.now() - t0);
   const el = $("batch-out");
-  $("batch-results").hidden = false;
-  $("batch-title").textContent = `${op === "compare" ? "Comparison" : "Sweep"}: ${req.name}`;
   if (r.error) {
     setStatus(op === "compare" ? "The comparison was refused." : "The sweep was refused.");
     el.replaceChildren(paragraph("error", "Refused: " + r.error));
     el.firstChild.dataset.refused = "true";
     if (/budget/.test(r.error)) el.append(paragraph("note", "The page's budget is fixed (ressim's default, with 1 GiB of heap): lower the replications here, or run it with the CLI, whose flags raise the limits."));
+    reveal($("batch-results"));
     return;
   }
   setStatus(`${op === "compare" ? "Comparison" : "Sweep"} done in ${ms} ms: ${r.runs} runs, seed ${r.seed}.`);
   batch.last = r;
   renderBatch(op, r, req);
+  reveal($("batch-results")); // app.js
 }
 
 // The largest replication count a share link may set (the fields' max).
@@ -122,6 +125,7 @@ function stopBatch() {
   batch.worker = null;
   endBatch();
   $("batch-progress-text").textContent = "stopped";
+  clearResults("batch", "Stopped: the comparison or sweep was abandoned. Start it again to see a result.");
   setStatus("Stopped: the comparison or sweep was abandoned, nothing was kept.");
 }
 
@@ -152,8 +156,6 @@ function renderBatch(op, r, req) {
   for (const w of r.warnings || []) el.append(paragraph("error", w));
 }
 
-const verdictShort = { locked_in: "locked in", relapsed: "relapsed", recovered: "recovered", unaffected: "unaffected" };
-
 // verdictTable: per variant, the first fault's verdicts over its
 // replications and the file's expectations on it.
 function verdictTable(arms) {
@@ -173,7 +175,7 @@ function verdictTable(arms) {
     v.className = "verdict " + (main || "none");
     v.dataset.verdict = main;
     v.textContent = a.verdicts.length
-      ? a.verdicts.map((x) => `${verdictShort[x.verdict] || x.verdict} ${x.count}/${a.replications}`).join(", ")
+      ? a.verdicts.map((x) => `${verdictText(x.verdict)} ${x.count}/${a.replications}`).join(", ")
       : "no fault to judge";
     const e = document.createElement("td");
     for (const x of a.expectations || []) {
@@ -190,37 +192,91 @@ function verdictTable(arms) {
 }
 
 // markdownTables renders the CLI's compare.md or sweep.md: headings,
-// paragraphs and pipe tables.
+// paragraphs and pipe tables, compact for a projector: numbers to three
+// or four significant digits (the downloads keep every digit), a mean,
+// its interval and a difference each kept on one line, and compare.md's
+// table (a row per variant, a column per metric) turned to a row per
+// metric, a column per variant, which fits the width of a slide.
 function markdownTables(md) {
   const div = document.createElement("div");
   div.className = "md";
-  let table = null;
+  let rows = null;
+  const flush = () => {
+    if (rows) div.append(pipeTable(rows[0][0] === "variant" ? transpose(rows) : rows));
+    rows = null;
+  };
   for (const line of md.split("\n")) {
     if (line.startsWith("|")) {
       const cells = line.slice(1, -1).split("|").map((c) => c.trim());
       if (cells.every((c) => /^-+$/.test(c))) continue;
-      if (!table) {
-        table = document.createElement("table");
-        const tr = table.createTHead().insertRow();
-        for (const c of cells) tr.append(Object.assign(document.createElement("th"), { scope: "col", textContent: c }));
-        div.append(table);
-        continue;
-      }
-      const tr = (table.tBodies[0] || table.createTBody()).insertRow();
-      cells.forEach((c, i) => {
-        const td = document.createElement(i === 0 ? "th" : "td");
-        if (i === 0) td.scope = "row";
-        else td.className = "num";
-        td.textContent = c;
-        tr.append(td);
-      });
+      (rows = rows || []).push(cells);
       continue;
     }
-    table = null;
+    flush();
     if (line.startsWith("#")) div.append(Object.assign(document.createElement("h3"), { textContent: line.replace(/^#+\s*/, "") }));
     else if (line.trim()) div.append(paragraph("note", line));
   }
+  flush();
   return div;
+}
+
+function transpose(rows) {
+  const t = rows[0].map((_, j) => rows.map((r) => r[j] ?? ""));
+  t[0][0] = "metric";
+  return t;
+}
+
+// pipeTable: the first row as the header, the first column as row
+// headers, every other cell a compact value.
+function pipeTable(rows) {
+  const table = document.createElement("table");
+  const head = table.createTHead().insertRow();
+  for (const c of rows[0]) head.append(Object.assign(document.createElement("th"), { scope: "col", textContent: c }));
+  const body = table.createTBody();
+  for (const cells of rows.slice(1)) {
+    const tr = body.insertRow();
+    cells.forEach((c, i) => {
+      const td = document.createElement(i === 0 ? "th" : "td");
+      if (i === 0) {
+        td.scope = "row";
+        td.textContent = c;
+      } else {
+        td.className = "num";
+        compactCell(td, c);
+      }
+      tr.append(td);
+    });
+  }
+  return table;
+}
+
+// compactCell writes a cell of compare.md ("731.3 [720.5, 742] Δ -495.8
+// [-505.6, -485.9] *") as two unbreakable lines: the value with its
+// interval, and the difference from the base, marked when significant.
+function compactCell(td, text) {
+  const [value, delta] = text.split(/\s*Δ\s*/);
+  td.append(nowrap("value", compactNumbers(value)));
+  if (delta !== undefined) {
+    const d = nowrap("delta" + (/\*\s*$/.test(delta) ? " significant" : ""), "Δ " + compactNumbers(delta));
+    if (/\*\s*$/.test(delta)) d.title = "its 95 % interval excludes zero";
+    td.append(document.createElement("br"), d);
+  }
+}
+
+function nowrap(cls, text) {
+  return Object.assign(document.createElement("span"), { className: cls, textContent: text });
+}
+
+// compactNumbers rounds every decimal number in s to 3 significant
+// digits (4 from 1000 up, as integers), with a true minus sign.
+function compactNumbers(s) {
+  return s.replace(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/gi, (m) => {
+    const x = Number(m);
+    if (!Number.isFinite(x)) return m;
+    const a = Math.abs(x);
+    const t = a >= 100 || Number.isInteger(x) ? String(Math.round(x)) : String(Number(x.toPrecision(3)));
+    return t.replace(/^-/, "−");
+  });
 }
 
 function batchDownloads(r, name, text) {
