@@ -18,12 +18,36 @@ type notebook struct {
 		Source         json.RawMessage `json:"source"`
 		Outputs        []any           `json:"outputs"`
 		ExecutionCount *int            `json:"execution_count"`
+		Metadata       cellMetadata    `json:"metadata"`
 	} `json:"cells"`
 	Metadata struct {
 		Kernelspec struct {
 			Name string `json:"name"`
 		} `json:"kernelspec"`
 	} `json:"metadata"`
+}
+
+// cellMetadata is the part of a cell's metadata that hides it: tags
+// (Jupyter Book, nbconvert's TagRemovePreprocessor), jupyter.source_hidden
+// (JupyterLab and Notebook 7 collapse the input) and hide_input (the
+// classic notebook's hide_input extension).
+type cellMetadata struct {
+	Tags    []string `json:"tags"`
+	Jupyter struct {
+		SourceHidden  bool `json:"source_hidden"`
+		OutputsHidden bool `json:"outputs_hidden"`
+	} `json:"jupyter"`
+	HideInput bool `json:"hide_input"`
+}
+
+// has reports whether the cell carries tag.
+func (m cellMetadata) has(tag string) bool {
+	for _, t := range m.Tags {
+		if t == tag {
+			return true
+		}
+	}
+	return false
 }
 
 // labs lists the committed notebooks, failing if there are none.

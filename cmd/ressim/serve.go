@@ -25,7 +25,8 @@ The site comes from, in order: --dir (a folder built with
 'go run ./playground/build -o DIR'); the copy compiled into this binary
 (built with -tags playground_embed); or it is built now into the user cache
 folder, which needs the go command and ressim's source (run it from the
-source folder).
+source folder) and takes a few minutes the first time: build it before
+you need it.
 
 It listens on --addr (loopback by default; give 0.0.0.0:8080 to serve a
 room), prints the URL, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
@@ -78,9 +79,26 @@ func siteFS(c *cobra.Command, dir string) (fs.FS, error) {
 		cache = os.TempDir()
 	}
 	out := filepath.Join(cache, "ressim", "playground")
-	fmt.Fprintf(c.ErrOrStderr(), "ressim serve: building the playground into %s (the go command compiles main.wasm; a minute or more the first time)\n", out)
+	fmt.Fprint(c.ErrOrStderr(), buildNotice(out))
 	if err := playground.Build(c.Context(), out); err != nil {
 		return nil, fmt.Errorf("serve: %w (or give --dir a built site)", err)
 	}
 	return os.DirFS(out), nil
+}
+
+// firstWasmBuild is how long the first build of main.wasm took with an
+// empty Go build cache, measured on a 2-core machine (AMD EPYC, go1.26):
+// the go command compiles the standard library and ressim for js/wasm.
+// Later builds reuse Go's build cache and take seconds (3 s on the same machine).
+const firstWasmBuild = "162 s"
+
+// buildNotice is the line serve prints to stderr before it builds the
+// site into out. The first time (no main.wasm there yet) it warns that the
+// build takes minutes, so a room does not wait on a silent terminal, and
+// says how to build before the day.
+func buildNotice(out string) string {
+	if _, err := os.Stat(filepath.Join(out, playground.WasmFile)); err == nil {
+		return fmt.Sprintf("ressim serve: rebuilding the playground in %s (seconds: the go command reuses its build cache)\n", out)
+	}
+	return fmt.Sprintf("ressim serve: building the playground into %s; the first WebAssembly build takes a few minutes (%s measured on a 2-core machine), seconds after that; to build before the day: go run ./playground/build -o dist/playground, then ressim serve --dir dist/playground\n", out, firstWasmBuild)
 }

@@ -83,3 +83,26 @@ func TestServeDirWithoutSite(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+// TestServeBuildNotice: before a first WebAssembly build serve says it
+// takes minutes, with the measured figure and how to build ahead; once
+// main.wasm is there it says seconds.
+func TestServeBuildNotice(t *testing.T) {
+	dir := t.TempDir()
+	first := buildNotice(dir)
+	for _, want := range []string{dir, "first WebAssembly build takes a few minutes", firstWasmBuild + " measured", "go run ./playground/build -o dist/playground", "ressim serve --dir dist/playground"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("first-build notice lacks %q: %q", want, first)
+		}
+	}
+	if strings.Count(first, "\n") != 1 || !strings.HasSuffix(first, "\n") {
+		t.Errorf("first-build notice is not one line: %q", first)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.wasm"), []byte("\x00asm"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again := buildNotice(dir)
+	if strings.Contains(again, "minutes") || !strings.Contains(again, "seconds") {
+		t.Errorf("rebuild notice: %q", again)
+	}
+}
