@@ -17,9 +17,9 @@ type Breaker struct {
 	state  State
 	forced Mode          // Auto, or the mode Force put it in (force.go)
 	gen    uint64        // incremented on every transition; starts at 1
-	last  time.Duration // latest instant seen
-	seen  bool          // whether last is set
-	trips int           // consecutive trips since the last close
+	last   time.Duration // latest instant seen
+	seen   bool          // whether last is set
+	trips  int           // consecutive trips since the last close
 
 	openUntil time.Duration // end of the open pause, while Open
 
