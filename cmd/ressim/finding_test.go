@@ -16,7 +16,7 @@ func TestCompareLeadsWithFinding(t *testing.T) {
 	code, out, errOut := ressim("compare", "../../experiments/metastable-retry-storm.toml", "-o", t.TempDir(),
 		"--replications", "2", "--no-plots", "--series", "none")
 	first, _, _ := strings.Cut(out, "\n")
-	want := "metastable-retry-storm: base, backoff-jitter stay locked in; no-retries, retry-budget, breaker recover"
+	want := "metastable-retry-storm: base, backoff-jitter stay locked in; no-retries, retry-budget, breaker, cut-retries-at-120s recover"
 	if code != exitOK || !strings.HasPrefix(first, want) {
 		t.Errorf("exit %d, first line %q, want it to start %q\n%s", code, first, want, errOut)
 	}
