@@ -1,12 +1,14 @@
 package experiments_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"testing"
 	"time"
 
 	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/metrics"
 	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/topology"
 )
@@ -402,5 +404,63 @@ func TestActionKindsAndPathsCovered(t *testing.T) {
 		if !covered[k] {
 			t.Errorf("TestActionEffects has no case for %q", k)
 		}
+	}
+}
+
+// TestOperatorActionsReplay: a file with every operator move replays to
+// the same bytes (summary.json and timeseries.csv).
+func TestOperatorActionsReplay(t *testing.T) {
+	extra := `
+[[action]]
+at = "20s"
+kind = "force_breaker"
+target = "db"
+state = "open"
+[[action]]
+at = "25s"
+kind = "instances"
+target = "api"
+count = 2
+[[action]]
+at = "30s"
+kind = "shed"
+target = "users"
+share = 0.3
+[[action]]
+at = "35s"
+kind = "kill_switch"
+target = "side"
+state = "on"
+[[action]]
+at = "40s"
+kind = "force_breaker"
+target = "db"
+state = "auto"
+[[action]]
+at = "45s"
+kind = "instances"
+target = "api"
+count = 3`
+	var sums, series [2][]byte
+	for i := range sums {
+		exp, err := experiment.Parse("replay.toml", []byte(effectsBase+extra))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := runModel(t, exp.Model)
+		if len(res.Actions) != 6 {
+			t.Fatalf("%d actions ran, want 6", len(res.Actions))
+		}
+		if sums[i], err = run.SummaryJSON(res); err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := metrics.WriteCSV(&b, res.Series); err != nil {
+			t.Fatal(err)
+		}
+		series[i] = b.Bytes()
+	}
+	if !bytes.Equal(sums[0], sums[1]) || !bytes.Equal(series[0], series[1]) {
+		t.Error("two runs of the file with its operator moves differ")
 	}
 }
