@@ -2,21 +2,23 @@ package experiment
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/ressim/ressim/sim/policies/breaker"
 	"github.com/ressim/ressim/sim/topology"
 )
 
 // actionKeys are every key an [[action]] may hold, whatever its kind.
-var actionKeys = []string{"at", "label", "set", "kind", "target", "caller", "state", "share"}
+var actionKeys = []string{"at", "label", "set", "kind", "target", "caller", "state", "share", "count"}
 
 // ActionKinds are the operator moves an [[action]]'s kind names, in
 // documentation order; ActionKindsUnsupported those it names but ressim
-// does not model yet.
+// does not model yet (none now).
 var (
-	ActionKinds            = []string{"kill_switch", "shed"}
-	ActionKindsUnsupported = []string{"force_breaker", "instances"}
+	ActionKinds            = []string{"kill_switch", "force_breaker", "shed", "instances"}
+	ActionKindsUnsupported []string
 )
 
 // MidRunPaths are the setting paths an [[action]]'s set may change,
@@ -105,8 +107,10 @@ func (r *reader) actionKind(t *table, m *topology.Config) (topology.ActionConfig
 	ok := kok
 	switch {
 	case !kok:
-	case kind == "kill_switch":
-		return r.killSwitchAction(t, m)
+	case kind == "kill_switch", kind == "force_breaker":
+		return r.callAction(t, m, kind)
+	case kind == "instances":
+		return r.instancesAction(t, m)
 	case kind == "shed":
 		a.Kind = topology.ActionShed
 		a.Client, _ = t.str("target", true)
@@ -134,21 +138,33 @@ func (r *reader) actionKind(t *table, m *topology.Config) (topology.ActionConfig
 	return a, false
 }
 
-// killSwitchAction reads a kill_switch action: target, caller, state.
-func (r *reader) killSwitchAction(t *table, m *topology.Config) (topology.ActionConfig, bool) {
+// callAction reads a kill_switch or force_breaker action: target,
+// caller, state.
+func (r *reader) callAction(t *table, m *topology.Config, kind string) (topology.ActionConfig, bool) {
 	a := topology.ActionConfig{Kind: topology.ActionKillSwitch}
+	if kind == "force_breaker" {
+		a.Kind = topology.ActionForceBreaker
+	}
 	ok := true
 	a.Service, _ = t.str("target", true)
 	a.Caller, _ = t.str("caller", false)
 	st, sok := t.str("state", true)
 	switch {
-	case sok && st == "on":
-		a.On = true
-	case sok && st == "off":
-	case sok:
+	case !sok:
+		ok = false
+	case kind == "kill_switch" && (st == "on" || st == "off"):
+		a.On = st == "on"
+	case kind == "kill_switch":
 		r.errorf(t.key("state"), "a kill switch's state is \"on\" or \"off\", got %q", st)
 		ok = false
+	case st == "open":
+		a.Breaker = breaker.ForcedOpen
+	case st == "closed":
+		a.Breaker = breaker.ForcedClosed
+	case st == "auto":
+		a.Breaker = breaker.Auto
 	default:
+		r.errorf(t.key("state"), "a forced breaker's state is \"open\", \"closed\" or \"auto\" (back to its state machine), got %q", st)
 		ok = false
 	}
 	t.done("at", "label", "kind", "target", "caller", "state")
@@ -160,6 +176,37 @@ func (r *reader) killSwitchAction(t *table, m *topology.Config) (topology.Action
 	}
 	if a.Caller != "" && !r.hasCaller(m, a.Caller) {
 		r.errorf(t.key("caller"), "unknown caller %q: a service's name or client:NAME", a.Caller)
+		ok = false
+	}
+	if ok && a.Kind == topology.ActionForceBreaker && m.BreakerCalls(a.Service, a.Caller) == 0 {
+		from := ""
+		if a.Caller != "" {
+			from = " from " + a.Caller
+		}
+		r.errorf(t.key("target"), "no call to %q%s has a breaker: force_breaker forces the breakers of calls that have one (breaker = { ... })", a.Service, from)
+		ok = false
+	}
+	return a, ok
+}
+
+// instancesAction reads an instances action: target, count, at most the
+// service's declared instances.
+func (r *reader) instancesAction(t *table, m *topology.Config) (topology.ActionConfig, bool) {
+	a := topology.ActionConfig{Kind: topology.ActionInstances}
+	a.Service, _ = t.str("target", true)
+	n, ok := t.integer("count", true, 0, topology.MaxInstances)
+	a.Int = int(n)
+	t.done("at", "label", "kind", "target", "count")
+	if a.Service == "" {
+		return a, false
+	}
+	i := slices.IndexFunc(m.Services, func(s topology.ServiceConfig) bool { return s.Name == a.Service })
+	if i < 0 {
+		r.errorf(t.key("target"), "unknown service %q", a.Service)
+		return a, false
+	}
+	if decl := max(m.Services[i].Instances, 1); ok && a.Int > decl {
+		r.errorf(t.key("count"), "service %q declares %d instance(s): an action can take instances out of rotation and bring them back, not add instances the file does not declare (their per-instance state is allocated at the start); raise the service's instances and start with fewer in rotation, got %d", a.Service, decl, a.Int)
 		ok = false
 	}
 	return a, ok

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ressim/ressim/sim/policies/breaker"
 	"github.com/ressim/ressim/sim/topology"
 )
 
@@ -108,10 +109,12 @@ set = { "service.api.workers" = 3 }`, nil, `either set = { "path" = value } or k
 at = "1s"
 kind = "kill_swtch"
 target = "db"`, nil, `unknown action kind "kill_swtch" (did you mean "kill_switch"?)`},
-		{"a kind not yet supported", `
+		{"force_breaker of a call without a breaker", `
 [[action]]
 at = "1s"
-kind = "force_breaker"`, nil, `action kind "force_breaker" is not yet supported`},
+kind = "force_breaker"
+target = "db"
+state = "open"`, nil, `a.toml:32:1: action[0].target: no call to "db" has a breaker`},
 		{"shed share out of range", `
 [[action]]
 at = "1s"
@@ -152,6 +155,106 @@ state = "on"`, nil, `key "state" does not apply here`},
 				if got[i] != tt.want[i] {
 					t.Errorf("action %d = %+v, want %+v", i, got[i], tt.want[i])
 				}
+			}
+		})
+	}
+}
+
+// operatorBase has a call with a breaker and a service with 3 instances,
+// for the force_breaker and instances actions.
+const operatorBase = `schema = 1
+[experiment]
+name = "ops"
+duration = "60s"
+
+[[client]]
+name = "users"
+target = "api"
+rate = 100
+
+[[service]]
+name = "api"
+instances = 3
+workers = 10
+  [[service.step]]
+  call = "db"
+  breaker = { minimum_calls = 20, failure_rate = 50 }
+
+[[service]]
+name = "db"
+workers = 20
+service_time = { dist = "exponential", mean = "5ms" }
+`
+
+func TestOperatorActions(t *testing.T) {
+	tests := []struct {
+		name, actions string
+		want          topology.ActionConfig
+		err           string
+	}{
+		{"force open", `
+[[action]]
+at = "10s"
+kind = "force_breaker"
+target = "db"
+caller = "api"
+state = "open"`, topology.ActionConfig{At: 10 * time.Second, Kind: topology.ActionForceBreaker, Service: "db", Caller: "api", Breaker: breaker.ForcedOpen}, ""},
+		{"force closed, then auto", `
+[[action]]
+at = "10s"
+kind = "force_breaker"
+target = "db"
+state = "auto"`, topology.ActionConfig{At: 10 * time.Second, Kind: topology.ActionForceBreaker, Service: "db", Breaker: breaker.Auto}, ""},
+		{"a bad breaker state", `
+[[action]]
+at = "10s"
+kind = "force_breaker"
+target = "db"
+state = "on"`, topology.ActionConfig{}, `a.toml:28:1: action[0].state: a forced breaker's state is "open", "closed" or "auto"`},
+		{"no breaker from that caller", `
+[[action]]
+at = "10s"
+kind = "force_breaker"
+target = "api"
+state = "open"`, topology.ActionConfig{}, `no call to "api" has a breaker`},
+		{"instances", `
+[[action]]
+at = "10s"
+kind = "instances"
+target = "api"
+count = 1`, topology.ActionConfig{At: 10 * time.Second, Kind: topology.ActionInstances, Service: "api", Int: 1}, ""},
+		{"more instances than declared", `
+[[action]]
+at = "10s"
+kind = "instances"
+target = "api"
+count = 4`, topology.ActionConfig{}, `a.toml:28:1: action[0].count: service "api" declares 3 instance(s): an action can take instances out of rotation and bring them back, not add instances`},
+		{"instances of an unknown service", `
+[[action]]
+at = "10s"
+kind = "instances"
+target = "nosuch"
+count = 1`, topology.ActionConfig{}, `action[0].target: unknown service "nosuch"`},
+		{"instances without count", `
+[[action]]
+at = "10s"
+kind = "instances"
+target = "api"`, topology.ActionConfig{}, `missing required key "count"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := Parse("a.toml", []byte(operatorBase+tt.actions))
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := e.Model.Actions; len(got) != 1 || got[0] != tt.want {
+				t.Fatalf("actions %+v, want %+v", got, tt.want)
 			}
 		})
 	}

@@ -31,9 +31,10 @@ type ActionResult struct {
 type action struct {
 	m      *Model
 	cfg    *ActionConfig
-	site   *callSite // ActionRetryAttempts
-	client *client   // ActionClientRate, ActionShed
-	svc    *service  // ActionWorkers, ActionQueueCapacity
+	site   *callSite   // ActionRetryAttempts
+	client *client     // ActionClientRate, ActionShed
+	svc    *service    // ActionWorkers, ActionQueueCapacity, ActionInstances
+	sites  []*callSite // ActionForceBreaker: the calls whose breakers it forces
 	res    ActionResult
 }
 
@@ -70,8 +71,17 @@ func (m *Model) buildActions() error {
 			if c.Kind == ActionShed && a.client.shedRng == nil {
 				a.client.shedRng = m.sim.Stream("action/shed/" + c.Client)
 			}
-		case ActionWorkers, ActionQueueCapacity:
+		case ActionWorkers, ActionQueueCapacity, ActionInstances:
 			a.svc = m.byName[c.Service]
+		case ActionForceBreaker:
+			for _, s := range m.sites {
+				if s.callee == c.Service && (c.Caller == "" || s.caller == c.Caller) && s.guards.breaker != nil {
+					a.sites = append(a.sites, s)
+				}
+			}
+			if len(a.sites) == 0 {
+				return fmt.Errorf("topology: action %d: %s: no call has a breaker", i, c.subject())
+			}
 		}
 		m.actions = append(m.actions, a)
 	}
@@ -146,18 +156,8 @@ func (a *action) run(now engine.Time, _ any) {
 		from = strconv.FormatFloat(a.client.rate, 'g', -1, 64)
 		a.client.rate = c.Value
 		to = strconv.FormatFloat(c.Value, 'g', -1, 64)
-	case ActionWorkers:
-		s := a.svc
-		from, to = strconv.Itoa(s.workers), strconv.Itoa(c.Int)
-		d := c.Int - s.workers
-		s.workers = c.Int
-		for _, in := range s.insts {
-			in.capacity += d
-			if d > 0 {
-				in.startNext(now)
-			}
-		}
-		s.syncWorkers(now)
+	case ActionWorkers, ActionInstances, ActionForceBreaker:
+		from, to = a.runService(now)
 	case ActionQueueCapacity:
 		s := a.svc
 		from = "unbounded"
@@ -180,6 +180,40 @@ func (a *action) run(now engine.Time, _ any) {
 	a.res = ActionResult{At: c.At, Kind: c.Kind.String(), Subject: c.subject(), Label: c.ReportLabel(), From: from, To: to}
 	m.actionLog = append(m.actionLog, a.res)
 	m.logEvent(now.Duration(), EventAction, a.res.Subject, from, to, a.res.Label)
+}
+
+// runService applies a workers, instances or force_breaker action at now
+// and returns the old and new values.
+func (a *action) runService(now engine.Time) (from, to string) {
+	c := a.cfg
+	switch c.Kind {
+	case ActionWorkers:
+		s := a.svc
+		from, to = strconv.Itoa(s.workers), strconv.Itoa(c.Int)
+		d := c.Int - s.workers
+		s.provision(now)
+		s.workers = c.Int
+		for _, in := range s.insts {
+			in.capacity += d
+			if d > 0 {
+				in.startNext(now)
+			}
+		}
+		s.syncWorkers(now)
+	case ActionInstances:
+		s := a.svc
+		from, to = strconv.Itoa(s.running), strconv.Itoa(c.Int)
+		s.setRunning(now, c.Int)
+	case ActionForceBreaker:
+		from, to = a.sites[0].guards.breaker.Mode().String(), c.Breaker.String()
+		for _, site := range a.sites {
+			a.m.breakerSync(now, site)
+			if tr, moved := site.guards.breaker.Force(now.Duration(), c.Breaker); moved {
+				a.m.logBreaker(now.Duration(), site, tr)
+			}
+		}
+	}
+	return from, to
 }
 
 // rateActions returns the client's rate changes as schedule points, in

@@ -123,6 +123,6 @@ func (s *service) randomUp(i int) *instance {
 	return nil
 }
 
-// usable reports whether callers may send to the instance: up, ready and
-// not ejected.
-func (in *instance) usable() bool { return !in.down && in.ready && !in.ejected }
+// usable reports whether callers may send to the instance: up, in
+// rotation, ready and not ejected.
+func (in *instance) usable() bool { return !in.down && !in.parked && in.ready && !in.ejected }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ressim/ressim/sim/policies/breaker"
 )
 
 // ActionKind is what a timed action does: an operator's move at one
@@ -51,9 +53,24 @@ const (
 	// and rejected, and send no attempt. 0 stops shedding. Requests
 	// already sent are unaffected.
 	ActionShed
+	// ActionForceBreaker forces the breakers of the calls to Service
+	// (from Caller, or from every caller) into mode Breaker: open (every
+	// call refused as by an open breaker), closed (every call admitted,
+	// no result recorded) or back to automatic (closed, with an empty
+	// window; breaker.Breaker.Force). Calls already admitted go on; their
+	// results are ignored by the breaker.
+	ActionForceBreaker
+	// ActionInstances sets the instances of Service in rotation to Int,
+	// from 0 to the instances the configuration declares (no new instance
+	// is allocated mid-run). The instances from index Int on leave the
+	// rotation: callers send them nothing new, and they finish what they
+	// have queued and running (a graceful drain, unlike a crash); an
+	// instance brought back takes traffic at once. A crash fault or a
+	// restart does not bring an instance back into the rotation.
+	ActionInstances
 )
 
-var actionNames = [...]string{"retry_attempts", "client_rate", "workers", "queue_capacity", "kill_switch", "shed"}
+var actionNames = [...]string{"retry_attempts", "client_rate", "workers", "queue_capacity", "kill_switch", "shed", "force_breaker", "instances"}
 
 // String returns the action kind's name.
 func (k ActionKind) String() string {
@@ -107,16 +124,18 @@ type ActionConfig struct {
 	Subject string
 	// Client: ActionClientRate's and ActionShed's client.
 	Client string
-	// Service: ActionWorkers', ActionQueueCapacity's and
-	// ActionKillSwitch's service.
+	// Service: ActionWorkers', ActionQueueCapacity's, ActionInstances',
+	// and ActionKillSwitch's and ActionForceBreaker's callee.
 	Service string
-	// Caller limits ActionKillSwitch to the calls made by one service (or
-	// "client:NAME"); empty means every caller.
+	// Caller limits ActionKillSwitch and ActionForceBreaker to the calls
+	// made by one service (or "client:NAME"); empty means every caller.
 	Caller string
 	// Call: ActionRetryAttempts' call site.
 	Call CallRef
-	// Int: the new retry attempts, workers or queue bound.
+	// Int: the new retry attempts, workers, queue bound or instances.
 	Int int
+	// Breaker: ActionForceBreaker's mode.
+	Breaker breaker.Mode
 	// Value: the new rate (requests per second) or shed share.
 	Value float64
 	// On: ActionKillSwitch's new position.
@@ -154,6 +173,14 @@ func (a ActionConfig) subject() string {
 		return s
 	case ActionShed:
 		return "shed " + a.Client
+	case ActionForceBreaker:
+		s := "force_breaker " + a.Service
+		if a.Caller != "" {
+			s += " from " + a.Caller
+		}
+		return s
+	case ActionInstances:
+		return "instances " + a.Service
 	}
 	return a.Kind.String()
 }
@@ -236,7 +263,7 @@ func (a *ActionConfig) validateServiceSide(c *Config, svcs map[string]int) error
 			return bad("queue_capacity must be >= 0, got %d", a.Int)
 		}
 		return wrapBad(SettingQueueCapacity.checkInt(a.Int))
-	case ActionKillSwitch:
+	case ActionKillSwitch, ActionForceBreaker:
 		if name, isClient := strings.CutPrefix(a.Caller, "client:"); isClient {
 			if !slices.ContainsFunc(c.Clients, func(cl ClientConfig) bool { return cl.Name == name }) {
 				return bad("unknown caller client %q", name)
@@ -244,9 +271,52 @@ func (a *ActionConfig) validateServiceSide(c *Config, svcs map[string]int) error
 		} else if _, ok := svcs[a.Caller]; a.Caller != "" && !ok {
 			return bad("unknown caller service %q", a.Caller)
 		}
+		if a.Kind == ActionKillSwitch {
+			return nil
+		}
+		if a.Breaker > breaker.ForcedClosed {
+			return bad("unknown breaker mode %d", a.Breaker)
+		}
+		if c.BreakerCalls(a.Service, a.Caller) == 0 {
+			return bad("%s: no call has a breaker", a.subject())
+		}
+		return nil
+	case ActionInstances:
+		n := max(s.Instances, 1)
+		if a.Int < 0 || a.Int > n {
+			return bad("instances must be in [0, %d], the service's instances (an action cannot add instances the file does not declare), got %d", n, a.Int)
+		}
 		return nil
 	}
 	return bad("unknown action kind %d", a.Kind)
+}
+
+// BreakerCalls counts the calls to target (from caller, a service or
+// "client:NAME", or from every caller if caller is empty) that have a
+// breaker: the calls a force_breaker action forces.
+func (c *Config) BreakerCalls(target, caller string) int {
+	n := 0
+	for _, cl := range c.Clients {
+		if cl.Target == target && (caller == "" || caller == "client:"+cl.Name) && cl.Call.Guards.Breaker != nil {
+			n++
+		}
+	}
+	for i := range c.Services {
+		s := &c.Services[i]
+		if caller != "" && caller != s.Name {
+			continue
+		}
+		for _, steps := range s.handlers() {
+			for _, st := range steps {
+				for _, cc := range st.Calls {
+					if cc.Service == target && cc.Policy.Guards.Breaker != nil {
+						n++
+					}
+				}
+			}
+		}
+	}
+	return n
 }
 
 // callPolicy returns the policy of the call site r names.

@@ -21,9 +21,10 @@ const (
 	// site ("caller->callee/operation"); From and To are "closed",
 	// "open" or "half_open"; Detail is the reason (breaker.Reason:
 	// failure_rate, slow_call_rate, probe_failed, pause_elapsed,
-	// probes_succeeded). The move to half_open is recorded at the end of
-	// the open pause, the instant from which the breaker lets probes
-	// through, even if the first call comes later.
+	// probes_succeeded; forced and released for a force_breaker action).
+	// The move to half_open is recorded at the end of the open pause,
+	// the instant from which the breaker lets probes through, even if
+	// the first call comes later.
 	EventBreaker EventKind = "breaker"
 	// EventProbe: a half-open breaker's probe came back. Subject is the
 	// call site; From is "half_open", To "passed" or "failed" (slow calls

@@ -53,8 +53,9 @@ type Result struct {
 type ServiceResult struct {
 	Name      string
 	Instances int
-	// Workers is the configured workers (Threads) or slots (Async) per
-	// instance.
+	// Workers is the workers (Threads) or slots (Async) per instance at
+	// the end of the run: the configured value, unless a timed action
+	// changed it.
 	Workers int
 	Async   bool
 	// InstanceArrivals splits Arrivals by instance.
@@ -96,7 +97,10 @@ type ServiceResult struct {
 	Sojourn, Wait, Service *metrics.Histogram
 	// Time averages over the window of the live requests in the service,
 	// waiting, and in service; Utilization is MeanBusy over the
-	// configured capacity. A request whose propagated deadline passed
+	// provisioned capacity, workers times instances in rotation: the
+	// configured capacity, or its time average over the window when
+	// timed actions changed the workers or the instances (faults do not
+	// change it). A request whose propagated deadline passed
 	// while it waited is no longer live: it counts in MeanExpiredInQueue.
 	MeanInSystem, MeanQueue, MeanBusy, Utilization float64
 	// MeanExpiredInQueue is the time average of the requests that still
@@ -255,7 +259,7 @@ func (m *Model) serviceResult(s *service, users uint64) ServiceResult {
 	r := ServiceResult{
 		Name:               s.cfg.Name,
 		Instances:          len(s.insts),
-		Workers:            s.capacity() / len(s.insts),
+		Workers:            s.workers,
 		Async:              s.cfg.Mode == Async,
 		Arrivals:           c[cOffered],
 		Admitted:           c[cAdmitted],
@@ -295,7 +299,7 @@ func (s *service) resultExtras(r *ServiceResult, users uint64) {
 	for _, in := range s.insts {
 		r.InstanceArrivals = append(r.InstanceArrivals, in.arrivals)
 	}
-	r.Utilization = r.MeanBusy / float64(s.capacity())
+	r.Utilization = r.MeanBusy / s.provisioned()
 	if users > 0 {
 		r.Amplification = float64(r.Arrivals) / float64(users)
 	}

@@ -29,6 +29,15 @@ type service struct {
 	// bound per instance, the file's until a timed action changes them
 	// (action.go); queueCap < 0 is unbounded.
 	workers, queueCap int
+	// running is the number of instances in rotation: all of them until
+	// an instances action takes some out (workers.go).
+	running int
+	// The provisioned capacity (workers times instances in rotation) as
+	// actions set it, for the utilization: its area over the window until
+	// provAt, and whether an action ever changed it (workers.go).
+	provArea float64
+	provAt   engine.Time
+	provSet  bool
 }
 
 // handler is the code that serves one operation.
@@ -55,6 +64,7 @@ type instance struct {
 	queue    fifo
 	running  []*attempt // requests in service, for crashes
 	down     bool
+	parked   bool   // out of rotation by an instances action: drains, takes nothing new
 	epoch    uint32 // bumped by each crash; work from an older epoch is lost
 
 	outstanding int    // admitted or in transit, for the balancer
@@ -83,7 +93,7 @@ func newService(m *Model, cfg *ServiceConfig) (*service, error) {
 	if cfg.Mode == Async {
 		capacity = cfg.MaxInFlight
 	}
-	s.workers, s.queueCap = capacity, cfg.QueueCapacity
+	s.workers, s.queueCap, s.running = capacity, cfg.QueueCapacity, n
 	for i := 0; i < n; i++ {
 		s.insts = append(s.insts, &instance{svc: s, idx: i, capacity: capacity, latMult: 1, ready: true})
 	}

@@ -210,10 +210,10 @@ func (h *probeHandler) Handle(now engine.Time, arg any) {
 	}
 }
 
-// anyUp reports whether some instance of s is up and ready.
+// anyUp reports whether some instance of s is up, in rotation and ready.
 func (s *service) anyUp() bool {
 	for _, in := range s.insts {
-		if !in.down && in.ready {
+		if !in.down && !in.parked && in.ready {
 			return true
 		}
 	}

@@ -14,11 +14,12 @@ type Breaker struct {
 	minCalls  int
 	isFailure func(policies.Outcome) bool
 
-	state State
-	gen   uint64        // incremented on every transition; starts at 1
-	last  time.Duration // latest instant seen
-	seen  bool          // whether last is set
-	trips int           // consecutive trips since the last close
+	state  State
+	forced Mode          // Auto, or the mode Force put it in (force.go)
+	gen    uint64        // incremented on every transition; starts at 1
+	last   time.Duration // latest instant seen
+	seen   bool          // whether last is set
+	trips  int           // consecutive trips since the last close
 
 	openUntil time.Duration // end of the open pause, while Open
 
@@ -70,7 +71,7 @@ func (b *Breaker) Allow(now time.Duration) (Permit, bool) {
 	now = b.clamp(now)
 	b.refresh(now)
 	switch b.state {
-	case Closed:
+	case Closed: // and ForcedClosed
 		return Permit{gen: b.gen}, true
 	case HalfOpen:
 		if b.probesAdmitted < b.cfg.PermittedNumberOfCallsInHalfOpenState {
@@ -87,7 +88,7 @@ func (b *Breaker) Allow(now time.Duration) (Permit, bool) {
 // generation), and the zero Permit, are ignored.
 func (b *Breaker) Record(now time.Duration, p Permit, o policies.Outcome, latency time.Duration) (Transition, bool) {
 	now = b.clamp(now)
-	if p.gen != b.gen {
+	if p.gen != b.gen || b.forced != Auto {
 		return Transition{}, false
 	}
 	local := o.IsLocal()
@@ -145,9 +146,9 @@ func (b *Breaker) Refresh(now time.Duration) (Transition, bool) {
 }
 
 // NextProbeAt returns the instant the open pause ends, when the breaker is
-// open; ok is false in any other state.
+// open; ok is false in any other state, and while forced (Force).
 func (b *Breaker) NextProbeAt() (at time.Duration, ok bool) {
-	if b.state != Open {
+	if b.state != Open || b.forced != Auto {
 		return 0, false
 	}
 	return b.openUntil, true
@@ -191,7 +192,7 @@ func (b *Breaker) add(now time.Duration, k class) Counts {
 }
 
 func (b *Breaker) refresh(now time.Duration) (Transition, bool) {
-	if b.state != Open || now < b.openUntil {
+	if b.state != Open || now < b.openUntil || b.forced != Auto {
 		return Transition{}, false
 	}
 	return b.move(now, HalfOpen, PauseElapsed), true

@@ -40,9 +40,10 @@ const (
 	state             // State(at)
 	refresh           // Refresh(at)
 	probeAt           // NextProbeAt() == (wantAt, wantOK)
+	force             // Force(at, mode)
 )
 
-var opNames = [...]string{"call", "allow", "record", "state", "refresh", "probeAt"}
+var opNames = [...]string{"call", "allow", "record", "state", "refresh", "probeAt", "force"}
 
 type step struct {
 	at      time.Duration
@@ -54,6 +55,7 @@ type step struct {
 	wantTo  State // the transition's To, or the state for op state
 	wantWhy Reason
 	wantAt  time.Duration // probeAt
+	mode    Mode          // force
 }
 
 func run(t *testing.T, cfg Config, steps []step) *Breaker {
@@ -99,6 +101,8 @@ func run(t *testing.T, cfg Config, steps []step) *Breaker {
 			continue
 		case refresh:
 			tr, got = b.Refresh(s.at)
+		case force:
+			tr, got = b.Force(s.at, s.mode)
 		case probeAt:
 			at, okk := b.NextProbeAt()
 			if at != s.wantAt || okk != s.wantOK {

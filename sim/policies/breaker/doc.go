@@ -65,6 +65,11 @@
 // if the call was abandoned: an unreported half-open permit keeps its probe
 // slot, and a breaker whose probes never report stays half-open.
 //
+// Force takes the decision from the state machine: ForcedOpen refuses
+// every call with no open pause, ForcedClosed admits every call and
+// records no result (it cannot trip), and Auto hands the breaker back
+// closed, with an empty window and no consecutive trips (see Force).
+//
 // Every transition increments a generation counter. A Permit remembers the
 // generation it was issued in, and Record ignores results whose permit
 // predates the last transition: a slow call admitted while closed cannot

@@ -41,6 +41,11 @@ const (
 	PauseElapsed
 	// ProbesSucceeded: every half-open probe succeeded (half-open to closed).
 	ProbesSucceeded
+	// Forced: an operator forced the breaker open or closed (Force).
+	Forced
+	// Released: an operator handed a forced breaker back to its state
+	// machine (Force with Auto), which starts closed.
+	Released
 )
 
 // String returns the reason's snake_case name.
@@ -56,6 +61,10 @@ func (r Reason) String() string {
 		return "pause_elapsed"
 	case ProbesSucceeded:
 		return "probes_succeeded"
+	case Forced:
+		return "forced"
+	case Released:
+		return "released"
 	}
 	return "unknown"
 }

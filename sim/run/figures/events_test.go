@@ -27,3 +27,22 @@ func TestBreakerBandsFromTheLog(t *testing.T) {
 		t.Error("bands drawn from a log that dropped events")
 	}
 }
+
+// TestActionMarks: each timed action is a mark at its instant, labelled
+// with its label; the actions at one instant share a mark, each label
+// once.
+func TestActionMarks(t *testing.T) {
+	res := &topology.Result{Actions: []topology.ActionResult{
+		{At: 120 * time.Second, Label: "cut"},
+		{At: 120 * time.Second, Label: "cut"},
+		{At: 120 * time.Second, Label: "more workers"},
+		{At: 150 * time.Second, Label: "kill_switch recommendations"},
+	}}
+	got := fmt.Sprint(ActionMarks(res))
+	if want := "[{120 cut; more workers} {150 kill_switch recommendations}]"; got != want {
+		t.Errorf("ActionMarks = %s, want %s", got, want)
+	}
+	if m := ActionMarks(&topology.Result{}); m != nil {
+		t.Errorf("no actions: marks %v, want none", m)
+	}
+}

@@ -2,6 +2,7 @@ package figures
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ressim/ressim/sim/metrics"
@@ -19,7 +20,8 @@ type Named struct {
 // Default returns the default plots of a run: an overview (what the users
 // got, the load each service saw, how full each service was) and one
 // timeline per service (its load, occupancy and latency). Fault windows
-// are shaded in every panel.
+// are shaded in every panel, and timed actions marked by a dashed line
+// at their instants (ActionMarks).
 func Default(res *topology.Result) []Named { return Variant(res, "") }
 
 // Variant returns the default plots of one variant's run (Default), the
@@ -32,22 +34,23 @@ func Variant(res *topology.Result, variant string) []Named {
 	}
 	figs := []Named{fp.overview(title)}
 	for _, s := range res.Services {
-		figs = append(figs, fp.sr.serviceTimeline(s, fp.subtitle, fp.spans))
+		figs = append(figs, fp.sr.serviceTimeline(s, fp.subtitle, fp.spans, fp.marks))
 	}
 	return figs
 }
 
 // figureParts is what every default figure of a result shares: the series
-// reader, the shaded spans and the subtitle.
+// reader, the shaded spans, the actions' marks and the subtitle.
 type figureParts struct {
 	sr       *seriesReader
 	spans    []report.Span
+	marks    []report.Mark
 	subtitle string
 }
 
 func newParts(res *topology.Result) figureParts {
 	sr := newSeriesReader(res)
-	return figureParts{sr: sr, spans: FaultSpans(res),
+	return figureParts{sr: sr, spans: FaultSpans(res), marks: ActionMarks(res),
 		subtitle: fmt.Sprintf("seed %d, values per %v interval", res.Seed, sr.ts.Interval())}
 }
 
@@ -61,6 +64,7 @@ func (fp figureParts) overview(title string) Named {
 		Title:    title,
 		Subtitle: fp.subtitle,
 		Spans:    fp.spans,
+		Marks:    fp.marks,
 		Panels:   fp.sr.overviewPanels(),
 	}}
 }
@@ -82,6 +86,28 @@ func FaultSpans(res *topology.Result) []report.Span {
 		spans = append(spans, report.Span{From: from, To: to, Label: f.Label})
 	}
 	return append(spans, surgeSpans(res)...)
+}
+
+// ActionMarks are the timed actions of res as marks of the time axis, in
+// seconds of simulated time: a dashed vertical line across every panel at
+// each action's instant, labelled with its label (the labels of the
+// actions at one instant joined, each once).
+func ActionMarks(res *topology.Result) []report.Mark {
+	var marks []report.Mark
+	var seen []string
+	for _, a := range res.Actions {
+		x := a.At.Seconds()
+		if n := len(marks); n > 0 && marks[n-1].X == x {
+			if !slices.Contains(seen, a.Label) {
+				marks[n-1].Label += "; " + a.Label
+				seen = append(seen, a.Label)
+			}
+			continue
+		}
+		marks = append(marks, report.Mark{X: x, Label: a.Label})
+		seen = append(seen[:0], a.Label)
+	}
+	return marks
 }
 
 // surgeSpans shades the stretches of a client's schedule whose rate is

@@ -182,7 +182,7 @@ func (sr *seriesReader) breakerPanels() []report.Panel {
 
 // serviceTimeline is a service's own figure: load, queue, workers,
 // latency.
-func (sr *seriesReader) serviceTimeline(s topology.ServiceResult, subtitle string, spans []report.Span) Named {
+func (sr *seriesReader) serviceTimeline(s topology.ServiceResult, subtitle string, spans []report.Span, marks []report.Mark) Named {
 	n, line := s.Name, sr.line
 	zero := 0.0
 	loadLines := []report.Line{
@@ -219,6 +219,7 @@ func (sr *seriesReader) serviceTimeline(s topology.ServiceResult, subtitle strin
 		Title:    fmt.Sprintf("%s: service %s", sr.res.Name, n),
 		Subtitle: fmt.Sprintf("%s, %d instance(s) x %d workers", subtitle, s.Instances, s.Workers),
 		Spans:    spans,
+		Marks:    marks,
 		Panels: []report.Panel{
 			{Title: "Load", YLabel: "requests/s", YMin: &zero, Lines: loadLines},
 			{Title: "Queue (time average)", YLabel: "requests", YMin: &zero, Lines: queue},
