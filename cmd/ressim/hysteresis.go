@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -117,7 +119,10 @@ estimate is over them. --estimate prints the estimate and exits.`,
 				if errors.Is(err, hysteresis.ErrSetup) {
 					return usageError{err}
 				}
-				return stopped(err, 0, "ramp")
+				if errors.Is(err, context.Canceled) {
+					return fmt.Errorf("interrupted: the ramp wrote nothing")
+				}
+				return err
 			}
 			warn(c.ErrOrStderr(), out.Warnings)
 			fmt.Fprintf(w, "%s\noutputs in %s/\n", out.Result.Summary(), out.Dir)
@@ -142,4 +147,9 @@ estimate is over them. --estimate prints the estimate and exits.`,
 }
 
 // fmtRPS writes a rate without needless digits.
-func fmtRPS(x float64) string { return fmt.Sprintf("%.4g", x) }
+func fmtRPS(x float64) string {
+	if x == math.Trunc(x) && x < 1e12 {
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("%.4g", x)
+}
