@@ -21,7 +21,7 @@ type workshopCmd struct {
 }
 
 var (
-	cmdLine   = regexp.MustCompile(`^\./ressim ((?:run|compare|sweep|validate) experiments/\S+\.toml.*)$`)
+	cmdLine   = regexp.MustCompile(`^\./ressim ((?:run|compare|sweep|hysteresis|validate) experiments/\S+\.toml.*)$`)
 	checkLine = regexp.MustCompile(`^<!-- check: (.+) -->$`)
 	flagsLine = regexp.MustCompile(`^<!-- test-flags: (.+) -->$`)
 )

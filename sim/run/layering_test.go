@@ -20,20 +20,22 @@ import (
 // compare (variants side by side over replications), sweep (a
 // parameter grid) and margin (the smallest trigger that locks a system
 // in), none of which imports another; then shard
-// (sharded runs and their merge) at the top.
+// (sharded runs and their merge) and hysteresis (a load ramped up and
+// down, which reads sweep's capacities) at the top.
 const runPath = "github.com/ressim/ressim/sim/run"
 
 // level is each room's level; a room missing here fails the test, so a
 // new room is placed on purpose.
 var level = map[string]int{
-	"runner":  0,
-	"figures": 0,
-	"output":  1,
-	".":       2,
-	"margin":  3,
-	"compare": 3,
-	"sweep":   3,
-	"shard":   4,
+	"runner":     0,
+	"figures":    0,
+	"output":     1,
+	".":          2,
+	"margin":     3,
+	"compare":    3,
+	"sweep":      3,
+	"shard":      4,
+	"hysteresis": 4,
 }
 
 // maxRoomLines and maxRoomFiles bound a room's non-test files: lines (as
