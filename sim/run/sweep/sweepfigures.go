@@ -32,10 +32,10 @@ func (r *Result) figures(stats []CellStat) []output.Figure {
 func (r *Result) lineFigure(stats []CellStat) report.Figure {
 	sw := r.Sweep
 	f := report.Figure{
-		Title:    fmt.Sprintf("%s: %s against %s", r.Name, sw.Metric, sw.X.Label),
+		Title:    fmt.Sprintf("%s: %s against %s", r.Name, sw.Metric.Label(), sw.X.Label),
 		Subtitle: fmt.Sprintf("mean of %d replication(s) per point, seed %d", r.Replications, r.Seed),
 		XLabel:   sw.X.Label,
-		Panels:   []report.Panel{{Title: sw.Metric.Name(), YLabel: fmt.Sprintf("%s (%s)", sw.Metric, r.unit())}},
+		Panels:   []report.Panel{{Title: sw.Metric.Label(), YLabel: fmt.Sprintf("%s (%s)", sw.Metric.Label(), r.unit())}},
 	}
 	zero := 0.0
 	f.Panels[0].YMin = &zero
@@ -109,9 +109,9 @@ func (r *Result) phaseFigure(stats []CellStat, v int) report.Heatmap {
 	name := r.Variants[v]
 	// Equal cells, labelled with the values as written in the file.
 	h := report.Heatmap{
-		Title:    fmt.Sprintf("%s: %s (%s)", r.Name, sw.Metric, name),
+		Title:    fmt.Sprintf("%s: %s (%s)", r.Name, sw.Metric.Label(), name),
 		Subtitle: fmt.Sprintf("%d replication(s) per cell, seed %d", r.Replications, r.Seed),
-		XLabel:   sw.X.Label, YLabel: sw.Y.Label, ZLabel: fmt.Sprintf("%s (%s)", sw.Metric, r.unit()),
+		XLabel:   sw.X.Label, YLabel: sw.Y.Label, ZLabel: fmt.Sprintf("%s (%s)", sw.Metric.Label(), r.unit()),
 		X: indices(len(sw.X.Values)), Y: indices(len(sw.Y.Values)),
 		XTickLabels: valueLabels(sw.X.Values), YTickLabels: valueLabels(sw.Y.Values),
 		Annotate: true,

@@ -16,7 +16,7 @@ import (
 func WriteTable(w io.Writer, r *Result, stats []CellStat) error {
 	var b strings.Builder
 	sw := r.Sweep
-	fmt.Fprintf(&b, "# %s: %s (%s) over %s", r.Name, sw.Metric, r.unit(), sw.X.Label)
+	fmt.Fprintf(&b, "# %s: %s (%s) over %s", r.Name, sw.Metric.Label(), r.unit(), sw.X.Label)
 	if sw.Y != nil {
 		fmt.Fprintf(&b, " x %s", sw.Y.Label)
 	}
