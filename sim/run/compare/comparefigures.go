@@ -153,8 +153,10 @@ func metricBars(c *Comparison, ms MetricStats) (bc report.BarChart, ok bool) {
 	return bc, any
 }
 
-// displayUnit is the unit a metric's figures draw it in, and the factor
-// from its own unit: latencies in ms (0.0999 s reads as 99.9 ms).
+// displayUnit is the unit a metric's figures and the tables people read
+// (compare.md, the terminal) show it in, and the factor from its own
+// unit: latencies in ms (0.0999 s reads as 99.9 ms). compare.json and
+// compare.csv keep the contract's units.
 func displayUnit(m run.MetricDef) (string, float64) {
 	if m.Unit == "s" && (m.Key == headline.P99Latency || m.Key == headline.P99OutcomeLatency) {
 		return "ms", 1000

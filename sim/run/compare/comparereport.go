@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/ressim/ressim/internal/version"
+	"github.com/ressim/ressim/sim/analysis"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/headline"
 	"github.com/ressim/ressim/sim/metrics"
@@ -124,7 +125,8 @@ type Output struct {
 func WriteTable(w io.Writer, c *Comparison, stats []MetricStats, locked []LockedIn, markdown bool) error {
 	header := []string{"variant"}
 	for _, ms := range stats {
-		header = append(header, fmt.Sprintf("%s (%s)", ms.Metric.Label, ms.Metric.Unit))
+		unit, _ := displayUnit(ms.Metric)
+		header = append(header, fmt.Sprintf("%s (%s)", ms.Metric.Label, unit))
 	}
 	if len(locked) > 0 {
 		header = append(header, headline.LockedInProbability.Label())
@@ -138,7 +140,8 @@ func WriteTable(w io.Writer, c *Comparison, stats []MetricStats, locked []Locked
 				row = append(row, "-")
 				continue
 			}
-			row = append(row, compareCell(st))
+			_, scale := displayUnit(ms.Metric)
+			row = append(row, compareCell(scaled(st, scale)))
 		}
 		if len(locked) > 0 {
 			l := locked[a]
@@ -361,4 +364,23 @@ func newJSONStat(st ArmStat) jsonStat {
 		}
 	}
 	return js
+}
+
+// scaled returns st with its means and intervals multiplied by k.
+func scaled(st ArmStat, k float64) ArmStat {
+	if k == 1 {
+		return st
+	}
+	sc := func(s analysis.Summary) analysis.Summary {
+		s.Mean *= k
+		s.CI95.Lo *= k
+		s.CI95.Hi *= k
+		return s
+	}
+	st.Summary = sc(st.Summary)
+	if st.Diff != nil {
+		d := sc(*st.Diff)
+		st.Diff = &d
+	}
+	return st
 }

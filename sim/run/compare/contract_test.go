@@ -32,7 +32,11 @@ func TestCompareTablesNameTheContract(t *testing.T) {
 		want = append(want, k.Name()+" "+k.Unit())
 		h := k.Label()
 		if k.Def().PerRun {
-			h += " (" + k.Unit() + ")"
+			unit := k.Unit()
+			if k == headline.P99Latency || k == headline.P99OutcomeLatency {
+				unit = "ms" // the tables people read show latencies as the figures do
+			}
+			h += " (" + unit + ")"
 		}
 		header = append(header, h)
 	}
