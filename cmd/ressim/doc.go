@@ -10,6 +10,7 @@
 //	ressim compare FILE  [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [--series first|all|none] [budget flags]
 //	ressim sweep FILE    [-o DIR] [-j N] [--replications N] [--seed N] [--no-plots] [--svg] [budget flags]
 //	ressim margin FILE   [--fault LABEL] [--by duration|size|load] [--target P] [--points N] [--replications N] [-o DIR] [-j N] [--seed N] [--estimate] [budget flags]
+//	ressim ctmc FILE     [--truncation EPS] [-o DIR]
 //	ressim alerts FILE   --rules RULES.yml [--eval-interval D] [--promtool-test OUT.yml] [--figure F.png] [--expect TEXT]... [--variant V --replication K]
 //	ressim compare|sweep FILE --shard I/N|auto/N [-o PARTS] [-j N] [--replications N] [--seed N]
 //	ressim merge -o DIR [--no-plots] [--svg] [-j N] [--verify K [--verify-seed S]] [budget flags] PARTIAL...

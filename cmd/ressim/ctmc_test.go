@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// ctmcFile is a small retrying system in the CTMC class.
+const ctmcFile = `schema = 1
+
+[experiment]
+name = "ctmc-small"
+duration = "10m"
+
+[[client]]
+name = "users"
+target = "api"
+rate = 7
+timeout = "1s"
+retry = { attempts = 3, backoff = "constant", base = "500ms" }
+
+[[service]]
+name = "api"
+workers = 1
+queue_capacity = 19
+service_time = { dist = "exponential", mean = "100ms" }
+`
+
+func writeTemp(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestCtmcCommand: the command writes ctmc.json with modes summing to 1,
+// finite positive first-passage times, a truncation error under its
+// bound, and the same bytes twice.
+func TestCtmcCommand(t *testing.T) {
+	file := writeTemp(t, "small.toml", ctmcFile)
+	var prev []byte
+	for i := range 2 {
+		dir := filepath.Join(t.TempDir(), "ctmc")
+		out := runOK(t, "ctmc", file, "-o", dir)
+		b, err := os.ReadFile(filepath.Join(dir, "ctmc.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d ctmcDoc
+		if err := json.Unmarshal(b, &d); err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(d.Modes.LowMass+d.Modes.HighMass-1) > 1e-12 || !(d.TruncationError < d.TruncationBound) || d.TruncationBound != 1e-12 {
+			t.Errorf("modes %+v, truncation %v < %v", d.Modes, d.TruncationError, d.TruncationBound)
+		}
+		for _, v := range []float64{d.LowToHighS, d.HighToLowS} {
+			if !(v > 0) || math.IsInf(v, 0) {
+				t.Errorf("first passage %v", v)
+			}
+		}
+		if d.States != 20*(d.OrbitMax+1)+d.OrbitMax+1 || len(d.MarginalN) != 21 || len(d.MarginalM) != d.OrbitMax+1 || len(d.Approximations) == 0 {
+			t.Errorf("states %d, M %d, marginals %d and %d, approximations %q", d.States, d.OrbitMax, len(d.MarginalN), len(d.MarginalM), d.Approximations)
+		}
+		if !strings.Contains(out, "mean first passage") || !strings.Contains(out, "approximation:") {
+			t.Errorf("output:\n%s", out)
+		}
+		if i == 1 && !bytes.Equal(prev, b) {
+			t.Error("ctmc.json differs between two runs")
+		}
+		prev = b
+	}
+}
+
+// TestCtmcUsage: files outside the class, bad flags and state spaces over
+// the limit are usage errors (exit 2) with a reason.
+func TestCtmcUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no file", []string{"ctmc"}, "accepts 1 arg"},
+		{"two services", []string{"ctmc", "../../experiments/bulkhead.toml"}, "not in the CTMC class"},
+		{"no backoff", []string{"ctmc", "../../experiments/metastable-retry-storm.toml"}, "deadline"},
+		{"lognormal work", []string{"ctmc", writeTemp(t, "ln.toml", strings.Replace(ctmcFile, `dist = "exponential"`, `dist = "lognormal", sigma = 0.5`, 1))}, "must be exponential"},
+		{"backoff none", []string{"ctmc", writeTemp(t, "none.toml", strings.Replace(ctmcFile, `backoff = "constant", base = "500ms"`, `backoff = "none"`, 1))}, "backoff none"},
+		{"too large", []string{"ctmc", writeTemp(t, "big.toml", strings.Replace(ctmcFile, "queue_capacity = 19", "queue_capacity = 100000", 1))}, "state space too large"},
+		{"bad truncation", []string{"ctmc", writeTemp(t, "ok.toml", ctmcFile), "--truncation", "0.5"}, "--truncation"},
+	} {
+		code, _, e := ressim(append(tc.args, "-o", filepath.Join(dir, "out"))...)
+		if code != exitInvalid || !strings.Contains(e, tc.want) {
+			t.Errorf("%s: exit %d, stderr %q: want %d and %q", tc.name, code, e, exitInvalid, tc.want)
+		}
+	}
+}
