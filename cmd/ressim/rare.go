@@ -87,11 +87,16 @@ when its plan is over them. --estimate prints the plan and exits.`,
 				return stopped(err, 0, "run")
 			}
 			r := out.Result
+			stage := 0
 			for i, s := range r.Stages {
+				if i > 0 && s.Repeat != r.Stages[i-1].Repeat {
+					stage = 0
+				}
+				stage++
 				if s.LockIn {
-					fmt.Fprintf(w, "  repeat %d stage %d: from backlog %d, %d/%d locked in (%.3g)\n", s.Repeat+1, i+1, s.Level, s.Reached, s.Runs, s.Conditional)
+					fmt.Fprintf(w, "  repeat %d stage %d: from backlog %d, %d/%d locked in (%.3g)\n", s.Repeat+1, stage, s.Level, s.Reached, s.Runs, s.Conditional)
 				} else {
-					fmt.Fprintf(w, "  repeat %d stage %d: backlog %d, %d/%d reached (%.3g)\n", s.Repeat+1, i+1, s.Level, s.Reached, s.Runs, s.Conditional)
+					fmt.Fprintf(w, "  repeat %d stage %d: backlog %d, %d/%d reached (%.3g)\n", s.Repeat+1, stage, s.Level, s.Reached, s.Runs, s.Conditional)
 				}
 			}
 			fmt.Fprintf(w, "%s\noutputs in %s/\n", r.Summary(), out.Dir)
