@@ -136,3 +136,25 @@ func TestRareUsage(t *testing.T) {
 		t.Error("--estimate wrote rare.json")
 	}
 }
+
+// TestRareDefinition: the lock-in without a fault is what a fault's
+// verdict calls locked in: the bundled storm under its own 5 s spike
+// (--with-fault) locks in in every run, as ressim run's verdict says 8
+// of 8; the same file without the fault, at 80 % of capacity, in none.
+func TestRareDefinition(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want float64
+	}{
+		{[]string{"--with-fault"}, 1},
+		{nil, 0},
+	} {
+		dir := t.TempDir()
+		args := append([]string{"rare", storm, "--method", "naive", "--runs", "8", "--within", "90s", "-o", dir}, c.args...)
+		runOK(t, args...)
+		d, _ := readRare(t, dir)
+		if d.Probability != c.want || d.Runs != 8 {
+			t.Errorf("ressim %s: probability %v from %d runs, want %v", strings.Join(args, " "), d.Probability, d.Runs, c.want)
+		}
+	}
+}
