@@ -66,6 +66,8 @@ func commandCases(t *testing.T, dir string) []hostileCase {
 		{name: "margin of a day at 100 000 requests/s", args: []string{"margin", day, "-o", filepath.Join(dir, "margin")}, code: exitBudget, want: "events budget refused"},
 		{name: "margin of a fault not in the file", args: []string{"margin", day, "--fault", "db slow x9", "-o", filepath.Join(dir, "margin")}, code: exitInvalid, want: "no [[fault]] labelled \"db slow x9\" (labels: \"leaf slow x5\")"},
 		{name: "margin with no fault to choose", args: []string{"margin", busy, "-o", filepath.Join(dir, "margin")}, code: exitInvalid, want: "no [[fault]]"},
+		{name: "rare lock-in of a day at 100 000 requests/s", args: []string{"rare", day, "-o", filepath.Join(dir, "rare")}, code: exitBudget, want: "events budget refused"},
+		{name: "rare lock-in by an unknown method", args: []string{"rare", day, "--method", "guess", "-o", filepath.Join(dir, "rare")}, code: exitInvalid, want: "want naive or splitting"},
 		{name: "hysteresis of a 130-hour ramp", args: []string{"hysteresis", storm, "--ramp", "130h", "-o", filepath.Join(dir, "hysteresis")}, code: exitBudget, want: "events budget refused"},
 		{name: "hysteresis of a ramp past a million intervals", args: []string{"hysteresis", storm, "--ramp", "500h", "-o", filepath.Join(dir, "hysteresis")}, code: exitInvalid, want: "at most 1000000"},
 		{name: "hysteresis of a client not in the file", args: []string{"hysteresis", queue, "--client", "nobody", "-o", filepath.Join(dir, "hysteresis")}, code: exitInvalid, want: "no client named \"nobody\""},

@@ -59,7 +59,7 @@ give the same results.`,
 		return usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
 	})
 	root.AddCommand(newRunCmd(), newCompareCmd(), newSweepCmd(), newValidateCmd(), newMergeCmd(), newServeCmd(), newVersionCmd(), newAlertsCmd())
-	root.AddCommand(newLintCmd(), newImportCmd(), newFitCmd(), newMarginCmd(), newHysteresisCmd(), newCtmcCmd())
+	root.AddCommand(newLintCmd(), newImportCmd(), newFitCmd(), newMarginCmd(), newHysteresisCmd(), newCtmcCmd(), newRareCmd())
 	strictCompletion(root)
 	prof.addFlag(root)
 	root.PersistentPreRunE = func(*cobra.Command, []string) error { return prof.start() }

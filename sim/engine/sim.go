@@ -53,6 +53,7 @@ type Sim struct {
 	pending int
 	fired   uint64
 	stopped bool
+	streams []namedStream // see Branch
 	// hole reports that the heap's root is the entry of the event being
 	// fired, left in place so that the first event its handler schedules
 	// can take the root's place (push): one sift-down instead of the

@@ -9,7 +9,29 @@ import "math/rand/v2"
 // compatibility promise). Each call returns a new generator positioned at
 // the start of the stream; a component should call it once.
 func (s *Sim) Stream(name string) *rand.Rand {
-	return rand.New(rand.NewPCG(StreamSeed(s.seed, name)))
+	src := rand.NewPCG(StreamSeed(s.seed, name))
+	s.streams = append(s.streams, namedStream{name: name, src: src})
+	return rand.New(src)
+}
+
+// namedStream is a stream handed out, kept so that Branch can reseed it.
+type namedStream struct {
+	name string
+	src  *rand.PCG
+}
+
+// Branch reseeds every stream handed out so far, and every stream handed
+// out later, as if the simulation's seed were seed from now on: the state
+// of the model (its events, queues, counters) is kept, its future draws
+// change. It is what restart-by-replay splitting (ressim rare) branches a
+// trajectory with: re-run seed s to a time t, Branch there, and the runs
+// share their past up to t and part after. Calling it from a handler is
+// safe; the generators keep their identity, only their state changes.
+func (s *Sim) Branch(seed uint64) {
+	s.seed = seed
+	for _, st := range s.streams {
+		st.src.Seed(StreamSeed(seed, st.name))
+	}
 }
 
 // StreamSeed derives the two PCG seed words for (seed, name): the name is

@@ -18,8 +18,9 @@ import (
 // (the guarded runner) and figures (one run's figures); output (where
 // outputs go); run (running one experiment, and what every run reports);
 // compare (variants side by side over replications), sweep (a
-// parameter grid) and margin (the smallest trigger that locks a system
-// in), none of which imports another; then shard
+// parameter grid), margin (the smallest trigger that locks a system
+// in) and rare (the probability of locking in with no trigger), none of
+// which imports another; then shard
 // (sharded runs and their merge) and hysteresis (a load ramped up and
 // down, which reads sweep's capacities) at the top.
 const runPath = "github.com/ressim/ressim/sim/run"
@@ -32,6 +33,7 @@ var level = map[string]int{
 	"output":     1,
 	".":          2,
 	"margin":     3,
+	"rare":       3,
 	"compare":    3,
 	"sweep":      3,
 	"shard":      4,

@@ -60,6 +60,7 @@ type Model struct {
 	sending int
 
 	progress func(now, end time.Duration) // see OnProgress
+	watch    func(IntervalState) bool     // see OnInterval
 
 	guard    Guard // see SetGuard; nil: unbounded
 	guardErr error // what the guard stopped the run with
@@ -74,6 +75,46 @@ type Model struct {
 // the simulated time reached and the run's end; ressim run draws its
 // progress bar with it. f must not touch the model.
 func (m *Model) OnProgress(f func(now, end time.Duration)) { m.progress = f }
+
+// IntervalState is what OnInterval sees at an interval's end.
+type IntervalState struct {
+	// Now is the interval's end.
+	Now time.Duration
+	// InFlight is the user requests sent and not yet answered, as the
+	// in-flight series records it.
+	InFlight int64
+	// Backlog is the attempts in every service's instances, busy or
+	// queued, now.
+	Backlog int64
+	// Sent is the user requests sent in the interval, Good the full
+	// answers within the deadline in it (goodput's count).
+	Sent, Good uint64
+}
+
+// OnInterval makes Run call f at every interval's end; f returning true
+// stops the run there, and Run returns the result so far. f must not
+// touch the model. Call it before Run.
+func (m *Model) OnInterval(f func(IntervalState) bool) { m.watch = f }
+
+// backlog is the attempts in every service's instances, busy or queued.
+func (m *Model) backlog() int64 {
+	n := 0
+	for _, s := range m.services {
+		for _, in := range s.insts {
+			n += in.busy + in.queueLen()
+		}
+	}
+	return int64(n)
+}
+
+// BranchAt makes the run reseed every random stream at simulated time at
+// as if its seed were seed from then on (engine.Sim.Branch): the state
+// reached by at is the original seed's, the future the new seed's. The
+// branch fires before any other event at the same instant scheduled
+// later, and after those scheduled earlier. Call it before Run.
+func (m *Model) BranchAt(at time.Duration, seed uint64) {
+	m.at(engine.Time(at), engine.HandlerFunc(func(engine.Time, any) { m.sim.Branch(seed) }), nil)
+}
 
 // RecordHistogramSeries makes Run record each client's latency and each
 // service's sojourn histogram per interval, at LatencyBucketBounds, in

@@ -25,6 +25,11 @@ func (r *seriesRecorder) Handle(now engine.Time, _ any) {
 	if f := r.m.progress; f != nil {
 		f(now.Duration(), r.m.end.Duration())
 	}
+	if f := r.m.watch; f != nil && f(IntervalState{Now: now.Duration(), InFlight: r.m.inFlight, Backlog: r.m.backlog(),
+		Sent: sent, Good: r.good[len(r.good)-1]}) {
+		r.m.sim.Stop()
+		return
+	}
 	if now < r.m.end {
 		r.m.at(r.next(now), r, nil)
 	}

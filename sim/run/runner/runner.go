@@ -27,6 +27,21 @@ type Options struct {
 	// time reached, the end, and live, which returns the run's state so
 	// far (topology.Model.Live) for a figure drawn while it runs.
 	Progress func(now, end time.Duration, live func() *topology.Result)
+	// Watch, if not nil, is called at every interval's end with the
+	// state then; returning true ends the run there
+	// (topology.Model.OnInterval). Rare-event estimation stops a run at
+	// its lock-in with it.
+	Watch func(topology.IntervalState) bool
+	// Branches reseed every random stream at their simulated times
+	// (topology.Model.BranchAt): restart by replay.
+	Branches []Branch
+}
+
+// Branch is one reseeding of a run's random streams: at At, as if the
+// seed were Seed from then on.
+type Branch struct {
+	At   time.Duration
+	Seed uint64
 }
 
 // ErrRunEvents marks a run stopped by Options.MaxEvents.
@@ -54,6 +69,12 @@ func (m *Meter) Run(cfg topology.Config, opt Options) (*topology.Result, error) 
 	if opt.Progress != nil {
 		p := opt.Progress
 		mod.OnProgress(func(now, end time.Duration) { p(now, end, mod.Live) })
+	}
+	if opt.Watch != nil {
+		mod.OnInterval(opt.Watch)
+	}
+	for _, b := range opt.Branches {
+		mod.BranchAt(b.At, b.Seed)
 	}
 	return mod.Run()
 }
