@@ -62,10 +62,18 @@ func commandCases(t *testing.T, dir string) []hostileCase {
 	write(t, day, "schema = 1\n"+header("24h", "")+
 		"[[client]]\nname = \"c\"\ntarget = \"leaf\"\nrate = 100000\n"+leaf+
 		"[[fault]]\nkind = \"latency\"\ntarget = \"leaf\"\nstart = \"1h\"\nduration = \"10s\"\nmultiply = 5\n")
+	// One service with a million queue places and a retry
+	// orbit, a Markov chain of 10^6 x M states.
+	bigChain := filepath.Join(dir, "big-chain.toml")
+	write(t, bigChain, "schema = 1\n[experiment]\nname = \"big\"\nduration = \"10m\"\n"+
+		"[[client]]\nname = \"users\"\ntarget = \"api\"\nrate = 7\ntimeout = \"1s\"\nretry = { attempts = 3, backoff = \"constant\", base = \"500ms\" }\n"+
+		"[[service]]\nname = \"api\"\nworkers = 1\nqueue_capacity = 1000000\nservice_time = { dist = \"exponential\", mean = \"100ms\" }\n")
 	cases := []hostileCase{
 		{name: "margin of a day at 100 000 requests/s", args: []string{"margin", day, "-o", filepath.Join(dir, "margin")}, code: exitBudget, want: "events budget refused"},
 		{name: "margin of a fault not in the file", args: []string{"margin", day, "--fault", "db slow x9", "-o", filepath.Join(dir, "margin")}, code: exitInvalid, want: "no [[fault]] labelled \"db slow x9\" (labels: \"leaf slow x5\")"},
 		{name: "margin with no fault to choose", args: []string{"margin", busy, "-o", filepath.Join(dir, "margin")}, code: exitInvalid, want: "no [[fault]]"},
+		{name: "ctmc of a FIFO", args: []string{"ctmc", fifo}, code: exitInvalid, want: fifo},
+		{name: "ctmc of a queue of 10^6 places", args: []string{"ctmc", bigChain}, code: exitInvalid, want: "state space too large"},
 		{name: "rare lock-in of a day at 100 000 requests/s", args: []string{"rare", day, "-o", filepath.Join(dir, "rare")}, code: exitBudget, want: "events budget refused"},
 		{name: "rare lock-in by an unknown method", args: []string{"rare", day, "--method", "guess", "-o", filepath.Join(dir, "rare")}, code: exitInvalid, want: "want naive or splitting"},
 		{name: "hysteresis of a 130-hour ramp", args: []string{"hysteresis", storm, "--ramp", "130h", "-o", filepath.Join(dir, "hysteresis")}, code: exitBudget, want: "events budget refused"},
