@@ -115,3 +115,51 @@ func extremes(y []float64) (hi, lo float64) {
 	}
 	return hi, lo
 }
+
+// TestWorkshopSession5BreakerStrip: session 5 reads breaker-fallback's
+// breaker strip in overview.png: closed, open, a thin half-open at
+// 35 s, open again, another half-open at 65 s, closed. The strip the
+// figure draws must show that sequence, the half-opens at those times
+// (each is widened to be seen, report's doc: a band under 5 px is drawn
+// wider, so its time is what the test holds).
+func TestWorkshopSession5BreakerStrip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs breaker-fallback")
+	}
+	exp, err := experiment.Load(filepath.Join("..", "..", "experiments", "breaker-fallback.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Execute(exp, Options{}, output.NewFolder(t.TempDir(), false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states []report.StateBand
+	for _, f := range figures.Default(out.Result) {
+		if f.File != "overview.png" {
+			continue
+		}
+		for _, p := range f.Figure.Panels {
+			if strings.HasPrefix(p.Title, "Circuit breaker") {
+				states = p.States
+			}
+		}
+	}
+	var seq []string
+	var halfOpen []float64
+	for _, b := range states {
+		if len(seq) == 0 || seq[len(seq)-1] != b.State {
+			seq = append(seq, b.State)
+		}
+		if b.State == "half-open" {
+			halfOpen = append(halfOpen, b.From)
+		}
+	}
+	want := []string{"closed", "open", "half-open", "open", "half-open", "closed"}
+	if strings.Join(seq, ",") != strings.Join(want, ",") {
+		t.Fatalf("the breaker strip draws %v, want %v", seq, want)
+	}
+	if len(halfOpen) != 2 || halfOpen[0] < 34 || halfOpen[0] > 36 || halfOpen[1] < 64 || halfOpen[1] > 66 {
+		t.Errorf("half-open bands start at %v s, want about 35 and 65", halfOpen)
+	}
+}
