@@ -35,15 +35,23 @@ type runSummary struct {
 
 func readSummary(t *testing.T, dir string) runSummary {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	s, _ := readJSON[runSummary](t, filepath.Join(dir, "summary.json"))
+	return s
+}
+
+// readJSON decodes the JSON file at path into a T, and returns its bytes
+// too (for determinism checks); any error fails the test.
+func readJSON[T any](t *testing.T, path string) (T, []byte) {
+	t.Helper()
+	var v T
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s runSummary
-	if err := json.Unmarshal(data, &s); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
-	return s
+	return v, b
 }
 
 // runOK runs ressim and fails the test unless it exits 0.

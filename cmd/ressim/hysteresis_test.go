@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,15 +29,7 @@ type hysteresisDoc struct {
 
 func readHysteresis(t *testing.T, dir string) (hysteresisDoc, []byte) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "hysteresis.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d hysteresisDoc
-	if err := json.Unmarshal(b, &d); err != nil {
-		t.Fatal(err)
-	}
-	return d, b
+	return readJSON[hysteresisDoc](t, filepath.Join(dir, "hysteresis.json"))
 }
 
 // TestHysteresisStorm is issue 30's hysteresis view on the bundled retry

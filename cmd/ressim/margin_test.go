@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,15 +27,7 @@ type marginDoc struct {
 
 func readMargin(t *testing.T, dir string) (marginDoc, []byte) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "margin.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d marginDoc
-	if err := json.Unmarshal(b, &d); err != nil {
-		t.Fatal(err)
-	}
-	return d, b
+	return readJSON[marginDoc](t, filepath.Join(dir, "margin.json"))
 }
 
 // TestMarginStorm is issue 30's done item: ressim margin on the bundled

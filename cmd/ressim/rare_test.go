@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,15 +33,7 @@ type rareDoc struct {
 
 func readRare(t *testing.T, dir string) (rareDoc, []byte) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "rare.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d rareDoc
-	if err := json.Unmarshal(b, &d); err != nil {
-		t.Fatal(err)
-	}
-	return d, b
+	return readJSON[rareDoc](t, filepath.Join(dir, "rare.json"))
 }
 
 // TestRareNaiveAgreesWithSplitting is issue 30's first done item for

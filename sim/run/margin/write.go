@@ -18,17 +18,15 @@ const Interval = "profile likelihood (likelihood ratio, chi-squared 1 df, 95 %)"
 
 // write writes margin.json and, with plots, margin.png into sink.
 func (out *Output) write(sink output.Sink, plots bool) error {
-	p, err := sink.File(JSONFile, out.Result.WriteJSON)
-	if err != nil {
-		return err
-	}
-	out.Files = append(out.Files, p)
+	var fig *output.Figure
 	if plots {
-		paths, warn := sink.Figure(output.ChartFigure(FigureFile, out.Result.Figure()))
-		out.Files = append(out.Files, paths...)
-		out.Warnings = append(out.Warnings, warn...)
+		f := output.ChartFigure(FigureFile, out.Result.Figure())
+		fig = &f
 	}
-	return nil
+	files, warn, err := output.WriteResult(sink, JSONFile, out.Result.WriteJSON, fig)
+	out.Files = append(out.Files, files...)
+	out.Warnings = append(out.Warnings, warn...)
+	return err
 }
 
 type pointJSON struct {
