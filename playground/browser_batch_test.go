@@ -3,7 +3,6 @@
 package playground
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -32,15 +31,9 @@ func TestBrowserCompareSweep(t *testing.T) {
 	shots := artifacts(t)
 	url := serveSite(t, dir)
 
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.WindowSize(1280, 800))...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
 	// Three batches of runs in WebAssembly (the comparison twice) on a
 	// busy 2-core machine.
-	ctx, cancel = context.WithTimeout(ctx, 10*time.Minute)
-	defer cancel()
+	ctx := startBrowser(t, chrome, 1280, 800, 10*time.Minute)
 	b := &browser{t: t, ctx: ctx, shots: shots}
 
 	b.do(chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`#experiments button[data-file="retry-budget-storm.toml"]`)))

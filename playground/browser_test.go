@@ -31,13 +31,7 @@ func TestBrowser(t *testing.T) {
 	shots := artifacts(t)
 	url := serveSite(t, dir)
 
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.WindowSize(1280, 800))...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 6*time.Minute)
-	defer cancel()
+	ctx := startBrowser(t, chrome, 1280, 800, 6*time.Minute)
 
 	b := &browser{t: t, ctx: ctx, shots: shots}
 	// chromedp starts Chromium on the first action: start it before the

@@ -3,7 +3,6 @@
 package playground
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -30,13 +29,7 @@ func TestBrowserProjector(t *testing.T) {
 	shots := artifacts(t)
 	url := serveSite(t, dir)
 
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.WindowSize(1280, 720))...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 8*time.Minute)
-	defer cancel()
+	ctx := startBrowser(t, chrome, 1280, 720, 8*time.Minute)
 	b := &browser{t: t, ctx: ctx, shots: shots, verdicts: verdictKeys(t)}
 
 	b.do(chromedp.EmulateViewport(1280, 720), chromedp.Navigate(url),

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // builtSite builds the site once per test binary into a temporary folder
@@ -81,4 +84,16 @@ func TestBuiltCatalogue(t *testing.T) {
 	if string(b) != JSON(List()) {
 		t.Errorf("%s differs from List's answer: rebuild the site", CatalogueFile)
 	}
+}
+
+// startBrowser starts headless Chromium (the binary chrome) with a
+// width x height window and returns a context for chromedp that ends
+// after timeout; the browser is closed when the test ends.
+func startBrowser(t *testing.T, chrome string, width, height int, timeout time.Duration) context.Context {
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.WindowSize(width, height))...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
+	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	return ctx
 }
