@@ -10,6 +10,7 @@ import (
 	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/figures"
 	"github.com/ressim/ressim/sim/run/output"
+	"github.com/ressim/ressim/sim/topology"
 )
 
 // CompareFigures draws the comparison: goodput and user p99 latency over
@@ -107,6 +108,7 @@ func (c *Comparison) goodputPanels(x []float64, means []report.Line) []report.Pa
 			p.Lines = append(p.Lines, report.Line{Label: mean.Label, X: xs, Y: ys, Thin: true})
 		}
 		p.Lines = append(p.Lines, mean)
+		p.Markers = actionMarkers(c.Runs[a][0])
 		panels = append(panels, p)
 	}
 	if top > 0 {
@@ -116,6 +118,18 @@ func (c *Comparison) goodputPanels(x []float64, means []report.Line) []report.Pa
 		}
 	}
 	return panels
+}
+
+// actionMarkers mark a variant's timed actions on its own goodput panel
+// (replication 0's: every replication of a variant has the same
+// actions): a rule at each action's instant, named in the legend, so
+// that teams' answers compared side by side show when each acted.
+func actionMarkers(res *topology.Result) []report.Marker {
+	var out []report.Marker
+	for _, m := range figures.ActionMarks(res) {
+		out = append(out, report.Marker{At: m.X, Label: "action: " + m.Label})
+	}
+	return out
 }
 
 // metricBars is a metric's bar chart, a bar per variant coloured by its

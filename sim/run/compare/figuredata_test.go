@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/report"
 	"github.com/ressim/ressim/sim/run"
 )
@@ -114,5 +117,45 @@ func TestFoldLine(t *testing.T) {
 	// holds only interval n-1.
 	if ys[0] != 0.5 || xs[0] != 2 || ys[len(ys)-1] != float64(n-1) || xs[len(xs)-1] != float64(n) {
 		t.Errorf("folded: first (%v, %v), last (%v, %v)", xs[0], ys[0], xs[len(xs)-1], ys[len(ys)-1])
+	}
+}
+
+// TestCompareTimelineMarksActions: a variant's timed actions are marked
+// on its own goodput panel, at their instants and named in the legend;
+// a variant without actions has no mark.
+func TestCompareTimelineMarksActions(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "variants.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b) + `
+[[variant]]
+name = "cut-at-25s"
+  [[variant.action]]
+  at = "25s"
+  label = "retries cut"
+  set = { "client.users.retry.attempts" = 1 }
+`
+	exp, err := experiment.Parse("variants.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp.Replications = 1
+	c, err := RunAll(context.Background(), exp, run.CompareOptions{Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := compareTimeline(c)
+	for a, arm := range c.Arms {
+		got := f.Panels[a].Markers
+		if arm.Name != "cut-at-25s" {
+			if len(got) != 0 {
+				t.Errorf("%s: marks %v, want none", arm.Name, got)
+			}
+			continue
+		}
+		if len(got) != 1 || got[0].At != 25 || got[0].Label != "action: retries cut" {
+			t.Errorf("%s: marks %v, want one at 25 s labelled %q", arm.Name, got, "action: retries cut")
+		}
 	}
 }
