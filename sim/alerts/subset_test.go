@@ -1,0 +1,267 @@
+package alerts
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ressim/ressim/internal/promtool"
+	"github.com/ressim/ressim/internal/promtool/promtooltest"
+	"github.com/ressim/ressim/sim/alerts/promql"
+	"github.com/ressim/ressim/sim/experiment"
+	"github.com/ressim/ressim/sim/run"
+	"github.com/ressim/ressim/sim/run/runner"
+	"github.com/ressim/ressim/sim/topology"
+)
+
+// subsetSeries is the promtool test file's input as the page's evaluator
+// takes it: the same points (those at whole intervals up to the end).
+func subsetSeries(tf *testFile) []promql.Series {
+	out := make([]promql.Series, 0, len(tf.series))
+	for _, s := range tf.series {
+		ps := promql.Series{Labels: promql.NewLabels(append([]string{promql.MetricName, s.Name}, flatten(s.Labels)...)...)}
+		for _, p := range s.Points {
+			if p.T%tf.interval == 0 && p.T <= tf.end {
+				ps.Points = append(ps.Points, promql.Point{T: p.T, V: p.V})
+			}
+		}
+		out = append(out, ps)
+	}
+	return out
+}
+
+func flatten(ls [][2]string) []string {
+	var out []string
+	for _, l := range ls {
+		out = append(out, l[0], l[1])
+	}
+	return out
+}
+
+// subsetEpisodes renders the page evaluator's timelines as sim/alerts'
+// episodes.
+func subsetEpisodes(tls []promql.AlertTimeline) []Episode {
+	var out []Episode
+	for _, a := range tls {
+		for _, e := range a.Episodes {
+			out = append(out, Episode{Alert: a.ID(), Pending: e.Pending, Fired: e.Fired, Firing: e.Firing, Resolved: e.Resolved, End: e.End})
+		}
+	}
+	return sortEpisodes(out)
+}
+
+func sortEpisodes(eps []Episode) []Episode {
+	eps = slices.Clone(eps)
+	slices.SortFunc(eps, func(a, b Episode) int {
+		return cmp.Or(strings.Compare(a.Alert, b.Alert), cmp.Compare(a.Pending, b.Pending))
+	})
+	return eps
+}
+
+// subsetCase is an experiment and its rules file, as the alerting
+// examples evaluate them (experiments/alerts/alerts_test.go).
+type subsetCase struct {
+	name, file, variant, rules string
+	every                      time.Duration
+	// records are recording rules whose values are compared at a few
+	// times.
+	records []string
+}
+
+var subsetCases = []subsetCase{
+	{"retry-storm", "../../experiments/metastable-retry-storm.toml", "", "../../experiments/alerts/retry-storm.rules.yml", 15 * time.Second,
+		[]string{"users:bad_ratio:rate5m", "users:bad_ratio:rate30m", "users:bad_ratio:rate1h"}},
+	{"retry-storm-budget", "../../experiments/metastable-retry-storm.toml", "retry-budget", "../../experiments/alerts/retry-storm.rules.yml", 15 * time.Second,
+		[]string{"users:bad_ratio:rate6h"}},
+	{"breaker-fallback", "../../experiments/breaker-fallback.toml", "", "../../experiments/alerts/patterns.rules.yml", 5 * time.Second, nil},
+	{"retry-budget-storm", "../../experiments/retry-budget-storm.toml", "", "../../experiments/alerts/patterns.rules.yml", 5 * time.Second, nil},
+	{"degraded-200", "../../experiments/alerts/degraded-200.toml", "", "../../experiments/alerts/degraded-200.rules.yml", 15 * time.Second,
+		[]string{"users:non_error_ratio:rate5m", "users:good_ratio:rate5m"}},
+}
+
+// TestSubsetMatchesPromtool: on the repository's rules files and their
+// experiments (each run with its faults and without), the page's PromQL
+// subset (package promql) gives every alert instance the same pending,
+// firing and resolved times as promtool test rules on the same series,
+// and the recording rules the same values (1e-9 relative) at sampled
+// times.
+func TestSubsetMatchesPromtool(t *testing.T) {
+	promtooltest.Require(t)
+	for _, c := range subsetCases {
+		t.Run(c.name, func(t *testing.T) {
+			exp, err := experiment.Load(c.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := exp.Model
+			if c.variant != "" {
+				if cfg, err = run.ReplicaModel(exp, run.Replica{Variant: c.variant}, cfg.Seed); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rules, err := filepath.Abs(c.rules)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, err := os.ReadFile(rules)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rf, err := promql.ParseRules(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := cfg
+			base.Faults = nil
+			for _, m := range []topology.Config{cfg, base} {
+				compareSubset(t, m, rules, rf, c)
+			}
+		})
+	}
+}
+
+func compareSubset(t *testing.T, cfg topology.Config, rules string, rf *promql.RuleFile, c subsetCase) {
+	t.Helper()
+	ctx := context.Background()
+	res, err := simulate(runner.NewMeter(ctx, runner.Budget{}), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	tl, err := evaluate(ctx, res, rules, c.every, filepath.Join(dir, "run.test.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf, err := newTestFile(res, rules, c.every)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := promql.Run(rf, subsetSeries(tf), promql.Options{Interval: c.every, End: tf.end})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sortEpisodes(tl.episodes)
+	have := subsetEpisodes(got.Alerts)
+	faults := len(cfg.Faults) > 0
+	t.Logf("faults %v: %d episodes from promtool, %d from the subset, %d samples visited", faults, len(want), len(have), got.Cost)
+	if !slices.Equal(want, have) {
+		t.Errorf("faults %v: episodes differ\npromtool: %+v\nsubset:   %+v", faults, want, have)
+	}
+	if len(c.records) == 0 {
+		return
+	}
+	// Recording rules: promtool's values at every tenth evaluation.
+	var at []time.Duration
+	for ts := time.Duration(0); ts <= tf.end; ts += 10 * c.every {
+		at = append(at, ts)
+	}
+	promVals := promtoolValues(t, tf, c.records, at, filepath.Join(dir, "values.test.yml"))
+	mine := make(map[string]float64) // lookup only
+	for _, s := range got.Recorded {
+		for _, p := range s.Points {
+			mine[fmt.Sprintf("%s@%v", s.Labels, p.T)] = p.V
+		}
+	}
+	n := 0
+	for k, v := range promVals {
+		m, ok := mine[k]
+		n++
+		if !ok || !closeRel(m, v, 1e-9) {
+			t.Errorf("%s: promtool %v, subset %v (present %v)", k, v, m, ok)
+		}
+	}
+	t.Logf("faults %v: %d recorded values compared", faults, n)
+	if n == 0 {
+		t.Errorf("no recorded values compared")
+	}
+}
+
+func closeRel(a, b, tol float64) bool {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.IsNaN(a) && math.IsNaN(b)
+	}
+	if a == b {
+		return true
+	}
+	return math.Abs(a-b) <= tol*math.Max(math.Abs(a), math.Abs(b))
+}
+
+// promtoolValues queries the recording rules' series with promtool at the
+// times at and returns the values by "labels@time".
+func promtoolValues(t *testing.T, tf *testFile, records []string, at []time.Duration, path string) map[string]float64 {
+	t.Helper()
+	vf := *tf
+	vf.queries = nil
+	vf.alerts = []alertTest{{at: at[len(at)-1], alertname: "ressim_horizon"}}
+	var b bytes.Buffer
+	if err := vf.write(&b); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("    promql_expr_test:\n")
+	for _, r := range records {
+		for _, ts := range at {
+			fmt.Fprintf(&b, "      - expr: %s\n        eval_time: %s\n        exp_samples: []\n", quote(r), dur(ts))
+		}
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make(map[string]float64)
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	var now time.Duration
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(l, "expr: ") {
+			_, ts, _ := strings.Cut(l, ", time: ")
+			if now, err = parseDuration(strings.TrimSuffix(ts, ",")); err != nil {
+				t.Fatalf("%q: %v", l, err)
+			}
+		}
+		if !strings.HasPrefix(l, "got: ") {
+			continue
+		}
+		for s := strings.TrimPrefix(l, "got: "); s != "" && s != "nil"; s = strings.TrimLeft(s, ", ") {
+			ls, rest, err := parseLabels(s)
+			if err != nil {
+				t.Fatalf("%q: %v", l, err)
+			}
+			rest = strings.TrimLeft(rest, " ")
+			num, tail, _ := strings.Cut(rest, ",")
+			v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+			if err != nil {
+				t.Fatalf("%q: %v", l, err)
+			}
+			s = tail
+			var pairs []string
+			for _, p := range ls {
+				pairs = append(pairs, p[0], p[1])
+			}
+			vals[fmt.Sprintf("%s@%v", promql.NewLabels(pairs...), now)] = v
+		}
+	}
+	return vals
+}
+
+// runFile runs promtool test rules on path; failures are expected.
+func runFile(path string) ([]byte, error) {
+	r, err := promtool.Run(context.Background(), nil, "test", "rules", path)
+	if err != nil {
+		return nil, err
+	}
+	return append(r.Stdout, r.Stderr...), nil
+}
