@@ -227,6 +227,9 @@ type visibleAlerts map[string]visibleAlert
 // wins (as it does in sim/alerts' reading of ALERTS).
 func (v visibleAlerts) add(a *alertInstance) {
 	lbls := a.lbls.without("alertname")
+	if len(lbls) == 0 {
+		lbls = nil
+	}
 	va := visibleAlert{name: a.lbls.Get("alertname"), lbls: lbls, state: a.state}
 	k := va.name + "\xff" + lbls.key()
 	if old, ok := v[k]; !ok || old.state < va.state {
