@@ -14,7 +14,6 @@ import (
 	"github.com/ressim/ressim/internal/input"
 	"github.com/ressim/ressim/internal/promtool"
 	"github.com/ressim/ressim/sim/alerts/promql"
-	"github.com/ressim/ressim/sim/export/openmetrics"
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
 	"gopkg.in/yaml.v3"
@@ -283,20 +282,19 @@ func evaluate(ctx context.Context, res *topology.Result, rules string, ev time.D
 }
 
 func newTestFile(res *topology.Result, rules string, ev time.Duration) (*testFile, error) {
-	series, err := openmetrics.Collect(res)
-	if err != nil {
-		return nil, err
-	}
 	groups, err := groupNames(rules)
 	if err != nil {
 		return nil, err
 	}
-	iv := res.Series.Interval()
-	end := res.Duration / iv * iv
-	if end == 0 {
-		return nil, fmt.Errorf("alerts: run %s is shorter than one interval", res.Name)
+	series, iv, end, err := runSeries(res, ev)
+	if err != nil {
+		return nil, err
 	}
-	return &testFile{rules: rules, evalInterval: ev, groupOrder: groups, interval: iv, series: series, end: end / ev * ev}, nil
+	return &testFile{rules: rules, evalInterval: ev, groupOrder: groups, interval: iv, series: series, end: end}, nil
+}
+
+func errShort(res *topology.Result) error {
+	return fmt.Errorf("alerts: run %s is shorter than one interval", res.Name)
 }
 
 // groupNames returns the names of the rules file's groups, in order.

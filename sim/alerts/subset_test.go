@@ -24,42 +24,6 @@ import (
 	"github.com/ressim/ressim/sim/topology"
 )
 
-// subsetSeries is the promtool test file's input as the page's evaluator
-// takes it: the same points (those at whole intervals up to the end).
-func subsetSeries(tf *testFile) []promql.Series {
-	out := make([]promql.Series, 0, len(tf.series))
-	for _, s := range tf.series {
-		ps := promql.Series{Labels: promql.NewLabels(append([]string{promql.MetricName, s.Name}, flatten(s.Labels)...)...)}
-		for _, p := range s.Points {
-			if p.T%tf.interval == 0 && p.T <= tf.end {
-				ps.Points = append(ps.Points, promql.Point{T: p.T, V: p.V})
-			}
-		}
-		out = append(out, ps)
-	}
-	return out
-}
-
-func flatten(ls [][2]string) []string {
-	var out []string
-	for _, l := range ls {
-		out = append(out, l[0], l[1])
-	}
-	return out
-}
-
-// subsetEpisodes renders the page evaluator's timelines as sim/alerts'
-// episodes.
-func subsetEpisodes(tls []promql.AlertTimeline) []Episode {
-	var out []Episode
-	for _, a := range tls {
-		for _, e := range a.Episodes {
-			out = append(out, Episode{Alert: a.ID(), Pending: e.Pending, Fired: e.Fired, Firing: e.Firing, Resolved: e.Resolved, End: e.End})
-		}
-	}
-	return sortEpisodes(out)
-}
-
 func sortEpisodes(eps []Episode) []Episode {
 	eps = slices.Clone(eps)
 	slices.SortFunc(eps, func(a, b Episode) int {
@@ -194,12 +158,19 @@ func compareSubset(t *testing.T, cfg topology.Config, rules string, rf *promql.R
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := promql.Run(rf, subsetSeries(tf), promql.Options{Interval: c.every, End: tf.end})
+	in, end, err := SubsetInput(res, c.every)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end != tf.end {
+		t.Fatalf("SubsetInput's end %v, the test file's %v", end, tf.end)
+	}
+	got, err := promql.Run(rf, in, promql.Options{Interval: c.every, End: end})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := sortEpisodes(tl.episodes)
-	have := subsetEpisodes(got.Alerts)
+	have := sortEpisodes(SubsetEpisodes(got.Alerts))
 	faults := len(cfg.Faults) > 0
 	t.Logf("faults %v: %d episodes from promtool, %d from the subset, %d samples visited", faults, len(want), len(have), got.Cost)
 	if !slices.Equal(want, have) {
