@@ -3,7 +3,17 @@ package promql
 import (
 	"strings"
 	"testing"
+	"time"
 )
+
+// fuzzSeries give the fuzzed expressions something to select.
+var fuzzSeries = []Series{
+	series(NewLabels(MetricName, "x", "a", "1"), 10*time.Second, 0, 5, 3, 9),
+	series(NewLabels(MetricName, "x", "a", "2"), 10*time.Second, 1, 2),
+	series(NewLabels(MetricName, "y", "a", "1", "b", "z"), 10*time.Second, 7, 7, 7, 7),
+	series(NewLabels(MetricName, "h_bucket", "le", "0.1"), 10*time.Second, 1, 2, 3, 4),
+	series(NewLabels(MetricName, "h_bucket", "le", "+Inf"), 10*time.Second, 2, 4, 6, 8),
+}
 
 // FuzzParse: any input parses or fails with an *Error, within the
 // budgets, without panicking; what parses evaluates on an empty storage
@@ -17,7 +27,7 @@ func FuzzParse(f *testing.F) {
 		`-x ^ 2 % 3 unless on (a) y or ignoring (b) z`,
 		`avg_over_time(x[1m]) + max_over_time(x[1m]) - min_over_time(x[30s])`,
 		`x offset 5m`, `rate(x[5m:1m])`, `topk(3, x)`, `"s"`, `{a=""}`, `x[5m]`, `(((`, "x +\n y",
-		`0x1f + .5e3 + Inf - NaN`, `vector(1)`, `sum without (a) (x)`, `irate(x[1m]) + delta(x[1m])`,
+		`0x1f + .5e3 + Inf - NaN`, `vector(1)`, `sum without (a) (x)`, `irate(x[1m]) + delta(x[1m])`, `rate((x[5m]))`, `max_over_time(((x[1m])))`,
 	} {
 		f.Add(s)
 	}
@@ -32,10 +42,10 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		st, _ := newStorage(nil, DefaultLimits)
+		st, _ := newStorage(fuzzSeries, DefaultLimits)
 		ev := &evaluator{st: st, cache: make(map[*VectorSelector]*selCache)}
 		if e.Type() != MatrixType {
-			ev.instant(e, 0)
+			ev.instant(e, (30 * time.Second).Milliseconds())
 		}
 	})
 }
@@ -51,6 +61,7 @@ func FuzzParseRules(f *testing.F) {
 		"a: &a [*a, *a]",
 		"groups:\n  - name: g\n    rules:\n      - alert: A\n        expr: [x]\n",
 		"",
+		"groups:\n  - name: g\n    rules:\n      - record: r\n        expr: x[5m]\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -499,6 +499,16 @@ func (p *parser) call(name string, pos int) Expr {
 		p.fail(pos, "expected %d argument(s) in call to %q, got %d", len(f.args), name, len(c.Args))
 	}
 	for i, a := range c.Args {
+		// Prometheus unwraps parentheses around a range argument:
+		// rate((x[5m])) is rate(x[5m]).
+		for f.args[i] == MatrixType {
+			pe, ok := c.Args[i].(*Paren)
+			if !ok {
+				break
+			}
+			c.Args[i] = pe.Expr
+		}
+		a = c.Args[i]
 		if a.Type() != f.args[i] {
 			p.fail(a.Pos(), "expected type %s in call to function %q, got %s", f.args[i], name, a.Type())
 		}

@@ -127,6 +127,7 @@ func TestSubsetExpressions(t *testing.T) {
 		{`min_over_time(up[20s])`, map[string]float64{`{svc="a"}`: 1, `{svc="b"}`: 0}},
 		{`avg_over_time(up[20s])`, map[string]float64{`{svc="a"}`: 1, `{svc="b"}`: 2.0 / 3}},
 		{`sum_over_time(up[20s])`, map[string]float64{`{svc="a"}`: 3, `{svc="b"}`: 2}},
+		{`sum_over_time((up[20s]))`, map[string]float64{`{svc="a"}`: 3, `{svc="b"}`: 2}},
 	} {
 		v := evalAt(t, in, c.expr, 20*s)
 		got := make(map[string]float64)

@@ -198,5 +198,8 @@ func parseRule(yr yamlRule) (Rule, error) {
 	if r.Parsed, err = Parse(r.Expr); err != nil {
 		return r, fmt.Errorf("%s: %w", r.Name(), err)
 	}
+	if r.Parsed.Type() == MatrixType {
+		return r, fmt.Errorf("%s: the expression is a range vector; a rule needs an instant vector or a scalar", r.Name())
+	}
 	return r, nil
 }
