@@ -263,6 +263,13 @@ func evaluate(ctx context.Context, res *topology.Result, rules string, ev time.D
 	if err != nil {
 		return nil, err
 	}
+	return evaluateFile(ctx, tf, path)
+}
+
+// evaluateFile runs tf with ALERTS queried at every evaluation and reads
+// the episodes.
+func evaluateFile(ctx context.Context, tf *testFile, path string) (*timeline, error) {
+	ev := tf.evalInterval
 	var steps []time.Duration
 	for t := time.Duration(0); t <= tf.end; t += ev {
 		steps = append(steps, t)
