@@ -4,10 +4,11 @@
 // documented subset of PromQL (docs/observability.md, "The page's PromQL
 // subset") with the semantics of Prometheus 2.42, the promtool that
 // package sim/alerts runs; promtool stays the reference, and
-// sim/alerts' TestSubsetMatchesPromtool and
-// TestSubsetCoverageMatchesPromtool require identical alert episodes and
-// recorded values (1e-9 relative) on the repository's rules files and
-// experiments.
+// sim/alerts' TestSubsetMatchesPromtool, TestSubsetCoverageMatchesPromtool
+// and TestSubsetSyntheticMatchesPromtool require identical alert episodes
+// and recorded values (1e-9 relative) on the repository's rules files and
+// experiments, on a rules file using all of the subset, and on hand-made
+// series with gaps and counter resets.
 //
 // The subset: number literals (decimal, hexadecimal, Inf, NaN); vector
 // selectors with =, !=, =~, !~ matchers (regular expressions anchored at
