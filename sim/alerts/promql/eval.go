@@ -55,6 +55,21 @@ func (ev *evaluator) charge(n int) {
 	}
 }
 
+// account is charge outside an expression's evaluation.
+func (ev *evaluator) account(n int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ee, ok := r.(evalError)
+			if !ok {
+				panic(r)
+			}
+			err = ee.err
+		}
+	}()
+	ev.charge(n)
+	return nil
+}
+
 // instant evaluates e at time t (milliseconds).
 func (ev *evaluator) instant(e Expr, t int64) (v value, err error) {
 	ev.t = t

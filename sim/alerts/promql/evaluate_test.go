@@ -138,6 +138,11 @@ func TestBudgets(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", c.lim, err, c.want)
 		}
 	}
+	// A rule of a constant visits no sample, but costs its evaluation.
+	constant := mustRules(t, "groups:\n  - name: g\n    rules:\n      - alert: A\n        expr: 1\n")
+	if _, err := Run(constant, nil, Options{Interval: s, End: 999 * s, Limits: Limits{MaxCost: 500}}); err == nil || !strings.Contains(err.Error(), "cost budget") {
+		t.Errorf("1000 evaluations of a constant within a cost of 500: %v", err)
+	}
 	if _, err := Run(rf, in, Options{Interval: time.Millisecond, End: time.Hour}); err == nil || !strings.Contains(err.Error(), "evaluations") {
 		t.Errorf("3.6 million evaluations: %v", err)
 	}
