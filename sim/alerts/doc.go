@@ -16,4 +16,11 @@
 // export, and the file ressim generates is the one a team runs in its own
 // CI without ressim (--promtool-test). The cost is parsing promtool's
 // failure report (see parse.go), pinned by tests against promtool 2.42.
+//
+// The playground, compiled to WebAssembly, cannot run promtool: its game
+// day mode evaluates the rules with package promql, a subset of PromQL in
+// Go (docs/observability.md, "The page's PromQL subset"). promtool stays
+// the reference: TestSubsetMatchesPromtool and
+// TestSubsetCoverageMatchesPromtool require the subset's episodes and
+// recorded values to equal promtool's on the same series.
 package alerts

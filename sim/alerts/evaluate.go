@@ -13,9 +13,10 @@ import (
 
 	"github.com/ressim/ressim/internal/input"
 	"github.com/ressim/ressim/internal/promtool"
-	"github.com/ressim/ressim/sim/export/openmetrics"
+	"github.com/ressim/ressim/sim/alerts/promql"
 	"github.com/ressim/ressim/sim/run/runner"
 	"github.com/ressim/ressim/sim/topology"
+	"gopkg.in/yaml.v3"
 )
 
 // DefaultEvalInterval is the rule evaluation interval when
@@ -27,8 +28,9 @@ type Options struct {
 	// Rules is the Prometheus rules file.
 	Rules string
 	// EvalInterval is the rule evaluation interval (promtool's
-	// evaluation_interval; a group's own interval overrides it); 0 means
-	// DefaultEvalInterval. It must be a multiple of the run's interval.
+	// evaluation_interval: every group is evaluated at every multiple of
+	// it, a group's own interval is ignored by promtool test rules); 0
+	// means DefaultEvalInterval. It must be a multiple of the run's interval.
 	EvalInterval time.Duration
 	// Dir, if set, keeps the generated promtool test files there;
 	// otherwise a temporary directory is used and removed.
@@ -47,8 +49,8 @@ type Options struct {
 }
 
 // MaxRulesSize bounds the rules file (4 MiB): promtool reads it whole
-// and so does the alert-name scan.
-const MaxRulesSize = 4 << 20
+// and so do the alert-name scan and the page's evaluator.
+const MaxRulesSize = promql.MaxRulesSize
 
 // Evaluate runs the model cfg, and without faults, and evaluates the rules
 // on both with promtool test rules.
@@ -261,6 +263,13 @@ func evaluate(ctx context.Context, res *topology.Result, rules string, ev time.D
 	if err != nil {
 		return nil, err
 	}
+	return evaluateFile(ctx, tf, path)
+}
+
+// evaluateFile runs tf with ALERTS queried at every evaluation and reads
+// the episodes.
+func evaluateFile(ctx context.Context, tf *testFile, path string) (*timeline, error) {
+	ev := tf.evalInterval
 	var steps []time.Duration
 	for t := time.Duration(0); t <= tf.end; t += ev {
 		steps = append(steps, t)
@@ -280,16 +289,45 @@ func evaluate(ctx context.Context, res *topology.Result, rules string, ev time.D
 }
 
 func newTestFile(res *topology.Result, rules string, ev time.Duration) (*testFile, error) {
-	series, err := openmetrics.Collect(res)
+	groups, err := groupNames(rules)
 	if err != nil {
 		return nil, err
 	}
-	iv := res.Series.Interval()
-	end := res.Duration / iv * iv
-	if end == 0 {
-		return nil, fmt.Errorf("alerts: run %s is shorter than one interval", res.Name)
+	series, iv, end, err := runSeries(res, ev)
+	if err != nil {
+		return nil, err
 	}
-	return &testFile{rules: rules, evalInterval: ev, interval: iv, series: series, end: end / ev * ev}, nil
+	return &testFile{rules: rules, evalInterval: ev, groupOrder: groups, interval: iv, series: series, end: end}, nil
+}
+
+func errShort(res *topology.Result) error {
+	return fmt.Errorf("alerts: run %s is shorter than one interval", res.Name)
+}
+
+// groupNames returns the names of the rules file's groups, in order.
+func groupNames(rules string) ([]string, error) {
+	f, err := input.OpenRegular(rules)
+	if err != nil {
+		return nil, fmt.Errorf("alerts: rules: %w", err)
+	}
+	b, err := input.Read(rules, f, MaxRulesSize, false)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("alerts: rules: %w", err)
+	}
+	var file struct {
+		Groups []struct {
+			Name string `yaml:"name"`
+		} `yaml:"groups"`
+	}
+	if err := yaml.Unmarshal(b, &file); err != nil {
+		return nil, fmt.Errorf("alerts: rules %s: %w", rules, err)
+	}
+	var names []string
+	for _, g := range file.Groups {
+		names = append(names, g.Name)
+	}
+	return names, nil
 }
 
 // runTest writes tf to path and runs promtool test rules on it; failed
