@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/ressim/ressim/sim/experiment"
@@ -65,8 +66,29 @@ func sameBut(exp, x *experiment.Experiment, acts []topology.ActionConfig) bool {
 		}
 	}
 	return reflect.DeepEqual(exp.GameDay, x.GameDay) && reflect.DeepEqual(exp.Alerts, x.Alerts) &&
-		reflect.DeepEqual(exp.Knobs, x.Knobs) && reflect.DeepEqual(exp.Expects, x.Expects) &&
-		reflect.DeepEqual(exp.AlertExpects, x.AlertExpects)
+		reflect.DeepEqual(exp.Knobs, x.Knobs) && sameExpects(exp, x)
+}
+
+// sameExpects reports whether exp and x have the same expectations,
+// wherever they are in the file.
+func sameExpects(exp, x *experiment.Experiment) bool {
+	e1, a1 := unplaced(exp)
+	e2, a2 := unplaced(x)
+	return reflect.DeepEqual(e1, e2) && reflect.DeepEqual(a1, a2)
+}
+
+// unplaced are exp's expectations without their positions in the file,
+// which removing the actions moves.
+func unplaced(exp *experiment.Experiment) ([]experiment.Expect, []experiment.AlertExpect) {
+	e := slices.Clone(exp.Expects)
+	for i := range e {
+		e[i].Where = ""
+	}
+	a := slices.Clone(exp.AlertExpects)
+	for i := range a {
+		a[i].Where = experiment.Pos{}
+	}
+	return e, a
 }
 
 // withoutActions returns text without its top-level [[action]] blocks:
