@@ -2,6 +2,7 @@ package gameday
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -186,6 +187,15 @@ func TestEvaluate(t *testing.T) {
 	}
 	if s.Recovered || s.MitigateS != nil || s.DetectS != nil {
 		t.Errorf("shedding alone: %+v", s)
+	}
+}
+
+// TestEvaluateBudget: the whole plan is checked before the first run.
+func TestEvaluateBudget(t *testing.T) {
+	opt := run.Options{Budget: runner.Budget{MaxEvents: 1e6}}
+	_, err := Evaluate(context.Background(), []byte(storm), []Played{{0, 40000}}, nil, opt)
+	if !errors.Is(err, runner.ErrBudget) {
+		t.Errorf("got %v, want a budget error", err)
 	}
 }
 

@@ -70,7 +70,8 @@ const MaxPrefixRuns = 8
 // team's moves (the file WithMoves writes), no moves, the reference
 // answer, and the prefixes of the team's moves needed to time the
 // mitigation, all under opt.Budget (checked for every run before the
-// first) and opt.Seed, stopped by ctx. firing are the times, from the
+// first, each with its actions: a move may raise the retries) and
+// opt.Seed, stopped by ctx. firing are the times, from the
 // start of the run, at which the game day's alerts fired in the team's
 // run (evaluated by the caller).
 func Evaluate(ctx context.Context, text []byte, moves []Played, firing []time.Duration, opt run.Options) (*Score, error) {
@@ -94,14 +95,19 @@ func Evaluate(ctx context.Context, text []byte, moves []Played, firing []time.Du
 	fault := base.Faults[exp.GameDay.Fault]
 	order := sorted(moves)
 	prefixes := prefixRuns(len(order))
-	if err := opt.Budget.Check([]runner.PlannedRun{{Model: base, Times: 3 + prefixes, OnDisk: false}}); err != nil {
+	with := func(acts []topology.ActionConfig) topology.Config {
+		cfg := base
+		cfg.Actions = acts
+		return cfg
+	}
+	team := actions(exp, order)
+	plan := []runner.PlannedRun{{Model: with(team), Times: 1 + prefixes}, {Model: with(nil), Times: 1}, {Model: with(exp.Model.Actions), Times: 1}}
+	if err := opt.Budget.Check(plan); err != nil {
 		return nil, err
 	}
 	meter := runner.NewMeter(ctx, opt.Budget, base)
 	play := func(acts []topology.ActionConfig) (string, int64, error) {
-		cfg := base
-		cfg.Actions = acts
-		res, err := meter.Run(cfg, runner.Options{})
+		res, err := meter.Run(with(acts), runner.Options{})
 		if err != nil {
 			return "", 0, err
 		}
@@ -111,7 +117,7 @@ func Evaluate(ctx context.Context, text []byte, moves []Played, firing []time.Du
 	for _, a := range exp.Model.Actions {
 		s.Reference = append(s.Reference, ReferenceMove{Label: a.ReportLabel(), AtS: a.At.Seconds()})
 	}
-	if s.Verdict.Team, s.Lost.Team, err = play(actions(exp, order)); err != nil {
+	if s.Verdict.Team, s.Lost.Team, err = play(team); err != nil {
 		return nil, err
 	}
 	if s.Verdict.Nothing, s.Lost.Nothing, err = play(nil); err != nil {
