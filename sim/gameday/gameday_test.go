@@ -210,3 +210,34 @@ func TestFirstRecovering(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWithMoves: whatever the file and the move, WithMoves does not
+// panic, and what it writes reads back with the move as its only action
+// and rewrites to itself.
+func FuzzWithMoves(f *testing.F) {
+	f.Add(storm, 0, int64(30000))
+	f.Add(strings.Replace(storm, "[[action]]", "[[ action ]] # x", 1), 1, int64(1))
+	f.Add(strings.Replace(storm, "# The reference answer.", "s = '''\n[[action]]\n'''", 1), 2, int64(89999))
+	f.Fuzz(func(t *testing.T, text string, move int, at int64) {
+		exp, err := experiment.Parse("f.toml", []byte(text))
+		if err != nil || exp.GameDay == nil {
+			return
+		}
+		moves := []Played{{move, at}}
+		out, err := WithMoves([]byte(text), exp, moves)
+		if err != nil {
+			return
+		}
+		x, err := experiment.Parse("f.toml", out)
+		if err != nil {
+			t.Fatalf("written file does not parse: %v", err)
+		}
+		if !reflect.DeepEqual(x.Model.Actions, actions(exp, moves)) {
+			t.Fatalf("written file's actions %+v", x.Model.Actions)
+		}
+		again, err := WithMoves(out, x, moves)
+		if err != nil || string(again) != string(out) {
+			t.Fatalf("rewriting the written file: %v\n%s\n---\n%s", err, out, again)
+		}
+	})
+}
