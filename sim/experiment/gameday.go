@@ -78,7 +78,7 @@ func (r *reader) gameDay(root *table, e *Experiment, base map[string]any) *GameD
 			r.errorf(t.key("runbook_file"), "a game day has runbook (inline markdown) or runbook_file, not both")
 		}
 	}
-	if len(e.Model.Faults) == 0 {
+	if _, declared := e.doc["fault"]; !declared {
 		r.errorf(t.path, "a game day needs a [[fault]]: the incident starts with it")
 	}
 	if f, ok := t.str("fault", false); ok {
@@ -90,7 +90,9 @@ func (r *reader) gameDay(root *table, e *Experiment, base map[string]any) *GameD
 			}
 		}
 		if g.Fault < 0 {
-			r.errorf(t.key("fault"), "no [[fault]] labelled %q; labels: %s", f, strings.Join(faultLabels(e), ", "))
+			if len(e.Model.Faults) > 0 {
+				r.errorf(t.key("fault"), "no [[fault]] labelled %q; labels: %s", f, strings.Join(faultLabels(e), ", "))
+			}
 			g.Fault = 0
 		}
 	}

@@ -107,6 +107,16 @@ func TestWithMoves(t *testing.T) {
 	}
 }
 
+func TestMoves(t *testing.T) {
+	ms := Moves(parse(t, storm))
+	if len(ms) != 3 || ms[1].Label != `Shed "a fifth"` || ms[1].TOML != "kind = \"shed\"\ntarget = \"users\"\nshare = 0.2\n" || len(ms[0].Actions) != 1 {
+		t.Errorf("moves %+v", ms)
+	}
+	if Moves(parse(t, storm[:strings.Index(storm, "[gameday]")])) != nil {
+		t.Error("a file without [gameday] has moves")
+	}
+}
+
 func TestWithMovesRefuses(t *testing.T) {
 	exp := parse(t, storm)
 	many := make([]Played, MaxPlayed+1)
