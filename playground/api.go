@@ -55,6 +55,8 @@ type Info struct {
 	Replications int `json:"replications"`
 	// Sweep describes the [sweep] grid; nil without one.
 	Sweep *SweepInfo `json:"sweep,omitempty"`
+	// GameDay is the file's [gameday] (gameday.go); nil without one.
+	GameDay *GameDayInfo `json:"game_day,omitempty"`
 }
 
 // SweepInfo is what the page shows of a [sweep] before running it.
@@ -140,6 +142,7 @@ func info(exp *experiment.Experiment) *Info {
 		}
 		in.Sweep = &SweepInfo{Metric: sw.Metric.Name(), Cells: cells}
 	}
+	in.GameDay = gameDayInfo(exp)
 	return in
 }
 

@@ -2,13 +2,19 @@
 
 // Command wasm is the playground's simulator: ressim compiled to
 // WebAssembly, run inside a Web Worker (playground/web/worker.js). It
-// installs one global object, ressim, with five functions, and blocks:
+// installs one global object, ressim, with seven functions, and blocks:
 //
 //	ressim.list()                         -> JSON: the bundled experiments
 //	ressim.validate(text)                 -> JSON: {errors, experiment}
 //	ressim.run(text, seed, set, progress, hooks) -> JSON: {summary, figures, ...}
 //	ressim.compare(text, seed, reps, progress)  -> JSON: {arms, files, figures, ...}
 //	ressim.sweep(text, seed, reps, progress)    -> JSON: {files, figures, ...}
+//	ressim.play(text, moves, seed)              -> JSON: {file, summary, series, openmetrics, events, verdict}
+//	ressim.score(text, moves, seed, firing)     -> JSON: {detect_s, mitigate_s, recovered, verdict, lost, ...}
+//
+// play and score are the game day's (playground/gameday.go): moves is the
+// JSON text [{"move": 0, "at_ms": 73500}, ...], firing the JSON text of
+// the alert firing times in seconds, [12.5, 40].
 //
 // progress(pct) hears the share of simulated time done; hooks, optional,
 // may have stage(name), told as each stage of the run ends (see
@@ -37,6 +43,12 @@ func main() {
 	}))
 	api.Set("compare", batch(playground.Compare))
 	api.Set("sweep", batch(playground.Sweep))
+	api.Set("play", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return playground.JSON(playground.Play(str(args, 0), str(args, 1), str(args, 2)))
+	}))
+	api.Set("score", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return playground.JSON(playground.ScoreGame(str(args, 0), str(args, 1), str(args, 2), str(args, 3)))
+	}))
 	js.Global().Set("ressim", api)
 	if ready := js.Global().Get("ressimReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
@@ -73,6 +85,15 @@ func arg(args []js.Value, i int) js.Value {
 		return args[i]
 	}
 	return js.Undefined()
+}
+
+// str is args[i] as a string: "" when missing, undefined or null.
+func str(args []js.Value, i int) string {
+	v := arg(args, i)
+	if v.Type() != js.TypeString {
+		return ""
+	}
+	return v.String()
 }
 
 // batch wraps playground.Compare or Sweep: (text, seed, reps, progress),

@@ -8,7 +8,10 @@
 // the result), {id, live: {file, svg}} (the overview of a large run drawn
 // while it is simulated) and {id, result} (the simulator's JSON text). Ops: list,
 // validate, run, and compare and sweep (progress also carries the runs
-// done and their total). The page stops a run by terminating the worker.
+// done and their total), and the game day's play and score (args {text,
+// moves, seed, firing}: moves [{move, at_ms}] and firing [seconds], as
+// arrays or their JSON text). The page stops a run by terminating the
+// worker.
 "use strict";
 importScripts("wasm_exec.js");
 
@@ -60,10 +63,23 @@ function handle(m) {
         self.postMessage({ id: m.id, progress: Math.floor((100 * done) / total), done, total }),
       );
       break;
+    case "play":
+      result = api.play(m.args.text, jsonText(m.args.moves), m.args.seed || "");
+      break;
+    case "score":
+      result = api.score(m.args.text, jsonText(m.args.moves), m.args.seed || "", jsonText(m.args.firing));
+      break;
     default:
       result = JSON.stringify({ error: "unknown operation " + m.op });
   }
   self.postMessage({ id: m.id, result });
+}
+
+// jsonText is v as JSON text: a string as is, anything else encoded
+// ("" for undefined or null).
+function jsonText(v) {
+  if (v === undefined || v === null) return "";
+  return typeof v === "string" ? v : JSON.stringify(v);
 }
 
 function run(m, api) {

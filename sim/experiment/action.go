@@ -68,56 +68,68 @@ func (r *reader) action(t *table, m *topology.Config, base map[string]any) {
 		aok = false
 	}
 	label, _ := t.str("label", false)
+	acts, ok := r.actionBody(t, m, base, []string{"at", "label"})
+	if !ok || !aok {
+		return
+	}
+	for _, a := range acts {
+		a.At, a.Label = at, label
+		m.Actions = append(m.Actions, a)
+	}
+}
+
+// actionBodyKeys are the keys of what an action does, whatever its
+// kind: an [[action]] without at and label, a [[gameday.move]] without
+// label and help.
+var actionBodyKeys = []string{"set", "kind", "target", "caller", "state", "share", "count"}
+
+// actionBody reads what an action does: its set (one action per path) or
+// its kind and that kind's keys, at time 0 without a label. head are the
+// block's other keys, read by the caller, named in messages about unknown
+// keys.
+func (r *reader) actionBody(t *table, m *topology.Config, base map[string]any, head []string) ([]topology.ActionConfig, bool) {
+	keys := func(k ...string) []string { return slices.Concat(head, k) }
 	hasSet, hasKind := t.has("set"), t.has("kind")
 	switch {
 	case hasSet && hasKind:
 		t.get("set")
 		t.get("kind")
 		r.errorf(t.path, "an action has either set = { \"path\" = value } or kind, not both")
-		t.done(actionKeys...)
-		return
+		t.done(keys(actionBodyKeys...)...)
+		return nil, false
 	case !hasSet && !hasKind:
 		r.errorf(t.path, "an action needs set = { \"path\" = value } (a setting) or kind (an operator move: %s)", strings.Join(ActionKinds, ", "))
-		t.done(actionKeys...)
-		return
+		t.done(keys(actionBodyKeys...)...)
+		return nil, false
 	case hasSet:
 		acts, ok := r.actionSet(t, base)
-		t.done("at", "label", "set")
-		if !ok || !aok {
-			return
-		}
-		for _, a := range acts {
-			a.At, a.Label = at, label
-			m.Actions = append(m.Actions, a)
-		}
-		return
+		t.done(keys("set")...)
+		return acts, ok
 	}
-	a, ok := r.actionKind(t, m)
-	if ok && aok {
-		a.At, a.Label = at, label
-		m.Actions = append(m.Actions, a)
-	}
+	a, ok := r.actionKind(t, m, keys)
+	return []topology.ActionConfig{a}, ok
 }
 
 // actionKind reads an action's kind and the keys of that kind: an
-// operator move that is not a setting.
-func (r *reader) actionKind(t *table, m *topology.Config) (topology.ActionConfig, bool) {
+// operator move that is not a setting. keys adds the block's other keys
+// to a kind's, for done.
+func (r *reader) actionKind(t *table, m *topology.Config, keys func(...string) []string) (topology.ActionConfig, bool) {
 	kind, kok := t.str("kind", true)
 	var a topology.ActionConfig
 	ok := kok
 	switch {
 	case !kok:
 	case kind == "kill_switch", kind == "force_breaker":
-		return r.callAction(t, m, kind)
+		return r.callAction(t, m, kind, keys)
 	case kind == "instances":
-		return r.instancesAction(t, m)
+		return r.instancesAction(t, m, keys)
 	case kind == "shed":
 		a.Kind = topology.ActionShed
 		a.Client, _ = t.str("target", true)
 		share, sok := t.number("share", true, 0, 1, false, "share of the client's new requests refused")
 		a.Value = share
 		ok = ok && sok
-		t.done("at", "label", "kind", "target", "share")
+		t.done(keys("kind", "target", "share")...)
 		if a.Client == "" {
 			ok = false
 		} else if !r.hasClient(m, a.Client) {
@@ -134,13 +146,13 @@ func (r *reader) actionKind(t *table, m *topology.Config) (topology.ActionConfig
 		}
 		r.errorf(t.key("kind"), "unknown action kind %q%s; expected one of: %s", kind, hint, strings.Join(ActionKinds, ", "))
 	}
-	t.done(actionKeys...)
+	t.done(keys(actionBodyKeys...)...)
 	return a, false
 }
 
 // callAction reads a kill_switch or force_breaker action: target,
 // caller, state.
-func (r *reader) callAction(t *table, m *topology.Config, kind string) (topology.ActionConfig, bool) {
+func (r *reader) callAction(t *table, m *topology.Config, kind string, keys func(...string) []string) (topology.ActionConfig, bool) {
 	a := topology.ActionConfig{Kind: topology.ActionKillSwitch}
 	if kind == "force_breaker" {
 		a.Kind = topology.ActionForceBreaker
@@ -167,7 +179,7 @@ func (r *reader) callAction(t *table, m *topology.Config, kind string) (topology
 		r.errorf(t.key("state"), "a forced breaker's state is \"open\", \"closed\" or \"auto\" (back to its state machine), got %q", st)
 		ok = false
 	}
-	t.done("at", "label", "kind", "target", "caller", "state")
+	t.done(keys("kind", "target", "caller", "state")...)
 	if a.Service == "" {
 		ok = false
 	} else if !r.hasService(m, a.Service) {
@@ -191,12 +203,12 @@ func (r *reader) callAction(t *table, m *topology.Config, kind string) (topology
 
 // instancesAction reads an instances action: target, count, at most the
 // service's declared instances.
-func (r *reader) instancesAction(t *table, m *topology.Config) (topology.ActionConfig, bool) {
+func (r *reader) instancesAction(t *table, m *topology.Config, keys func(...string) []string) (topology.ActionConfig, bool) {
 	a := topology.ActionConfig{Kind: topology.ActionInstances}
 	a.Service, _ = t.str("target", true)
 	n, ok := t.integer("count", true, 0, topology.MaxInstances)
 	a.Int = int(n)
-	t.done("at", "label", "kind", "target", "count")
+	t.done(keys("kind", "target", "count")...)
 	if a.Service == "" {
 		return a, false
 	}

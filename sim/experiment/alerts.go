@@ -73,18 +73,23 @@ func (r *reader) alerts(root *table) *Alerts {
 }
 
 // badRulesPath says why p cannot name the rules file, or "".
-func badRulesPath(p string) string {
+func badRulesPath(p string) string { return badPath("rules", p) }
+
+// badPath says why p, the value of key, cannot name a file beside the
+// experiment file, or "": it must be a relative slash-separated path
+// below the file's folder.
+func badPath(key, p string) string {
 	switch {
 	case p == "":
-		return "rules must name a file"
+		return key + " must name a file"
 	case strings.ContainsRune(p, '\\') || strings.ContainsRune(p, 0):
-		return fmt.Sprintf("rules %q: use / between folders (no backslash or NUL)", p)
+		return fmt.Sprintf("%s %q: use / between folders (no backslash or NUL)", key, p)
 	case path.IsAbs(p):
-		return fmt.Sprintf("rules %q: must be relative to the experiment file's folder, not absolute", p)
+		return fmt.Sprintf("%s %q: must be relative to the experiment file's folder, not absolute", key, p)
 	}
 	for _, e := range strings.Split(p, "/") {
 		if e == ".." || e == "." || e == "" {
-			return fmt.Sprintf("rules %q: must be a plain path below the experiment file's folder (no \"..\", \".\" or empty element)", p)
+			return fmt.Sprintf("%s %q: must be a plain path below the experiment file's folder (no \"..\", \".\" or empty element)", key, p)
 		}
 	}
 	return ""

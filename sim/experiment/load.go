@@ -69,6 +69,9 @@ type Experiment struct {
 	AlertExpects []AlertExpect
 	// Knobs are the [[knob]] blocks, in file order (knob.go).
 	Knobs []Knob
+	// GameDay is the [gameday] table (gameday.go), nil without one: run,
+	// compare and sweep ignore it.
+	GameDay *GameDay
 
 	doc       map[string]any // the decoded base document, for With
 	pos       positions
@@ -141,7 +144,7 @@ func Parse(file string, data []byte) (*Experiment, error) {
 	}
 	pos := scanPositions(string(data))
 	sections := map[string]any{}
-	for _, k := range []string{"variant", "sweep", "expect", "knob", "alerts"} {
+	for _, k := range []string{"variant", "sweep", "expect", "knob", "alerts", "gameday"} {
 		if v, ok := doc[k]; ok {
 			sections[k] = v
 		}
@@ -201,6 +204,18 @@ func readSections(e *Experiment, sections map[string]any, baseOK bool) ErrorList
 		e.Knobs = kr.knobs(kr.root(map[string]any{"knob": v}), e)
 		errs = append(errs, kr.errs...)
 	}
+	if v, ok := sections["gameday"]; ok {
+		// A move's set is checked against the base without its actions,
+		// as an [[action]]'s is, only when the base is valid.
+		var base map[string]any
+		if baseOK {
+			base = deepCopy(e.doc).(map[string]any)
+			delete(base, "action")
+		}
+		gr := section()
+		e.GameDay = gr.gameDay(gr.root(map[string]any{"gameday": v}), e, base)
+		errs = append(errs, gr.errs...)
+	}
 	if v, ok := sections["sweep"]; ok {
 		sr := section()
 		e.Sweep = sr.sweep(sr.root(map[string]any{"sweep": v}), e, baseOK && variantsOK)
@@ -251,7 +266,7 @@ func (r *reader) experiment(doc *table) *Experiment {
 	}
 	r.checkCalls(&e.Model, services)
 	r.actions(doc, &e.Model, len(r.errs) == 0)
-	doc.done("schema", "experiment", "client", "service", "fault", "action", "variant", "sweep", "expect", "alerts")
+	doc.done("schema", "experiment", "client", "service", "fault", "action", "variant", "sweep", "expect", "alerts", "gameday")
 	return e
 }
 

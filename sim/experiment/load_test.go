@@ -277,6 +277,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("a = [{b = 1}, {c = [1,2]}]\n[[d.e]]\n[d]\n"))
 	f.Add([]byte(`s = """\"""" + '''x'''`))
 	f.Add([]byte(withVariants))
+	f.Add([]byte(gameDayBase))
 	f.Add([]byte(strings.Replace(strings.Replace(good, `dist = "erlang"`, `dist = "normal"`, 1), "k = 4", `sd = "3ms"`, 1)))
 	f.Add([]byte(strings.Replace(strings.Replace(good, `interval = "500ms"`, "interval = \"500ms\"\npropagate_deadlines = true", 1),
 		"workers = 10\n", "workers = 10\nabandonment = \"on_expiry\"\n", 1)))

@@ -99,15 +99,11 @@ func Estimate(cfg topology.Config) Cost {
 	var c Cost
 	d := cfg.Duration.Seconds()
 	drivers := map[string]float64{}
-	svc := map[string]*topology.ServiceConfig{}
-	for i := range cfg.Services {
-		svc[cfg.Services[i].Name] = &cfg.Services[i]
-	}
-	e := estimator{cfg: &cfg, svc: svc, memo: map[string]float64{}, quick: map[string]bool{}}
+	e := newEstimator(&cfg)
 	var inFlight, allReqs, perReq float64
 	for _, cl := range cfg.Clients {
 		reqs, key := e.clientRequests(cl)
-		one := e.call(cl.Call, cl.Target, cl.Operation)
+		one := e.call(cl.Call, topology.CallRef{Client: cl.Name}, cl.Target, cl.Operation)
 		allReqs, perReq = allReqs+reqs, max(perReq, one)
 		ev := reqs * one
 		c.Events += ev

@@ -150,3 +150,59 @@ service_time = { dist = "constant", mean = "1ms" }
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestEstimateCountsRaisedRetries: a timed action that raises a call
+// site's retry attempts raises the estimate as if the file had them
+// (an upper bound); one that lowers them changes nothing.
+func TestEstimateCountsRaisedRetries(t *testing.T) {
+	src := `schema = 1
+[experiment]
+name = "e"
+duration = "100s"
+[[client]]
+name = "users"
+target = "api"
+rate = 100
+retry = { attempts = 1 }
+[[service]]
+name = "api"
+workers = 10
+  [[service.step]]
+  work = { dist = "exponential", mean = "1ms" }
+  [[service.step]]
+  call = "db"
+  retry = { attempts = 1 }
+[[service]]
+name = "db"
+workers = 10
+service_time = { dist = "exponential", mean = "1ms" }
+`
+	est := func(extra string) float64 {
+		t.Helper()
+		exp, err := experiment.Parse("e.toml", []byte(src+extra))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Estimate(exp.Model).Events
+	}
+	base := est("")
+	for _, c := range []struct {
+		name, path string
+		nth        int // the retry table of the call site, in file order
+	}{{"client", "client.users.retry.attempts", 1}, {"step", "service.api.step.1.retry.attempts", 2}} {
+		raised := est("[[action]]\nat = \"50s\"\nset = { \"" + c.path + "\" = 3 }\n")
+		// The same file with 3 attempts at that call site from the start.
+		parts := strings.SplitAfterN(src, "retry = { attempts = 1 }", c.nth+1)
+		parts[c.nth-1] = strings.Replace(parts[c.nth-1], "attempts = 1", "attempts = 3", 1)
+		exp, err := experiment.Parse("e.toml", []byte(strings.Join(parts, "")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := Estimate(exp.Model).Events; raised != want || raised <= base {
+			t.Errorf("%s: raising the attempts to 3 mid-run estimates %g events, want %g (the file with 3), more than %g", c.name, raised, want, base)
+		}
+	}
+	if lowered := est("[[action]]\nat = \"50s\"\nset = { \"client.users.retry.attempts\" = 1 }\n"); lowered != base {
+		t.Errorf("an action that keeps 1 attempt changes the estimate: %g, want %g", lowered, base)
+	}
+}
