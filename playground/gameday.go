@@ -1,7 +1,6 @@
 package playground
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/ressim/ressim/experiments"
 	"github.com/ressim/ressim/sim/experiment"
-	"github.com/ressim/ressim/sim/export/openmetrics"
 	"github.com/ressim/ressim/sim/gameday"
 	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/output"
@@ -110,10 +108,14 @@ type Played struct {
 	Summary string `json:"summary"`
 	// Series is the run's time series for the page's charts.
 	Series GameSeries `json:"series"`
-	// OpenMetrics is the run's OpenMetrics exposition, as ressim run
-	// --openmetrics writes metrics.om: the page evaluates the alerts on
-	// it.
-	OpenMetrics string `json:"openmetrics"`
+	// Alerts are the game day's alert rules ([alerts], read from the
+	// bundled files) evaluated on the run's exported series with the
+	// page's PromQL subset (gameAlerts): every instance that was ever
+	// active, with its spans; empty without rules.
+	Alerts []GameAlert `json:"alerts"`
+	// AlertsNote says why there are no alerts when the file names rules
+	// the page does not have ("" otherwise).
+	AlertsNote string `json:"alerts_note,omitempty"`
 	// Events are the faults' starts and ends and the moves, in time
 	// order.
 	Events []GameEvent `json:"events"`
@@ -166,7 +168,8 @@ const (
 // Play runs the game day text with the moves in movesJSON
 // ([{"move":0,"at_ms":73500}], "" for none) and the seed (decimal, ""
 // for the file's): it writes the moves into the file (gameday.WithMoves)
-// and runs exactly that file as ressim run --openmetrics does.
+// and runs exactly that file as ressim run does (recording the
+// per-interval histograms, as --openmetrics does, for the alert rules).
 func Play(text, movesJSON, seed string) Played {
 	exp, moves, s, out := playInputs(text, movesJSON, seed)
 	if out != nil {
@@ -188,12 +191,16 @@ func Play(text, movesJSON, seed string) Played {
 	if err != nil {
 		return Played{Error: err.Error()}
 	}
-	var om bytes.Buffer
-	if err := openmetrics.Write(&om, ran.Result, openmetrics.Options{Start: openmetrics.DefaultStart, Format: openmetrics.OpenMetricsText}); err != nil {
-		return Played{Error: err.Error()}
-	}
-	p := Played{File: string(file), Summary: string(sink.Data(run.SummaryFile)), OpenMetrics: om.String(),
+	p := Played{File: string(file), Summary: string(sink.Data(run.SummaryFile)), Alerts: []GameAlert{},
 		Series: gameSeries(ran.Result), Events: gameEvents(&played.Model)}
+	if a := exp.Alerts; a != nil {
+		rules, ok := bundledFile(a.Rules, maxBundledRules)
+		if !ok {
+			p.AlertsNote = fmt.Sprintf("the alert rules %s are beside the file, not in the page: no alerts", a.Rules)
+		} else if p.Alerts, err = gameAlerts(rules, ran.Result, a.EvalInterval); err != nil {
+			return Played{Error: err.Error()}
+		}
+	}
 	if i := exp.GameDay.Fault; i < len(ran.Result.Faults) {
 		p.Verdict = ran.Result.Faults[i].Recovery.Verdict
 	}

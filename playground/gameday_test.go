@@ -2,6 +2,7 @@ package playground
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,8 +98,13 @@ func TestPlayIsCausalAndReplays(t *testing.T) {
 	if got := strings.Join(ev, ", "); got != "fault_start api slow x5, fault_end api slow x5, move Cut client retries to one attempt" {
 		t.Errorf("events: %s", got)
 	}
-	if !strings.Contains(one.OpenMetrics, "ressim_client_requests_total{") || !strings.HasSuffix(one.OpenMetrics, "# EOF\n") {
-		t.Errorf("openmetrics: %d bytes", len(one.OpenMetrics))
+	// The alerts: the storm's fire in both runs, and the same before the
+	// move (evaluations at 15 s: the first after 130.5 s is 135 s).
+	if len(none.Alerts) == 0 || len(one.Alerts) == 0 {
+		t.Errorf("alerts: %d with no move, %d with the move", len(none.Alerts), len(one.Alerts))
+	}
+	if a, b := firedBefore(none.Alerts, 130.5), firedBefore(one.Alerts, 130.5); a != b {
+		t.Errorf("alerts fired before the move differ: %s / %s", a, b)
 	}
 	// The command line's path on play's file.
 	dir := t.TempDir()
@@ -173,4 +179,22 @@ func TestScoreGame(t *testing.T) {
 	if s.Lost.Team != s.Lost.Reference || s.LostVsNothing >= 0 {
 		t.Errorf("lost %+v, vs nothing %d", s.Lost, s.LostVsNothing)
 	}
+}
+
+// firedBefore lists the alerts that went pending or firing up to t
+// seconds, with their times.
+func firedBefore(as []GameAlert, t float64) string {
+	var b strings.Builder
+	for _, a := range as {
+		for _, x := range a.Activations {
+			if x.PendingS <= t {
+				fmt.Fprintf(&b, "%s%s pending %g", a.Name, a.Labels, x.PendingS)
+				if x.FiringS != nil && *x.FiringS <= t {
+					fmt.Fprintf(&b, " firing %g", *x.FiringS)
+				}
+				b.WriteString("; ")
+			}
+		}
+	}
+	return b.String()
 }

@@ -17,7 +17,7 @@ import (
 //go:embed web
 var web embed.FS
 
-// Web returns the site's hand-written files (index.html, app.js,
+// Web returns the site's hand-written files (index.html, app.js, gameday.js,
 // compare.js, worker.js, style.css): everything but the built files
 // (CatalogueFile, wasm_exec.js and main.wasm).
 func Web() fs.FS {

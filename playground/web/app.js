@@ -62,7 +62,7 @@ async function start() {
   if (shared) {
     openText(shared.file, shared.text, shared.seed, shared.values);
     await validateNow();
-    if (!restoreBatch(shared)) runNow(); // compare.js: a comparison's or sweep's link
+    if (!restoreGameDay(shared) && !restoreBatch(shared)) runNow(); // gameday.js: a game's link; compare.js: a comparison's or sweep's
   } else {
     const first = state.bundled.find((b) => b.file === "metastable-retry-storm.toml") || state.bundled[0];
     openText(first.file, first.text, "", {});
@@ -123,7 +123,14 @@ async function validateNow() {
   if (state.info) {
     $("description").textContent = state.info.description || "";
     if (!$("seed").value) $("seed").placeholder = String(state.info.seed);
-    renderKnobs(state.info.knobs || []);
+    // Drawn again only when they change: a second validation of the same
+    // file (a slow one finishing after a newer one) must not take the
+    // keyboard focus from a knob.
+    const key = JSON.stringify([state.info.knobs || [], state.values]);
+    if (key !== state.knobsKey) {
+      state.knobsKey = key;
+      renderKnobs(state.info.knobs || []);
+    }
   }
   $("run").disabled = !state.info;
   document.dispatchEvent(new CustomEvent("ressim:info", { detail: state.info })); // compare.js

@@ -53,6 +53,11 @@ var subsetCases = []subsetCase{
 	{"retry-budget-storm", "../../experiments/retry-budget-storm.toml", "", "../../experiments/alerts/patterns.rules.yml", 5 * time.Second, nil},
 	{"degraded-200", "../../experiments/alerts/degraded-200.toml", "", "../../experiments/alerts/degraded-200.rules.yml", 15 * time.Second,
 		[]string{"users:non_error_ratio:rate5m", "users:good_ratio:rate5m"}},
+	// The game days, whose alerts the page shows while the room plays
+	// (playground.gameAlerts): each with its reference answer's actions.
+	{"gameday-pool-exhaustion", "../../experiments/gameday-pool-exhaustion.toml", "", "../../experiments/alerts/gameday-pool-exhaustion.rules.yml", 15 * time.Second, nil},
+	{"gameday-retry-storm", "../../experiments/gameday-retry-storm.toml", "", "../../experiments/alerts/gameday-retry-storm.rules.yml", 15 * time.Second, nil},
+	{"gameday-half-dead", "../../experiments/gameday-half-dead.toml", "", "../../experiments/alerts/gameday-half-dead.rules.yml", 15 * time.Second, nil},
 }
 
 // TestSubsetMatchesPromtool: on the repository's rules files and their

@@ -20,6 +20,12 @@ func TestCompareDocExamples(t *testing.T) {
 	testDocExamples(t, filepath.Join("..", "..", "docs", "compare.md"), true)
 }
 
+// TestGameDayDocExamples appends each ```toml fragment of docs/gameday.md
+// to the same base experiment, and loads it.
+func TestGameDayDocExamples(t *testing.T) {
+	testDocExamples(t, filepath.Join("..", "..", "docs", "gameday.md"), true)
+}
+
 const fragmentBase = `schema = 1
 [experiment]
 name = "fragment"
