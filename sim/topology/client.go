@@ -22,6 +22,9 @@ type client struct {
 	meanGap float64   // ns between arrivals, for a constant rate
 
 	dlLane *engine.Lane // the deadline timers, when the patience is constant
+	// hasDeadline is cfg.Deadline.Kind() != 0, kept: asking the Dist on
+	// every request copied it (88 bytes) first.
+	hasDeadline bool
 	think  thinkHandler
 	st     clStats
 
@@ -52,6 +55,7 @@ func newClient(m *Model, cfg *ClientConfig) (*client, error) {
 	}
 	c := &client{m: m, cfg: cfg, site: site, rng: m.sim.Stream("client/" + cfg.Name), rate: cfg.Rate}
 	c.think.c = c
+	c.hasDeadline = cfg.Deadline.Kind() != 0
 	if cfg.Deadline.Kind() == dist.Constant && cfg.Deadline.Mean() > 0 {
 		if c.dlLane, err = m.sim.NewLane(cfg.Deadline.Mean()); err != nil {
 			return nil, err
@@ -244,7 +248,7 @@ func (c *client) send(now engine.Time, user *uint32) {
 		m.userAnswered(now, u, stRejected)
 		return
 	}
-	if c.cfg.Deadline.Kind() != 0 {
+	if c.hasDeadline {
 		if c.dlLane != nil {
 			u.dl = deadline.After(now.Duration(), c.dlLane.Delay())
 			u.deadlineEv = c.dlLane.Schedule(&m.hDeadline, u)
