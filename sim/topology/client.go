@@ -20,6 +20,7 @@ type client struct {
 	segs    []rateSeg // open loop: the rate over time
 	seg     int       // segment of the next arrival
 	meanGap float64   // ns between arrivals, for a constant rate
+	steady  bool      // one segment of constant, positive rate: nextArrival's fast path
 
 	dlLane *engine.Lane // the deadline timers, when the patience is constant
 	// hasDeadline is cfg.Deadline.Kind() != 0, kept: asking the Dist on
@@ -74,6 +75,7 @@ func newClient(m *Model, cfg *ClientConfig) (*client, error) {
 		if r := c.segs[0].r0; r > 0 {
 			c.meanGap = 1e9 / r
 		}
+		c.steady = len(c.segs) == 1 && c.segs[0].r0 == c.segs[0].r1 && c.segs[0].r0 > 0
 	}
 	return c, nil
 }
@@ -166,7 +168,7 @@ func (c *client) start() {
 // each segment, against the segment's peak rate; crossing a segment's end
 // restarts the draw there, which memorylessness makes exact.
 func (c *client) nextArrival(t engine.Time) (engine.Time, bool) {
-	if len(c.segs) == 1 && c.segs[0].r0 == c.segs[0].r1 && c.segs[0].r0 > 0 {
+	if c.steady {
 		// A constant rate: the usual case, without the thinning loop.
 		return t + engine.Time(c.rng.ExpFloat64()*c.meanGap+0.5), true
 	}
