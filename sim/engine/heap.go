@@ -103,11 +103,13 @@ func (h *eventHeap) siftDown(last entry) {
 
 // before is a.less(b) as 1 or 0, computed without a branch: the borrow out
 // of the 128-bit subtraction (a.at, a.seq) - (b.at, b.seq). The instants
-// are compared as unsigned numbers with their sign bits flipped, which
-// orders them as signed ones.
+// are compared as unsigned numbers, which orders them as signed ones
+// because no entry's instant is negative: the clock starts at 0 and
+// nothing is scheduled before it (At, After and the lanes refuse the
+// past). Flipping the sign bits, as before did once, cost two
+// instructions per comparison, three comparisons per level of the heap.
 func before(a, b *entry) uint64 {
-	const sign = 1 << 63
 	_, borrow := bits.Sub64(a.seq, b.seq, 0)
-	_, borrow = bits.Sub64(uint64(a.at)^sign, uint64(b.at)^sign, borrow)
+	_, borrow = bits.Sub64(uint64(a.at), uint64(b.at), borrow)
 	return borrow
 }

@@ -1,7 +1,5 @@
 package metrics
 
-import "math/bits"
-
 // Count is the time-weighted record of a non-negative integer quantity
 // (requests in a queue, busy workers): the integer counterpart of Level,
 // and about twice as fast on the event loop's hot path.
@@ -22,25 +20,7 @@ type Count struct {
 	max    int64  // largest value held
 }
 
-// Add changes the value by delta at instant now. A value that would drop
-// below zero is clamped to zero (a caller's bug that must not corrupt the
-// area).
-func (c *Count) Add(now int64, delta int64) {
-	if now > c.last {
-		h, l := bits.Mul64(uint64(c.v), uint64(now-c.last))
-		var carry uint64
-		c.lo, carry = bits.Add64(c.lo, l, 0)
-		c.hi += h + carry
-		c.last = now
-	}
-	c.v += delta
-	if c.v < 0 {
-		c.v = 0
-	}
-	if c.v > c.max {
-		c.max = c.v
-	}
-}
+// Add is in count_add.go, and for WebAssembly in count_add_wasm.go.
 
 // Value returns the current value.
 func (c *Count) Value() int64 { return c.v }
@@ -53,10 +33,7 @@ func (c *Count) Max() int64 { return c.max }
 func (c *Count) Area(now int64) float64 {
 	hi, lo := c.hi, c.lo
 	if now > c.last {
-		h, l := bits.Mul64(uint64(c.v), uint64(now-c.last))
-		var carry uint64
-		lo, carry = bits.Add64(lo, l, 0)
-		hi += h + carry
+		hi, lo = areaAdd(hi, lo, uint64(c.v), uint64(now-c.last))
 	}
 	return u128ToFloat(hi, lo)
 }

@@ -202,7 +202,7 @@ func (out *Output) write(sink output.Sink, opt Options) error {
 		for _, f := range figures.Default(res) {
 			figs = append(figs, output.Growing(f.File, f.Figure))
 		}
-		paths, warn := output.DrawFigures(sink, figs)
+		paths, warn := output.DrawFiguresParallel(sink, figs)
 		out.Files = append(out.Files, paths...)
 		out.Warnings = append(out.Warnings, warn...)
 	}

@@ -185,7 +185,7 @@ func (m *Model) deliverAttempt(now engine.Time, a *attempt, c *call, site *callS
 	a.inst = inst
 	inst.outstanding++
 	if site.hasNet {
-		d := site.network.Sample(site.rng)
+		d := site.network.Draw(site.rng)
 		m.attemptTo(now, a, apNetwork, "")
 		if m.observe != nil {
 			m.noteAttempt(now, a, "network delay "+d.String()+" to the instance")

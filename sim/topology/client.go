@@ -20,8 +20,12 @@ type client struct {
 	segs    []rateSeg // open loop: the rate over time
 	seg     int       // segment of the next arrival
 	meanGap float64   // ns between arrivals, for a constant rate
+	steady  bool      // one segment of constant, positive rate: nextArrival's fast path
 
 	dlLane *engine.Lane // the deadline timers, when the patience is constant
+	// hasDeadline is cfg.Deadline.Kind() != 0, kept: asking the Dist on
+	// every request copied it (88 bytes) first.
+	hasDeadline bool
 	think  thinkHandler
 	st     clStats
 
@@ -52,6 +56,7 @@ func newClient(m *Model, cfg *ClientConfig) (*client, error) {
 	}
 	c := &client{m: m, cfg: cfg, site: site, rng: m.sim.Stream("client/" + cfg.Name), rate: cfg.Rate}
 	c.think.c = c
+	c.hasDeadline = cfg.Deadline.Kind() != 0
 	if cfg.Deadline.Kind() == dist.Constant && cfg.Deadline.Mean() > 0 {
 		if c.dlLane, err = m.sim.NewLane(cfg.Deadline.Mean()); err != nil {
 			return nil, err
@@ -70,6 +75,7 @@ func newClient(m *Model, cfg *ClientConfig) (*client, error) {
 		if r := c.segs[0].r0; r > 0 {
 			c.meanGap = 1e9 / r
 		}
+		c.steady = len(c.segs) == 1 && c.segs[0].r0 == c.segs[0].r1 && c.segs[0].r0 > 0
 	}
 	return c, nil
 }
@@ -162,7 +168,7 @@ func (c *client) start() {
 // each segment, against the segment's peak rate; crossing a segment's end
 // restarts the draw there, which memorylessness makes exact.
 func (c *client) nextArrival(t engine.Time) (engine.Time, bool) {
-	if len(c.segs) == 1 && c.segs[0].r0 == c.segs[0].r1 && c.segs[0].r0 > 0 {
+	if c.steady {
 		// A constant rate: the usual case, without the thinning loop.
 		return t + engine.Time(c.rng.ExpFloat64()*c.meanGap+0.5), true
 	}
@@ -244,7 +250,7 @@ func (c *client) send(now engine.Time, user *uint32) {
 		m.userAnswered(now, u, stRejected)
 		return
 	}
-	if c.cfg.Deadline.Kind() != 0 {
+	if c.hasDeadline {
 		if c.dlLane != nil {
 			u.dl = deadline.After(now.Duration(), c.dlLane.Delay())
 			u.deadlineEv = c.dlLane.Schedule(&m.hDeadline, u)

@@ -103,7 +103,9 @@ var callMoves = [numCallPhases]uint16{
 // attemptLegal and callLegal are the move tables as matrices of bool,
 // derived once from attemptMoves and callMoves and never written again:
 // looking a move up in them is cheap enough for attemptTo and callTo to
-// inline.
+// inline. They have a row for every value of a phase's byte (the rows past
+// the last phase are all false), so that the lookup needs no bounds check:
+// two instructions less on each of the ten or so moves of every request.
 var (
 	attemptLegal = legalMoves(attemptMoves[:])
 	callLegal    = legalMoves(callMoves[:])
@@ -116,7 +118,7 @@ var (
 )
 
 // legalMoves expands the bit sets moves[from] into a matrix of bool.
-func legalMoves(moves []uint16) (t [16][16]bool) {
+func legalMoves(moves []uint16) (t [256][16]bool) {
 	for from, set := range moves {
 		for to := range t[from] {
 			t[from][to] = set&(1<<to) != 0

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/ressim/ressim/sim/report"
 	"github.com/ressim/ressim/sim/run/figures"
@@ -98,6 +101,48 @@ func DrawFigures(s Sink, figs []Figure) (paths, warnings []string) {
 	for _, f := range figs {
 		p, w := s.Figure(f)
 		paths, warnings = append(paths, p...), append(warnings, w...)
+	}
+	return paths, warnings
+}
+
+// DrawFiguresParallel is DrawFigures drawing a Folder's figures on every
+// processor at once, each goroutine in its own scratch memory: a figure
+// is drawn into its own files from data nobody writes while drawing, so
+// its bytes do not depend on which goroutine draws it or when, and the
+// paths and warnings come back in figs' order. A run's two or more
+// figures were drawn one after another, most of a second of wall time
+// on a two-core machine with the other core idle. Other sinks, and a
+// single processor (WebAssembly), draw in order as DrawFigures does.
+func DrawFiguresParallel(s Sink, figs []Figure) (paths, warnings []string) {
+	f, ok := s.(*Folder)
+	workers := min(runtime.GOMAXPROCS(0), len(figs))
+	if !ok || workers < 2 {
+		return DrawFigures(s, figs)
+	}
+	type drawn struct{ paths, warnings []string }
+	done := make([]drawn, len(figs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		memo := &f.memo
+		if w > 0 {
+			memo = new(report.Scratch)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(figs) {
+					return
+				}
+				done[i].paths, done[i].warnings = f.figure(figs[i], memo)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, d := range done {
+		paths, warnings = append(paths, d.paths...), append(warnings, d.warnings...)
 	}
 	return paths, warnings
 }

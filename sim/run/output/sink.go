@@ -65,7 +65,7 @@ type Folder struct {
 	SVG bool
 
 	stage *atomicfile.Dir
-	memo  report.Scratch // the figures are drawn one after another
+	memo  report.Scratch // memory reused by the figures drawn one after another
 }
 
 // NewFolder returns the sink writing dir ("" for the command's default),
@@ -116,9 +116,15 @@ func (f *Folder) File(name string, fill func(io.Writer) error) (string, error) {
 
 // Figure draws fig as PNG, and as SVG with f.SVG.
 func (f *Folder) Figure(fig Figure) (paths, warnings []string) {
+	return f.figure(fig, &f.memo)
+}
+
+// figure is Figure drawing in memo's memory (DrawFiguresParallel gives
+// each of its goroutines its own).
+func (f *Folder) figure(fig Figure, memo *report.Scratch) (paths, warnings []string) {
 	for _, name := range FigureFiles(fig.File, f.SVG) {
 		p := filepath.Join(f.stage.Path(), name)
-		if err := DrawSafely(func() error { return fig.write(p, &f.memo) }); err != nil {
+		if err := DrawSafely(func() error { return fig.write(p, memo) }); err != nil {
 			warnings = append(warnings, fmt.Sprintf("figure %s not drawn: %v", name, err))
 			continue
 		}

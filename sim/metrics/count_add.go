@@ -1,0 +1,35 @@
+//go:build !wasm
+
+package metrics
+
+import "math/bits"
+
+// Add changes the value by delta at instant now. A value that would drop
+// below zero is clamped to zero (a caller's bug that must not corrupt the
+// area). It inlines: the event loop calls it several times per request.
+// (count_add_wasm.go has WebAssembly's version.)
+func (c *Count) Add(now int64, delta int64) {
+	if now > c.last {
+		h, l := bits.Mul64(uint64(c.v), uint64(now-c.last))
+		var carry uint64
+		c.lo, carry = bits.Add64(c.lo, l, 0)
+		c.hi += h + carry
+		c.last = now
+	}
+	c.v += delta
+	if c.v < 0 {
+		c.v = 0
+	}
+	if c.v > c.max {
+		c.max = c.v
+	}
+}
+
+// areaAdd returns the 128-bit (hi, lo) plus v*d: one multiply and an
+// add with carry on the processors with 128-bit products.
+func areaAdd(hi, lo, v, d uint64) (uint64, uint64) {
+	h, l := bits.Mul64(v, d)
+	var carry uint64
+	lo, carry = bits.Add64(lo, l, 0)
+	return hi + h + carry, lo
+}
