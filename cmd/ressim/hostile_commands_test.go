@@ -75,7 +75,7 @@ func commandCases(t *testing.T, dir string) []hostileCase {
 		{name: "ctmc of a FIFO", args: []string{"ctmc", fifo}, code: exitInvalid, want: fifo},
 		{name: "ctmc of a queue of 10^6 places", args: []string{"ctmc", bigChain}, code: exitInvalid, want: "state space too large"},
 		{name: "rare lock-in of a day at 100 000 requests/s", args: []string{"rare", day, "-o", filepath.Join(dir, "rare")}, code: exitBudget, want: "events budget refused"},
-		{name: "rare lock-in by an unknown method", args: []string{"rare", day, "--method", "guess", "-o", filepath.Join(dir, "rare")}, code: exitInvalid, want: "want naive or splitting"},
+		{name: "rare lock-in by an unknown method", args: []string{"rare", day, "--method", "guess", "-o", filepath.Join(dir, "rare")}, code: exitInvalid, want: "want naive, splitting, ams or fixed-success"},
 		{name: "hysteresis of a 130-hour ramp", args: []string{"hysteresis", storm, "--ramp", "130h", "-o", filepath.Join(dir, "hysteresis")}, code: exitBudget, want: "events budget refused"},
 		{name: "hysteresis of a ramp past a million intervals", args: []string{"hysteresis", storm, "--ramp", "500h", "-o", filepath.Join(dir, "hysteresis")}, code: exitInvalid, want: "at most 1000000"},
 		{name: "hysteresis of a client not in the file", args: []string{"hysteresis", queue, "--client", "nobody", "-o", filepath.Join(dir, "hysteresis")}, code: exitInvalid, want: "no client named \"nobody\""},
