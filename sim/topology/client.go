@@ -17,9 +17,10 @@ type client struct {
 	site *callSite
 	rng  *rand.Rand
 
-	segs    []rateSeg // open loop: the rate over time
-	seg     int       // segment of the next arrival
-	meanGap float64   // ns between arrivals, for a constant rate
+	segs    []rateSeg      // open loop: the rate over time
+	seg     int            // segment of the next arrival
+	meanGap float64        // ns between arrivals, for a constant rate
+	arrEv   engine.EventID // the next open-loop arrival (branch.go redraws it)
 
 	dlLane *engine.Lane // the deadline timers, when the patience is constant
 	think  thinkHandler
@@ -153,7 +154,7 @@ func (c *client) start() {
 		return
 	}
 	if t, ok := c.nextArrival(0); ok {
-		c.m.at(t, c, nil)
+		c.arrEv = c.m.at(t, c, nil)
 	}
 }
 
@@ -198,7 +199,7 @@ func (c *client) nextArrival(t engine.Time) (engine.Time, bool) {
 // Handle is an open-loop arrival: send one request, schedule the next.
 func (c *client) Handle(now engine.Time, _ any) {
 	if t, ok := c.nextArrival(now); ok {
-		c.m.at(t, c, nil)
+		c.arrEv = c.m.at(t, c, nil)
 	}
 	c.send(now, nil)
 }
