@@ -1,6 +1,7 @@
 package report
 
 import (
+	"image/color"
 	"io"
 	"math"
 
@@ -34,6 +35,8 @@ type LogSeries struct {
 	Name         string
 	X, Y, Lo, Hi []float64
 	Points, Line bool
+	// Big draws the points twice the size, outlined, above the others.
+	Big bool
 }
 
 // LogMark is a vertical dashed line at X named Label.
@@ -137,6 +140,9 @@ func (l *LogPoints) draw(dc draw.Canvas, wpx, hpx int) error {
 		col := okabeIto[i%len(okabeIto)]
 		line := draw.LineStyle{Color: col, Width: th.lineWidth * 1.25}
 		glyph := draw.GlyphStyle{Color: col, Radius: vg.Length(4 * th.scale), Shape: draw.CircleGlyph{}}
+		if s.Big {
+			glyph.Radius *= 2
+		}
 		whisker := draw.LineStyle{Color: col, Width: vg.Length(1.1 * th.scale)}
 		p.Add(logSeries{s: s, min: l.minY(), line: line, glyph: glyph, whisker: whisker})
 		if s.Points {
@@ -210,7 +216,13 @@ func (l logSeries) Plot(c draw.Canvas, p *plot.Plot) {
 			}
 		}
 		if s.Points && s.Y[j] > l.min {
-			c.DrawGlyph(l.glyph, vg.Point{X: px, Y: trY(s.Y[j])})
+			pt := vg.Point{X: px, Y: trY(s.Y[j])}
+			if s.Big {
+				ring := l.glyph
+				ring.Color, ring.Radius = color.Black, l.glyph.Radius+vg.Length(1.5)
+				c.DrawGlyph(ring, pt)
+			}
+			c.DrawGlyph(l.glyph, pt)
 		}
 	}
 }

@@ -118,7 +118,7 @@ func (r *Result) Figure() report.LogPoints {
 		MinY:   1e-300,
 		Series: []report.LogSeries{
 			{Name: "each estimate's stages:\nthe product so far", X: xs, Y: ys, Points: true},
-			{Name: "the estimate at " + lock + ",\nwith its 95 % interval", X: []float64{lockX}, Y: []float64{r.Probability}, Lo: []float64{r.Lo}, Hi: []float64{r.Hi}, Points: true},
+			{Name: "the estimate at " + lock + ",\nwith its 95 % interval (drawn\na little to the right)", X: []float64{lockX + 0.3}, Y: []float64{r.Probability}, Lo: []float64{r.Lo}, Hi: []float64{r.Hi}, Points: true, Big: true},
 		},
 	}
 	return l
