@@ -49,7 +49,7 @@ estimates are averaged, and the interval is Student's t on their mean.
 
 --method ams is adaptive multilevel splitting (Cérou and Guyader; with
 ties, Bréhier et al.): --runs particles, scored by their largest backlog
-plus user requests in flight; each iteration kills the tenth scoring
+plus user requests in flight; each iteration kills the 2 % scoring
 lowest (all tied with them) and restarts each from a survivor's first
 crossing. --method fixed-success splits at every backlog 1..--level and
 runs each stage until --successes runs (default 20) reached it.

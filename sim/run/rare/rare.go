@@ -639,15 +639,16 @@ func (e *estimator) target() int64 { return math.MaxInt64 }
 // and Guyader 2007; with ties, as the integer backlog has, Bréhier,
 // Gazeau, Goudenège, Lelièvre and Rousset 2016, which keeps it
 // unbiased). N = opt.Runs particles run from the start, each scored by
-// its largest backlog (the lock-in scores above every backlog). While
+// its largest scoreOf over its interval ends (backlog plus user requests
+// in flight, then backlog; the lock-in scores above every score). While
 // the k-th lowest score z (k = AMSKill of N) is below the lock-in, every
 // particle scoring at most z is killed, and each is replaced by a copy
 // of a survivor chosen at random, restarted by replay from the
-// survivor's first interval end with a backlog above z and branched
+// survivor's first interval end scoring above z and branched
 // there. The estimate is the product over iterations of (1 - killed/N),
 // times the share of the final particles that locked in. Unlike
 // fixed-effort splitting, the survivors keep their own futures and only
-// the killed are re-run, in steps of a tenth.
+// the killed are re-run, in steps of AMSKill (2 %).
 func (e *estimator) ams(r *Result) error {
 	n := e.opt.Runs
 	k := amsKill(n, killShare(e.opt))
