@@ -101,3 +101,39 @@ func TestCtmcUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestCtmcExactLevel: a file in the exact class is solved as its exact
+// chain (no approximations listed), and --level gives the library's
+// probability, written in ctmc.json with ctmc.png beside it.
+func TestCtmcExactLevel(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ctmc")
+	out := runOK(t, "ctmc", "../../sim/ctmc/testdata/exact-small.toml", "--level", "12", "-o", dir)
+	b, err := os.ReadFile(filepath.Join(dir, "ctmc.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d ctmcExactDoc
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	// The chain's value at rate 2 (TestSplittingAgreesWithChain in
+	// sim/run/rare checks it against simulation): 0.009324.
+	if d.Level == nil || math.Abs(d.Level.Probability-0.009324) > 5e-6 || len(d.Approximations) != 0 || d.States != 8191 || len(d.MarginalN) != 13 {
+		t.Errorf("level %+v, approximations %q, states %d, marginal %d", d.Level, d.Approximations, d.States, len(d.MarginalN))
+	}
+	if !strings.Contains(out, "approximates nothing") || !strings.Contains(out, "P(at least 12 at the service") {
+		t.Errorf("output:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ctmc.png")); err != nil {
+		t.Error(err)
+	}
+	// The orbit chain takes --level too; --level 0 is refused.
+	file := writeTemp(t, "small.toml", ctmcFile)
+	out = runOK(t, "ctmc", file, "--level", "15", "--within", "1m", "-o", filepath.Join(t.TempDir(), "o"))
+	if !strings.Contains(out, "P(at least 15 at the service at an interval end within 60s)") {
+		t.Errorf("output:\n%s", out)
+	}
+	if code, _, e := ressim("ctmc", file, "--level", "0", "-o", t.TempDir()); code != exitInvalid || !strings.Contains(e, "--level") {
+		t.Errorf("--level 0: exit %d, %q", code, e)
+	}
+}

@@ -68,14 +68,31 @@ func commandCases(t *testing.T, dir string) []hostileCase {
 	write(t, bigChain, "schema = 1\n[experiment]\nname = \"big\"\nduration = \"10m\"\n"+
 		"[[client]]\nname = \"users\"\ntarget = \"api\"\nrate = 7\ntimeout = \"1s\"\nretry = { attempts = 3, backoff = \"constant\", base = \"500ms\" }\n"+
 		"[[service]]\nname = \"api\"\nworkers = 1\nqueue_capacity = 1000000\nservice_time = { dist = \"exponential\", mean = \"100ms\" }\n")
+	// The exact chain of 40 places and 5 attempts (5^40 sequences), and a
+	// small one asked for a level over a year of 1 ms observations.
+	bigExact := filepath.Join(dir, "big-exact.toml")
+	exactFile := func(places int) string {
+		return "schema = 1\n[experiment]\nname = \"exact\"\nduration = \"10m\"\ninterval = \"1ms\"\n" +
+			"[[client]]\nname = \"users\"\ntarget = \"api\"\nrate = 7\ntimeout = { dist = \"exponential\", mean = \"1s\" }\nretry = { attempts = 5, backoff = \"none\" }\n" +
+			fmt.Sprintf("[[service]]\nname = \"api\"\nworkers = 1\nqueue_capacity = %d\nservice_time = { dist = \"exponential\", mean = \"100ms\" }\n", places-1)
+	}
+	write(t, bigExact, exactFile(40))
+	smallExact := filepath.Join(dir, "small-exact.toml")
+	write(t, smallExact, exactFile(4))
 	cases := []hostileCase{
+		{name: "ctmc of an exact chain of 5^40 sequences", args: []string{"ctmc", bigExact, "-o", filepath.Join(dir, "ctmc")}, code: exitInvalid, want: "state space too large"},
+		{name: "ctmc level over a year of 1 ms observations", args: []string{"ctmc", smallExact, "--level", "3", "--within", "8760h", "-o", filepath.Join(dir, "ctmc")}, code: exitInvalid, want: "transient analysis too long"},
+		{name: "ctmc level above the places", args: []string{"ctmc", smallExact, "--level", "9", "-o", filepath.Join(dir, "ctmc")}, code: exitInvalid, want: "level 9 must be in [1, 4]"},
+		{name: "rare fixed-success without a level", args: []string{"rare", smallExact, "--method", "fixed-success", "-o", filepath.Join(dir, "rare")}, code: exitInvalid, want: "set --level"},
+		{name: "rare with a negative level", args: []string{"rare", smallExact, "--level", "-3", "-o", filepath.Join(dir, "rare")}, code: exitInvalid, want: "--level must be in"},
+		{name: "rare AMS of a day at 100 000 requests/s", args: []string{"rare", day, "--method", "ams", "--level", "5", "-o", filepath.Join(dir, "rare")}, code: exitBudget, want: "events budget refused"},
 		{name: "margin of a day at 100 000 requests/s", args: []string{"margin", day, "-o", filepath.Join(dir, "margin")}, code: exitBudget, want: "events budget refused"},
 		{name: "margin of a fault not in the file", args: []string{"margin", day, "--fault", "db slow x9", "-o", filepath.Join(dir, "margin")}, code: exitInvalid, want: "no [[fault]] labelled \"db slow x9\" (labels: \"leaf slow x5\")"},
 		{name: "margin with no fault to choose", args: []string{"margin", busy, "-o", filepath.Join(dir, "margin")}, code: exitInvalid, want: "no [[fault]]"},
 		{name: "ctmc of a FIFO", args: []string{"ctmc", fifo}, code: exitInvalid, want: fifo},
 		{name: "ctmc of a queue of 10^6 places", args: []string{"ctmc", bigChain}, code: exitInvalid, want: "state space too large"},
 		{name: "rare lock-in of a day at 100 000 requests/s", args: []string{"rare", day, "-o", filepath.Join(dir, "rare")}, code: exitBudget, want: "events budget refused"},
-		{name: "rare lock-in by an unknown method", args: []string{"rare", day, "--method", "guess", "-o", filepath.Join(dir, "rare")}, code: exitInvalid, want: "want naive or splitting"},
+		{name: "rare lock-in by an unknown method", args: []string{"rare", day, "--method", "guess", "-o", filepath.Join(dir, "rare")}, code: exitInvalid, want: "want naive, splitting, ams or fixed-success"},
 		{name: "hysteresis of a 130-hour ramp", args: []string{"hysteresis", storm, "--ramp", "130h", "-o", filepath.Join(dir, "hysteresis")}, code: exitBudget, want: "events budget refused"},
 		{name: "hysteresis of a ramp past a million intervals", args: []string{"hysteresis", storm, "--ramp", "500h", "-o", filepath.Join(dir, "hysteresis")}, code: exitInvalid, want: "at most 1000000"},
 		{name: "hysteresis of a client not in the file", args: []string{"hysteresis", queue, "--client", "nobody", "-o", filepath.Join(dir, "hysteresis")}, code: exitInvalid, want: "no client named \"nobody\""},

@@ -21,9 +21,11 @@ func newRareCmd() *cobra.Command {
 		repeats      int
 		withFault    bool
 		estimateOnly bool
+		level        int64
+		successes    int
 	)
 	c := &cobra.Command{
-		Use:   "rare FILE [--within DURATION] [--method splitting|naive] [--runs N]",
+		Use:   "rare FILE [--within DURATION] [--method splitting|ams|fixed-success|naive] [--runs N] [--level N]",
 		Short: "Estimate the probability of locking in with no fault, with a 95 % interval",
 		Long: `Rare estimates the probability that the system enters its locked-in state
 within --within (default: the file's duration, warm-up included) with no
@@ -45,6 +47,18 @@ stage (once 20 % of a stage's runs lock in) asks for the lock-in itself. The est
 stages' conditional probabilities; --repeats (default 10) independent
 estimates are averaged, and the interval is Student's t on their mean.
 
+--method ams is adaptive multilevel splitting (Cérou and Guyader; with
+ties, Bréhier et al.): --runs particles, scored by their largest backlog
+plus user requests in flight; each iteration kills the 2 % scoring
+lowest (all tied with them) and restarts each from a survivor's first
+crossing. --method fixed-success splits at every backlog 1..--level and
+runs each stage until --successes runs (default 20) reached it.
+
+--level N defines the locked-in state as a backlog (attempts busy or
+queued in the services) of at least N at an interval's end, instead of the
+deficit held for a window: the event ressim ctmc --level N computes from
+its chain.
+
 It writes rare.json (probability, ci95_lo, ci95_hi, method, events, levels,
 per_year), all or nothing. See docs/edge.md.
 
@@ -62,7 +76,10 @@ when its plan is over them. --estimate prints the plan and exits.`,
 			if !c.Flags().Changed("runs") && method == rare.Splitting {
 				runs = rare.DefaultStageRuns
 			}
-			opt := rare.Options{Method: method, Within: within, Runs: runs, Repeats: repeats, WithFault: withFault}
+			if !c.Flags().Changed("runs") && method == rare.AMS {
+				runs = rare.DefaultStageRuns
+			}
+			opt := rare.Options{Method: method, Within: within, Runs: runs, Repeats: repeats, WithFault: withFault, Level: level, Successes: successes}
 			if err := rare.Check(exp.Model, opt); err != nil {
 				return usageError{err}
 			}
@@ -71,7 +88,7 @@ when its plan is over them. --estimate prints the plan and exits.`,
 				return err
 			}
 			defer stop()
-			opt.Seed, opt.Jobs, opt.Budget = copt.Seed, copt.Jobs, copt.Budget
+			opt.Seed, opt.Jobs, opt.Budget, opt.Plots = copt.Seed, copt.Jobs, copt.Budget, copt.Plots
 			plan := rare.Plan(exp.Model, opt)
 			w := c.OutOrStdout()
 			fmt.Fprintf(w, "%s: %s, %d runs at most, %s events at most (estimate)\n",
@@ -104,7 +121,9 @@ when its plan is over them. --estimate prints the plan and exits.`,
 		},
 	}
 	f.register(c, "out/<experiment name>/rare")
-	c.Flags().StringVar(&method, "method", rare.Splitting, "splitting or naive")
+	c.Flags().StringVar(&method, "method", rare.Splitting, "splitting, ams, fixed-success or naive")
+	c.Flags().Int64Var(&level, "level", 0, "locked in means a backlog of at least N at an interval's end (default: a deficit held for the recovery window)")
+	c.Flags().IntVar(&successes, "successes", 0, fmt.Sprintf("fixed-success: the crossings each stage waits for (default %d)", rare.DefaultSuccesses))
 	c.Flags().DurationVar(&within, "within", 0, "the simulated time of each trajectory (default: the file's duration)")
 	c.Flags().IntVar(&runs, "runs", rare.DefaultRuns, fmt.Sprintf("naive replications, or splitting runs per stage (default %d)", rare.DefaultStageRuns))
 	c.Flags().IntVar(&repeats, "repeats", rare.DefaultRepeats, "independent splitting estimates averaged; their spread gives the interval")

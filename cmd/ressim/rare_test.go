@@ -88,11 +88,18 @@ func TestRareNaiveAgreesWithSplitting(t *testing.T) {
 }
 
 // TestRareDeterministic: the same file and seed give the same bytes of
-// rare.json whatever -j, for both methods.
+// rare.json whatever -j, for every method (AMS and fixed-success on the
+// exact chain's small file, with --level).
 func TestRareDeterministic(t *testing.T) {
-	for _, m := range [][]string{{"--method", "naive", "--runs", "40"}, {"--method", "splitting", "--runs", "20", "--repeats", "2"}} {
+	const exact = "../../sim/ctmc/testdata/exact-small.toml"
+	for _, m := range [][]string{
+		{rareStorm, "--method", "naive", "--runs", "40"},
+		{rareStorm, "--method", "splitting", "--runs", "20", "--repeats", "2"},
+		{exact, "--method", "ams", "--level", "9", "--runs", "30", "--repeats", "2"},
+		{exact, "--method", "fixed-success", "--level", "6", "--successes", "5", "--repeats", "2"},
+	} {
 		a, b := t.TempDir(), t.TempDir()
-		args := append([]string{"rare", rareStorm}, m...)
+		args := append([]string{"rare"}, m...)
 		runOK(t, append(args, "-o", a, "-j", "1")...)
 		runOK(t, append(args, "-o", b, "-j", "3")...)
 		_, x := readRare(t, a)

@@ -286,3 +286,8 @@ func modes(p []float64, capacity int) Modes {
 	}
 	return md
 }
+
+// ModesOf splits a backlog marginal p into its modes (as Analyze does for
+// the orbit chain's n+m): at the trough between its two highest peaks,
+// or at capacity with one peak.
+func ModesOf(p []float64, capacity int) Modes { return modes(p, capacity) }

@@ -49,7 +49,9 @@ func FromModel(cfg topology.Config) (p Params, notes []string, err error) {
 	p = Params{Lambda: c.Rate, Mu: 1 / s.Steps[0].Work.Mean().Seconds(), Workers: s.Workers, Capacity: s.Workers + s.QueueCapacity}
 	if to := c.Call.Timeout; to > 0 {
 		p.Theta = 1 / to.Seconds()
-		notes = append(notes, fmt.Sprintf("the fixed timeout %v is taken as exponential with that mean (rate %.4g/s)", to, p.Theta))
+		if !c.Call.TimeoutExponential {
+			notes = append(notes, fmt.Sprintf("the fixed timeout %v is taken as exponential with that mean (rate %.4g/s)", to, p.Theta))
+		}
 		notes = append(notes, "every request at the service times out at that rate; a timed-out request stays and is served (wasted work), and the chain does not remember which requests already timed out")
 	}
 	r := c.Call.Retry

@@ -2,6 +2,9 @@ package experiment
 
 import (
 	"strings"
+	"time"
+
+	"github.com/ressim/ressim/sim/dist"
 
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/retry"
@@ -26,10 +29,17 @@ func backoffNames() []string {
 func (r *reader) callPolicy(t *table) (topology.CallPolicy, bool) {
 	var p topology.CallPolicy
 	ok := true
-	if to, tok := t.duration("timeout", false, 0); tok {
-		p.Timeout = to
-	} else if t.has("timeout") {
-		ok = false
+	if v, present := t.m["timeout"]; present {
+		if _, isTable := v.(map[string]any); isTable {
+			tt, _ := t.sub("timeout", false)
+			to, tok := r.timeoutDist(tt)
+			p.Timeout, p.TimeoutExponential = to, tok
+			ok = tok
+		} else if to, tok := t.duration("timeout", false, 0); tok {
+			p.Timeout = to
+		} else {
+			ok = false
+		}
 	}
 	if nt, nok := t.sub("network", false); nok {
 		d, dok := r.dist(nt)
@@ -116,4 +126,20 @@ func (r *reader) retry(t *table) (retry.Config, bool) {
 		}
 	}
 	return c, ok
+}
+
+// timeoutDist reads timeout = { dist = "exponential", mean = "..." }: each
+// attempt's timeout drawn from an exponential distribution of that mean.
+// It returns the mean. Other distributions are refused: a fixed timeout
+// is written as a duration.
+func (r *reader) timeoutDist(t *table) (time.Duration, bool) {
+	d, ok := r.dist(t)
+	if !ok {
+		return 0, false
+	}
+	if d.Kind() != dist.Exponential {
+		r.errorf(t.key("dist"), "a timeout's distribution must be \"exponential\", got %q; write a fixed timeout as a duration such as \"100ms\"", d.Kind())
+		return 0, false
+	}
+	return d.Mean(), true
 }

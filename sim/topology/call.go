@@ -148,12 +148,32 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	if c.rs.Attempts() > 1 {
 		site.st.inc(m, now, sRetries)
 	}
-	to, cut := site.timeout, false
+	m.armTimeout(now, a, c, site, site.timeout)
+	m.sending++
+	m.deliverAttempt(now, a, c, site)
+	m.sending--
+}
+
+// armTimeout schedules a's timeout (the site's, fixed, drawn when
+// exponential, cut to the deadline) and, with propagation, tells the
+// callee when its caller will stop waiting.
+func (m *Model) armTimeout(now engine.Time, a *attempt, c *call, site *callSite, fixed time.Duration) {
+	to, cut := fixed, false
+	if site.toRng != nil {
+		// An exponential timeout: this attempt's own draw, cut to the
+		// deadline below like a constant one.
+		to = site.toExp.Sample(site.toRng)
+	}
 	if c.dl.IsSet() {
-		to, cut = m.timeoutOf(now, c)
+		dto, dcut := m.timeoutOf(now, c)
+		if site.toRng == nil {
+			to, cut = dto, dcut
+		} else if dcut && dto < to {
+			to = dto
+		}
 	}
 	switch {
-	case cut:
+	case cut || site.toRng != nil:
 		a.timeoutEv = m.after(to, &m.hTimeout, a)
 	case site.lane != nil:
 		a.timeoutEv = site.lane.Schedule(&m.hTimeout, a)
@@ -163,12 +183,13 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	if m.propagate {
 		a.dl = c.dl
 		if site.to != nil {
-			a.dl = a.dl.WithTimeout(now.Duration(), site.timeout)
+			tw := fixed
+			if site.toRng != nil {
+				tw = to
+			}
+			a.dl = a.dl.WithTimeout(now.Duration(), tw)
 		}
 	}
-	m.sending++
-	m.deliverAttempt(now, a, c, site)
-	m.sending--
 }
 
 // deliverAttempt sends a to an instance, or refuses it when none is up.

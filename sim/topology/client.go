@@ -17,17 +17,18 @@ type client struct {
 	site *callSite
 	rng  *rand.Rand
 
-	segs    []rateSeg // open loop: the rate over time
-	seg     int       // segment of the next arrival
-	meanGap float64   // ns between arrivals, for a constant rate
-	steady  bool      // one segment of constant, positive rate: nextArrival's fast path
+	segs    []rateSeg      // open loop: the rate over time
+	seg     int            // segment of the next arrival
+	meanGap float64        // ns between arrivals, for a constant rate
+	steady  bool           // one segment of constant, positive rate: nextArrival's fast path
+	arrEv   engine.EventID // the next open-loop arrival (branch.go redraws it)
 
 	dlLane *engine.Lane // the deadline timers, when the patience is constant
 	// hasDeadline is cfg.Deadline.Kind() != 0, kept: asking the Dist on
 	// every request copied it (88 bytes) first.
 	hasDeadline bool
-	think  thinkHandler
-	st     clStats
+	think       thinkHandler
+	st          clStats
 
 	// With a sticky fault in the model (sticky.go): the stream of the
 	// requests' identities, and the closed-loop users' userIDs.
@@ -159,7 +160,7 @@ func (c *client) start() {
 		return
 	}
 	if t, ok := c.nextArrival(0); ok {
-		c.m.at(t, c, nil)
+		c.arrEv = c.m.at(t, c, nil)
 	}
 }
 
@@ -204,7 +205,7 @@ func (c *client) nextArrival(t engine.Time) (engine.Time, bool) {
 // Handle is an open-loop arrival: send one request, schedule the next.
 func (c *client) Handle(now engine.Time, _ any) {
 	if t, ok := c.nextArrival(now); ok {
-		c.m.at(t, c, nil)
+		c.arrEv = c.m.at(t, c, nil)
 	}
 	c.send(now, nil)
 }

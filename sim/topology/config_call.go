@@ -11,8 +11,15 @@ import (
 
 // CallPolicy is how a caller calls one dependency.
 type CallPolicy struct {
-	// Timeout bounds each attempt; 0 means none.
+	// Timeout bounds each attempt; 0 means none. With
+	// TimeoutExponential it is the mean of the attempts' timeouts.
 	Timeout time.Duration
+	// TimeoutExponential draws each attempt's timeout from an exponential
+	// distribution of mean Timeout (a file's timeout = { dist =
+	// "exponential", mean = "..." }), from the site's own random stream,
+	// so a fixed timeout's runs are unchanged. Analyses that need one
+	// number (lint, the retry's deadline check) use the mean.
+	TimeoutExponential bool
 	// Retry, if MaxAttempts > 1, retries failed attempts (package retry).
 	// MaxAttempts is 1 to retry.MaxMaxAttempts; 0, as in the zero value,
 	// means a single attempt (a file refuses attempts = 0); negative is
@@ -55,6 +62,9 @@ type CallConfig struct {
 func (p *CallPolicy) validate() error {
 	if p.Timeout < 0 {
 		return fmt.Errorf("negative timeout")
+	}
+	if p.TimeoutExponential && p.Timeout == 0 {
+		return fmt.Errorf("an exponential timeout needs a positive mean")
 	}
 	if err := p.Guards.validate(); err != nil {
 		return err

@@ -111,9 +111,14 @@ func (m *Model) backlog() int64 {
 // as if its seed were seed from then on (engine.Sim.Branch): the state
 // reached by at is the original seed's, the future the new seed's. The
 // branch fires before any other event at the same instant scheduled
-// later, and after those scheduled earlier. Call it before Run.
+// later, and after those scheduled earlier. Pending delays whose law is
+// memoryless are drawn again from the new streams (redrawMemoryless), so
+// that branches differ from the branch on. Call it before Run.
 func (m *Model) BranchAt(at time.Duration, seed uint64) {
-	m.at(engine.Time(at), engine.HandlerFunc(func(engine.Time, any) { m.sim.Branch(seed) }), nil)
+	m.at(engine.Time(at), engine.HandlerFunc(func(now engine.Time, _ any) {
+		m.sim.Branch(seed)
+		m.redrawMemoryless(now)
+	}), nil)
 }
 
 // RecordHistogramSeries makes Run record each client's latency and each

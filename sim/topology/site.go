@@ -23,6 +23,8 @@ type callSite struct {
 	timeout            time.Duration
 	to                 *timeout.Policy // the per-attempt timeout, nil if none
 	lane               *engine.Lane    // timeouts, when constant
+	toExp              dist.Dist       // the timeouts' distribution, when exponential
+	toRng              *rand.Rand      // its stream; nil for a constant timeout
 	retry              *retry.Policy
 	retryCfg           retry.Config  // the file's retry, for an action that changes it (action.go)
 	hedge              *hedge.Policy // nil: the call is not hedged
@@ -58,11 +60,9 @@ func (m *Model) newSite(caller, callee, op string, p CallPolicy) (*callSite, err
 			return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
 		}
 		s.to = &to
-		lane, err := m.sim.NewLane(p.Timeout)
-		if err != nil {
-			return nil, fmt.Errorf("topology: call %s: %w", s.name(), err)
-		}
-		s.lane = lane
+	}
+	if err := s.buildTimeout(m, p); err != nil {
+		return nil, err
 	}
 	if p.Retry.MaxAttempts > 1 {
 		rc := p.Retry
@@ -100,4 +100,24 @@ func (s *callSite) finish() {
 	g.perAttempt = g.budget != nil || g.breaker != nil && g.breakerInside || g.retryGate != nil || s.target.outlier != nil
 	g.sendGate = s.hedge != nil || g.breaker != nil && g.breakerInside
 	g.limitsRetries = g.retryGate != nil || g.budget != nil || g.retryConc != nil
+}
+
+// buildTimeout sets the site's timeout timers: a lane for a constant
+// timeout, a distribution and its own stream for an exponential one.
+func (s *callSite) buildTimeout(m *Model, p CallPolicy) error {
+	switch {
+	case p.Timeout > 0 && p.TimeoutExponential:
+		d, err := dist.New(dist.Params{Kind: dist.Exponential, Mean: p.Timeout})
+		if err != nil {
+			return fmt.Errorf("topology: call %s: %w", s.name(), err)
+		}
+		s.toExp, s.toRng = d, m.sim.Stream("site/"+s.name()+"/timeout")
+	case p.Timeout > 0:
+		lane, err := m.sim.NewLane(p.Timeout)
+		if err != nil {
+			return fmt.Errorf("topology: call %s: %w", s.name(), err)
+		}
+		s.lane = lane
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/ressim/ressim/internal/version"
+	"github.com/ressim/ressim/sim/report"
 	"github.com/ressim/ressim/sim/run/runner"
 )
 
@@ -24,6 +25,7 @@ type rareJSON struct {
 	WarmupS     float64   `json:"warmup_s"`
 	HoldS       float64   `json:"hold_s"`
 	Definition  string    `json:"locked_in_definition"`
+	Level       *int64    `json:"level,omitempty"`
 	Importance  string    `json:"importance,omitempty"`
 	WithFault   bool      `json:"with_fault"`
 	Seed        uint64    `json:"seed"`
@@ -47,6 +49,11 @@ func (r *Result) WriteJSON(w io.Writer) error {
 		PerYear: r.PerYear(), WithinS: r.Within.Seconds(), WarmupS: r.Warmup.Seconds(), HoldS: r.Hold.Seconds(),
 		Definition: fmt.Sprintf("every interval for hold_s in a row after the warm-up answers fewer than %g of the user requests sent in it in full and in time", DeficitShare),
 		WithFault:  r.WithFault, Seed: r.Seed, Runs: r.Runs, Events: r.Events, Levels: r.Stages}
+	if r.Level > 0 {
+		d.Definition = fmt.Sprintf("the attempts busy or queued in the services are at least %d at an interval's end after the warm-up", r.Level)
+		lv := r.Level
+		d.Level = &lv
+	}
 	if r.Method == Naive {
 		d.Interval = "Wilson score, 95 %"
 		k := r.LockedIn
@@ -71,4 +78,48 @@ func (r *Result) WriteJSON(w io.Writer) error {
 func (r *Result) Summary() string {
 	return fmt.Sprintf("P(locked in within %v) = %.3g (95 %%: %.3g to %.3g) by %s, %d runs, %s events; %.3g lock-ins a year",
 		r.Within, r.Probability, r.Lo, r.Hi, r.Method, r.Runs, runner.FormatCount(float64(r.Events)), r.PerYear())
+}
+
+// Figure is rare.png: each stage's running estimate (the product of the
+// conditional probabilities so far) against the backlog it reached, for
+// every repeat, and the estimate with its interval at the lock-in.
+func (r *Result) Figure() report.LogPoints {
+	var xs, ys []float64
+	top := int64(0)
+	for _, s := range r.Stages {
+		top = max(top, s.Level)
+	}
+	lockX := float64(top + 1)
+	if r.Level > 0 {
+		lockX = float64(r.Level)
+	}
+	p := 1.0
+	for i, s := range r.Stages {
+		if i == 0 || s.Repeat != r.Stages[i-1].Repeat {
+			p = 1
+		}
+		p *= s.Conditional
+		x := float64(s.Level)
+		if s.LockIn {
+			x = lockX
+		}
+		xs, ys = append(xs, x), append(ys, p)
+	}
+	lock := "the lock-in"
+	if r.Level > 0 {
+		lock = fmt.Sprintf("backlog %d (locked in)", r.Level)
+	}
+	l := report.LogPoints{
+		Title: fmt.Sprintf("%s: P(locked in within %v) by %s", r.Name, r.Within, r.Method),
+		Subtitle: fmt.Sprintf("%.3g (95 %%: %.3g to %.3g), %d runs, %s events, seed %d; the lock-in drawn at x = %g",
+			r.Probability, r.Lo, r.Hi, r.Runs, runner.FormatCount(float64(r.Events)), r.Seed, lockX),
+		XLabel: "backlog reached (attempts busy or queued at an interval's end)",
+		YLabel: "probability of getting there (log scale)",
+		MinY:   1e-300,
+		Series: []report.LogSeries{
+			{Name: "each estimate's stages:\nthe product so far", X: xs, Y: ys, Points: true},
+			{Name: "the estimate at " + lock + ",\nwith its 95 % interval (drawn\na little to the right)", X: []float64{lockX + 0.3}, Y: []float64{r.Probability}, Lo: []float64{r.Lo}, Hi: []float64{r.Hi}, Points: true, Big: true},
+		},
+	}
+	return l
 }
