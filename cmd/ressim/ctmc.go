@@ -78,6 +78,7 @@ func newCtmcCmd() *cobra.Command {
 		within time.Duration
 		noPlot bool
 		svg    bool
+		plan   bool
 	)
 	c := &cobra.Command{
 		Use:   "ctmc FILE [--truncation EPS] [--level N [--within DURATION]] [-o DIR]",
@@ -109,7 +110,11 @@ least N at some interval end (every --interval of the file) within --within
 (default: the file's duration; ends after the warm-up only), from an empty
 system, by uniformisation with those states absorbing at the observation
 times: the event ressim rare --level N estimates by simulation. See
-docs/edge.md.`,
+docs/edge.md.
+
+ctmc runs no simulation, so the budget flags do not apply: its bounds are
+the chain's size (above) and the work of the transient analysis. It prints
+the chain's size before it solves it; --estimate prints only that and exits.`,
 		Example:           `  ressim ctmc experiments/ctmc-small.toml -o out/ctmc`,
 		Args:              exactArgs(1),
 		ValidArgsFunction: tomlFiles,
@@ -141,6 +146,10 @@ docs/edge.md.`,
 				if eerr != nil {
 					return usageError{eerr}
 				}
+				fmt.Fprintf(c.OutOrStdout(), "%s: exact chain of %d states (at most %d) (estimate)\n", exp.Name, ep.States(), ctmc.MaxExactStates)
+				if plan {
+					return nil
+				}
 				return ctmcExact(c, exp.Name, ep, lopt, sink, !noPlot)
 			} else if exp.Model.Clients != nil && len(exp.Model.Clients) == 1 && exp.Model.Clients[0].Call.TimeoutExponential {
 				// An exponential timeout outside the exact class: say why.
@@ -149,6 +158,12 @@ docs/edge.md.`,
 			p, notes, err := ctmc.FromModel(exp.Model)
 			if err != nil {
 				return usageError{err}
+			}
+			places := p.Capacity + 1 // n runs 0..c+K
+			fmt.Fprintf(c.OutOrStdout(), "%s: orbit chain of %d x (M+1) states, M doubling from 16 to the truncation, at most %d states and %d block cells (estimate)\n",
+				exp.Name, places, ctmc.MaxStates, ctmc.MaxCells)
+			if plan {
+				return nil
 			}
 			var lvl *ctmc.LevelHit
 			r, err := ctmc.Analyze(p, ctmc.Options{Truncation: bound})
@@ -214,6 +229,7 @@ docs/edge.md.`,
 	c.Flags().DurationVar(&within, "within", 0, "the horizon of --level (default: the file's duration)")
 	c.Flags().BoolVar(&noPlot, "no-plots", false, "do not draw ctmc.png")
 	c.Flags().BoolVar(&svg, "svg", false, "also write ctmc.svg")
+	c.Flags().BoolVar(&plan, "estimate", false, "print the chain's size and its limits, and exit without solving it")
 	return c
 }
 

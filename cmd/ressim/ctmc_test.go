@@ -137,3 +137,22 @@ func TestCtmcExactLevel(t *testing.T) {
 		t.Errorf("--level 0: exit %d, %q", code, e)
 	}
 }
+
+// TestCtmcEstimate: --estimate prints the chain's size before any
+// solving, for the orbit chain (21 places, n 0..c+K) and the exact one
+// (8191 sequences: the sum over n <= 12 of 2^n), and writes nothing.
+func TestCtmcEstimate(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{writeTemp(t, "small.toml", ctmcFile), "ctmc-small: orbit chain of 21 x (M+1) states"},
+		{"../../sim/ctmc/testdata/exact-small.toml", "exact chain of 8191 states (at most 2000000) (estimate)"},
+	} {
+		dir := filepath.Join(t.TempDir(), "ctmc")
+		out := runOK(t, "ctmc", c.file, "--estimate", "-o", dir)
+		if !strings.Contains(out, c.want) || strings.Contains(out, "outputs in") {
+			t.Errorf("%s: output\n%s\nwant %q and nothing solved", c.file, out, c.want)
+		}
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("%s: --estimate wrote %s (%v)", c.file, dir, err)
+		}
+	}
+}
