@@ -312,11 +312,20 @@ func ctmcFigure(name, xlabel string, marg []float64, md ctmc.Modes, kind string)
 	}
 	return report.LogPoints{
 		Title: fmt.Sprintf("%s: stationary distribution of the backlog (%s)", name, kind),
-		Subtitle: fmt.Sprintf("low mode (backlog <= %d) %.6g of the time, high mode %.3g; peaks at %d and %d",
-			md.Threshold, md.LowMass, md.HighMass, md.LowPeak, md.HighPeak),
+		Subtitle: fmt.Sprintf("low mode (backlog <= %d) %s of the time, high mode %s; peaks at %d and %d",
+			md.Threshold, massText(md.LowMass), massText(md.HighMass), md.LowPeak, md.HighPeak),
 		XLabel: xlabel, YLabel: "stationary probability (log scale)",
 		MinY:   1e-300,
 		Series: []report.LogSeries{{Name: "P(backlog)", X: xs, Y: marg, Points: len(marg) <= 60, Line: true}},
 		Marks:  []report.LogMark{{X: float64(md.Threshold) + 0.5, Label: split}},
 	}
+}
+
+// massText writes a probability mass to three significant figures, a mass
+// near 1 as 1 − its complement (0.99988 would read as 1).
+func massText(x float64) string {
+	if x > 0.999 {
+		return fmt.Sprintf("1 − %.3g", 1-x)
+	}
+	return fmt.Sprintf("%.3g", x)
 }
