@@ -28,7 +28,9 @@ var gameDays = []struct {
 	decoys []int
 }{
 	{"gameday-pool-exhaustion.toml", 0, []int{1, 2, 3, 4}},
-	{"gameday-retry-storm.toml", 0, []int{1, 2, 3, 4}},
+	// Moves 5 to 8 are the attempts knob at 1, 2, 3 and 4: 1 is the
+	// reference's cut (TestGameDayKnobCut), the others are decoys.
+	{"gameday-retry-storm.toml", 0, []int{1, 2, 3, 4, 6, 7, 8}},
 	{"gameday-half-dead.toml", 0, []int{1, 2, 3, 4, 5}},
 }
 
@@ -188,5 +190,21 @@ func TestGameDayAlerts(t *testing.T) {
 				t.Errorf("%d alerts are expected to fire, want 2 or 3", fired)
 			}
 		})
+	}
+}
+
+// TestGameDayKnobCut: the retry storm's attempts knob at 1 is the
+// reference's cut made with the knob: the same actions, and the run
+// recovers.
+func TestGameDayKnobCut(t *testing.T) {
+	exp, _ := loadGameDay(t, "gameday-retry-storm.toml")
+	const knobAt1 = 5
+	m := exp.GameDay.Moves[knobAt1]
+	if m.Label != "Client retry attempts = 1" || m.Knob != "Client retry attempts" {
+		t.Fatalf("move %d is %q (knob %q), want the attempts knob at 1", knobAt1, m.Label, m.Knob)
+	}
+	at := exp.Model.Actions[0].At
+	if v, _ := outcome(t, exp, moveAt(exp, knobAt1, at)); v != topology.VerdictRecovered {
+		t.Errorf("the knob at 1 attempt gives %s, want recovered", v)
 	}
 }

@@ -37,10 +37,14 @@ type GameDayInfo struct {
 	RulesPath string `json:"rules_path"`
 }
 
-// GameDayMove is one button of the game day.
+// GameDayMove is one move of the game day: a button, or one position
+// of a knob (Knob is the knob's label, Value the position's value as
+// TOML text; the page draws a knob's positions as one control).
 type GameDayMove struct {
 	Label string `json:"label"`
 	Help  string `json:"help"`
+	Knob  string `json:"knob,omitempty"`
+	Value string `json:"value,omitempty"`
 }
 
 // maxBundledRules bounds a rules file read from the bundled files.
@@ -61,7 +65,7 @@ func gameDayInfo(exp *experiment.Experiment) *GameDayInfo {
 		in.FaultEndS = f.End.Seconds()
 	}
 	for _, m := range g.Moves {
-		in.Moves = append(in.Moves, GameDayMove{Label: m.Label, Help: m.Help})
+		in.Moves = append(in.Moves, GameDayMove{Label: m.Label, Help: m.Help, Knob: m.Knob, Value: m.Value})
 	}
 	md := g.Runbook
 	if g.RunbookFile != "" {

@@ -20,8 +20,9 @@ import (
 
 // TestBrowserGameDay plays the bundled retry-storm game day in headless
 // Chromium through the page's controls, at a projector's 1280x720: it
-// starts the room, runs the clock at 10x until an alert fires, cuts the
-// retries with the move's button, ends the game and reads the score; it
+// starts the room, runs the clock at 10x until an alert fires, adds api
+// workers with a decoy's button, then cuts the retries with the attempts
+// knob, ends the game and reads the score (mitigated by the knob); it
 // downloads the file with the team's moves and runs it as ressim run does:
 // the same summary.json, byte for byte, as the page's. The share link of
 // the moves replays them to the same bytes and score. Screenshots of each
@@ -58,10 +59,10 @@ func TestBrowserGameDay(t *testing.T) {
 	detectedAt := eval[float64](b, `gd.clockMS`)
 	b.viewShot("gameday-2-alert-firing")
 
-	// Cut the retries: the move's button, found by its label.
-	i := eval[int](b, `gd.info.game_day.moves.findIndex((m) => /retr/i.test(m.label) && /1|cut|off|disable/i.test(m.label))`)
+	// A decoy first, with its button: more api workers.
+	i := eval[int](b, `gd.info.game_day.moves.findIndex((m) => !m.knob && /workers/i.test(m.label))`)
 	if i < 0 {
-		t.Fatalf("no move cuts the retries: %v", eval[[]string](b, `gd.info.game_day.moves.map((m) => m.label)`))
+		t.Fatalf("no button adds workers: %v", eval[[]string](b, `gd.info.game_day.moves.map((m) => m.label)`))
 	}
 	b.do(click(`#gd-moves button[data-move="` + strconv.Itoa(i) + `"]`))
 	b.waitFor(`gd.moves.length === 1 && !gd.busy && gd.last.file.includes("[[action]]")`, 2*time.Minute)
@@ -69,7 +70,25 @@ func TestBrowserGameDay(t *testing.T) {
 	if at < detectedAt {
 		t.Errorf("the move was recorded at %v ms, before the clock showed the alert (%v ms)", at, detectedAt)
 	}
-	b.waitFor(`gd.clockMS >= gd.moves[0].at_ms + 30000`, 2*time.Minute)
+	b.waitFor(`gd.clockMS >= gd.moves[0].at_ms + 10000`, 2*time.Minute)
+
+	// Then the answer, with the knob: the client's attempts turned to 1.
+	pos := eval[int](b, `(() => { const idx = gd.info.game_day.moves.map((m, i) => [m, i]).filter(([m]) => m.knob === "Client retry attempts");
+		return idx.findIndex(([m]) => m.value === "1"); })()`)
+	if pos < 0 {
+		t.Fatal("the game day has no attempts knob with a position at 1")
+	}
+	b.do(chromedp.SetValue(chromedp.CSS(`#gd-moves .gd-knob input`), strconv.Itoa(pos)))
+	eval[bool](b, `document.querySelector("#gd-moves .gd-knob input").dispatchEvent(new Event("input"))`)
+	if got := eval[string](b, `document.querySelector("#gd-moves .gd-knob button").textContent`); got != "Set 1" {
+		t.Errorf("the knob's button says %q, want Set 1", got)
+	}
+	b.do(click(`#gd-moves .gd-knob button`))
+	b.waitFor(`gd.moves.length === 2 && !gd.busy`, 2*time.Minute)
+	if got := eval[string](b, `gd.info.game_day.moves[gd.moves[1].move].label`); got != "Client retry attempts = 1" {
+		t.Errorf("the knob recorded %q", got)
+	}
+	b.waitFor(`gd.clockMS >= gd.moves[1].at_ms + 30000`, 2*time.Minute)
 	b.viewShot("gameday-3-after-the-move")
 
 	b.do(click("#gd-end"))
@@ -81,6 +100,10 @@ func TestBrowserGameDay(t *testing.T) {
 	}
 	if eval[bool](b, `gd.score.detect_s == null || gd.score.mitigate_s == null`) {
 		t.Errorf("the score lacks a time to detect or to mitigate: %s", eval[string](b, `JSON.stringify(gd.score)`))
+	}
+	// Mitigated by the second move, the knob, not the decoy before it.
+	if d := eval[float64](b, `gd.score.mitigate_s - (gd.moves[1].at_ms / 1000 - gd.info.game_day.fault_start_s)`); d < -1e-9 || d > 1e-9 {
+		t.Errorf("time to mitigate is %v s off the knob's move", d)
 	}
 	if n := eval[int](b, `gd.score.reference.length`); n == 0 {
 		t.Error("the score reveals no reference answer")

@@ -25,8 +25,12 @@ func TestValidateGameDay(t *testing.T) {
 		t.Fatalf("%+v", c)
 	}
 	g := c.Experiment.GameDay
-	if !strings.HasPrefix(g.RunbookHTML, "<h1>Runbook: ") || len(g.Moves) != 5 || g.Moves[0].Label != "Cut client retries to one attempt" || g.Moves[0].Help == "" {
+	if !strings.HasPrefix(g.RunbookHTML, "<h1>Runbook: ") || len(g.Moves) != 9 || g.Moves[0].Label != "Cut client retries to one attempt" || g.Moves[0].Help == "" {
 		t.Errorf("runbook %.40q, moves %+v", g.RunbookHTML, g.Moves)
+	}
+	// The attempts knob: four positions after the five buttons.
+	if k := g.Moves[5]; k.Knob != "Client retry attempts" || k.Value != "1" || k.Label != "Client retry attempts = 1" || g.Moves[8].Value != "4" || g.Moves[4].Knob != "" {
+		t.Errorf("knob positions %+v", g.Moves[4:])
 	}
 	if g.FaultStartS != 60 || g.FaultEndS != 65 || g.DurationS != 300 || g.RulesPath != "alerts/gameday-retry-storm.rules.yml" || !strings.Contains(g.Rules, "alert: RetryStorm") {
 		t.Errorf("fault %v-%v of %v, rules %q (%d bytes)", g.FaultStartS, g.FaultEndS, g.DurationS, g.RulesPath, len(g.Rules))

@@ -135,10 +135,19 @@ function tick(now) {
 
 const durationMS = () => Math.round(1000 * gd.info.game_day.duration_s);
 
+// renderMoveButtons draws a button per move, and a knob's positions (the
+// moves sharing its label) as one slider over its values with a button
+// that sets it: the move of the chosen position.
 function renderMoveButtons() {
   const box = $("gd-moves");
   box.replaceChildren();
+  const knobs = new Map();
   gd.info.game_day.moves.forEach((m, i) => {
+    if (m.knob) {
+      if (!knobs.has(m.knob)) knobs.set(m.knob, []);
+      knobs.get(m.knob).push(i);
+      return;
+    }
     const b = document.createElement("button");
     b.type = "button";
     b.className = "move";
@@ -148,10 +157,44 @@ function renderMoveButtons() {
     b.onclick = () => makeMove(i);
     box.append(b);
   });
+  let k = 0;
+  for (const [label, idx] of knobs) {
+    const moves = gd.info.game_day.moves;
+    const div = document.createElement("div");
+    div.className = "gd-knob";
+    const id = "gd-knob-" + k++;
+    const lab = document.createElement("label");
+    lab.htmlFor = id;
+    lab.textContent = label;
+    if (moves[idx[0]].help) lab.title = moves[idx[0]].help;
+    const input = document.createElement("input");
+    input.type = "range";
+    input.id = id;
+    input.min = "0";
+    input.max = String(idx.length - 1);
+    input.step = "1";
+    input.value = "0";
+    const out = document.createElement("output");
+    out.htmlFor = id;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "move";
+    const show = () => {
+      const m = idx[Number(input.value)];
+      out.textContent = moves[m].value;
+      b.dataset.move = String(m);
+      b.textContent = "Set " + moves[m].value;
+    };
+    input.oninput = show;
+    b.onclick = () => makeMove(Number(b.dataset.move));
+    show();
+    div.append(lab, input, out, b);
+    box.append(div);
+  }
 }
 
 function setMovesDisabled(d) {
-  for (const b of document.querySelectorAll("#gd-moves button")) b.disabled = d;
+  for (const b of document.querySelectorAll("#gd-moves button, #gd-moves input")) b.disabled = d;
   $("gd-end").disabled = d;
 }
 
@@ -279,11 +322,11 @@ function tickStep(dur) {
 
 function niceTop(v) {
   const e = Math.pow(10, Math.floor(Math.log10(v)));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * e >= v) return m * e;
+  for (const m of [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10]) if (m * e >= v) return m * e;
   return 10 * e;
 }
 
-const fmtNum = (v) => (v >= 1000 ? (v / 1000).toFixed(v % 1000 ? 1 : 0) + "k" : String(Math.round(v)));
+const fmtNum = (v) => (v >= 1000 ? Number((v / 1000).toFixed(2)) + "k" : String(Math.round(v)));
 
 function svgEl(tag, attrs) {
   const e = document.createElementNS("http://www.w3.org/2000/svg", tag);

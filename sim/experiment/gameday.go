@@ -20,7 +20,9 @@ type GameDay struct {
 	// Fault is the index in Model.Faults of the fault that starts the
 	// incident: [gameday].fault's label, or the first fault.
 	Fault int
-	// Moves are the [[gameday.move]] blocks, in file order.
+	// Moves are the [[gameday.move]] blocks, in file order, then the
+	// [[gameday.knob]] blocks' positions: a move per value of each knob,
+	// knob by knob, in the order of its values.
 	Moves []Move
 }
 
@@ -36,6 +38,10 @@ type Move struct {
 	// that kind's keys), each ending in a newline, for writing the move
 	// as an [[action]] block.
 	Body string
+	// Knob is the label of the [[gameday.knob]] this move is a position
+	// of ("" for a button), and Value that position's value as TOML
+	// text; Label is then "KNOB = VALUE".
+	Knob, Value string
 }
 
 // Bounds on a [gameday] table.
@@ -46,13 +52,18 @@ const (
 	MaxRunbook = 64 << 10
 	// MaxMoveText bounds a move's label and help, in bytes.
 	MaxMoveText = 200
+	// MaxGameKnobs bounds the [[gameday.knob]] blocks, and MaxGameKnobValues a
+	// knob's values.
+	MaxGameKnobs      = 5
+	MaxGameKnobValues = 12
 )
 
 // gameDayKeys and moveHead are the keys of [gameday] and a move's keys
 // besides its action's.
 var (
-	gameDayKeys = []string{"runbook", "runbook_file", "fault", "move"}
-	moveHead    = []string{"label", "help"}
+	gameDayKeys  = []string{"runbook", "runbook_file", "fault", "move", "knob"}
+	moveHead     = []string{"label", "help"}
+	gameKnobKeys = []string{"label", "help", "path", "values"}
 )
 
 // gameDay reads the [gameday] table. base, if not nil, is the document
@@ -63,21 +74,7 @@ func (r *reader) gameDay(root *table, e *Experiment, base map[string]any) *GameD
 		return nil
 	}
 	g := &GameDay{}
-	if s, ok := t.str("runbook", false); ok {
-		if len(s) > MaxRunbook {
-			r.errorf(t.key("runbook"), "the runbook is %d bytes, more than %d (64 KiB): put it in a file", len(s), MaxRunbook)
-		}
-		g.Runbook = s
-	}
-	if s, ok := t.str("runbook_file", false); ok {
-		if msg := badPath("runbook_file", s); msg != "" {
-			r.errorf(t.key("runbook_file"), "%s", msg)
-		}
-		g.RunbookFile = s
-		if t.has("runbook") {
-			r.errorf(t.key("runbook_file"), "a game day has runbook (inline markdown) or runbook_file, not both")
-		}
-	}
+	r.runbook(t, g)
 	if _, declared := e.doc["fault"]; !declared {
 		r.errorf(t.path, "a game day needs a [[fault]]: the incident starts with it")
 	}
@@ -110,8 +107,35 @@ func (r *reader) gameDay(root *table, e *Experiment, base map[string]any) *GameD
 			g.Moves = append(g.Moves, mv)
 		}
 	}
+	knobs := t.tables("knob")
+	if len(knobs) > MaxGameKnobs {
+		r.errorf(join(t.key("knob"), fmt.Sprint(MaxGameKnobs)), "at most %d knobs, got %d", MaxGameKnobs, len(knobs))
+		knobs = knobs[:MaxKnobs]
+	}
+	for _, kt := range knobs {
+		g.Moves = append(g.Moves, r.gameKnob(kt, base, seen)...)
+	}
 	t.done(gameDayKeys...)
 	return g
+}
+
+// runbook reads [gameday]'s runbook or runbook_file into g.
+func (r *reader) runbook(t *table, g *GameDay) {
+	if s, ok := t.str("runbook", false); ok {
+		if len(s) > MaxRunbook {
+			r.errorf(t.key("runbook"), "the runbook is %d bytes, more than %d (64 KiB): put it in a file", len(s), MaxRunbook)
+		}
+		g.Runbook = s
+	}
+	if s, ok := t.str("runbook_file", false); ok {
+		if msg := badPath("runbook_file", s); msg != "" {
+			r.errorf(t.key("runbook_file"), "%s", msg)
+		}
+		g.RunbookFile = s
+		if t.has("runbook") {
+			r.errorf(t.key("runbook_file"), "a game day has runbook (inline markdown) or runbook_file, not both")
+		}
+	}
 }
 
 // move reads one [[gameday.move]]: label, help, and an action body read
@@ -169,4 +193,90 @@ func badMoveText(s string) string {
 		return "must be one line"
 	}
 	return ""
+}
+
+// gameKnob reads one [[gameday.knob]]: a setting the players turn to one of
+// its values mid-run. Each value is a move, "LABEL = VALUE", whose action
+// is set = { PATH = VALUE }, read and checked exactly as an [[action]]'s
+// set (the path on the mid-run list, the value valid there).
+func (r *reader) gameKnob(t *table, base map[string]any, seen map[string]bool) []Move {
+	label, help, path, values, ok := r.gameKnobHead(t, seen)
+	if !ok {
+		return nil
+	}
+	var out []Move
+	texts := map[string]bool{}
+	for i, v := range values {
+		at := join(t.key("values"), fmt.Sprint(i))
+		text, err := TOMLValue(v)
+		if err != nil {
+			r.errorf(at, "value %d: %v", i, err)
+			return nil
+		}
+		if texts[text] {
+			r.errorf(at, "the value %s is listed twice", text)
+			return nil
+		}
+		texts[text] = true
+		set := map[string]any{"set": map[string]any{path: v}}
+		// Read as the set of an [[action]] would be, by a reader of its
+		// own: its problems are then told at this value, not at a
+		// set table the file does not have.
+		sub := &reader{file: r.file, pos: r.pos}
+		acts, aok := sub.actionSet(&table{r: sub, path: at, m: set, used: map[string]bool{}}, base)
+		for _, e := range sub.errs {
+			r.errorf(at, "%s", e.Msg)
+		}
+		if !aok || len(sub.errs) > 0 {
+			return nil
+		}
+		body, err := actionBodyTOML(set)
+		if err != nil {
+			r.errorf(at, "the knob cannot be written as an [[action]]: %v", err)
+			return nil
+		}
+		out = append(out, Move{Label: label + " = " + text, Help: help, Actions: acts, Body: body, Knob: label, Value: text})
+	}
+	return out
+}
+
+// gameKnobHead reads a knob's label, help, path and values; ok is false
+// after a problem, told.
+func (r *reader) gameKnobHead(t *table, seen map[string]bool) (label, help, path string, values []any, ok bool) {
+	t.anyKeys = gameKnobKeys
+	defer t.done(gameKnobKeys...)
+	label, ok = t.str("label", true)
+	if ok {
+		if msg := badMoveText(label); msg != "" {
+			r.errorf(t.key("label"), "label %s", msg)
+			ok = false
+		} else if seen[label] {
+			r.errorf(t.key("label"), "two moves or knobs are labelled %q: each needs its own", label)
+			ok = false
+		}
+		seen[label] = true
+	}
+	help, _ = t.str("help", false)
+	if msg := badMoveText(help); msg != "" && help != "" {
+		r.errorf(t.key("help"), "help %s", msg)
+		ok = false
+	}
+	path, pok := t.str("path", true)
+	raw, vok := t.get("values")
+	if !vok {
+		r.errorf(t.path, "a knob needs values = [ ... ]: the positions the players may choose")
+	}
+	if !ok || !pok || !vok {
+		return label, help, path, nil, false
+	}
+	values, isArray := raw.([]any)
+	switch {
+	case !isArray:
+		r.errorf(t.key("values"), "expected an array of values, got %s", typeName(raw))
+		return label, help, path, nil, false
+	case len(values) < 2 || len(values) > MaxGameKnobValues:
+		r.errorf(t.key("values"), "a knob has 2 to %d values, got %d", MaxGameKnobValues, len(values))
+		return label, help, path, nil, false
+	}
+	return label, help, path, values, true
 }

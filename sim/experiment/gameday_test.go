@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -133,6 +134,54 @@ func TestTOMLValue(t *testing.T) {
 	} {
 		if got, err := TOMLValue(v); err != nil || got != want {
 			t.Errorf("%v: got %s %v, want %s", v, got, err, want)
+		}
+	}
+}
+
+// gameKnob is a [[gameday.knob]] appended to gameDayBase.
+const gameKnob = `[[gameday.knob]]
+label = "Retry attempts"
+help = "attempts per user request"
+path = "client.users.retry.attempts"
+values = [1, 2, 3]
+`
+
+// TestGameDayKnob: a knob is a move per value, after the buttons,
+// labelled "LABEL = VALUE", each a set checked as an [[action]]'s.
+func TestGameDayKnob(t *testing.T) {
+	e, err := Parse("g.toml", []byte(gameDayBase+gameKnob))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := e.GameDay.Moves
+	if len(ms) != 6 {
+		t.Fatalf("%d moves, want 3 buttons and 3 knob positions", len(ms))
+	}
+	for i, v := range []int64{1, 2, 3} {
+		m := ms[3+i]
+		wantLabel := fmt.Sprintf("Retry attempts = %d", v)
+		wantBody := fmt.Sprintf("set = { \"client.users.retry.attempts\" = %d }\n", v)
+		if m.Label != wantLabel || m.Knob != "Retry attempts" || m.Value != fmt.Sprint(v) || m.Body != wantBody ||
+			len(m.Actions) != 1 || m.Actions[0].Int != int(v) || m.Help != "attempts per user request" {
+			t.Errorf("position %d: %+v", i, m)
+		}
+	}
+	if ms[0].Knob != "" {
+		t.Errorf("a button has knob %q", ms[0].Knob)
+	}
+	for _, c := range []struct{ name, from, to, want string }{
+		{"not mid-run", `path = "client.users.retry.attempts"`, `path = "service.api.instances"`, "gameday.knob[0].values[0]: set \"service.api.instances\": this setting cannot change mid-run"},
+		{"bad value", "values = [1, 2, 3]", "values = [1, -2, 3]", "gameday.knob[0].values[1]"},
+		{"one value", "values = [1, 2, 3]", "values = [1]", "gameday.knob[0].values: a knob has 2 to 12 values, got 1"},
+		{"twice", "values = [1, 2, 3]", "values = [1, 2, 1]", "gameday.knob[0].values[2]: the value 1 is listed twice"},
+		{"not an array", "values = [1, 2, 3]", "values = 3", "gameday.knob[0].values: expected an array of values"},
+		{"same label as a move", `label = "Retry attempts"`, `label = "Cut retries"`, `two moves or knobs are labelled "Cut retries"`},
+		{"no path", `path = "client.users.retry.attempts"` + "\n", "", `gameday.knob[0]: missing required key "path"`},
+		{"unknown key", "values = [1, 2, 3]", "values = [1, 2, 3]\nvalue = 1", `unknown key "value"`},
+	} {
+		src := gameDayBase + strings.Replace(gameKnob, c.from, c.to, 1)
+		if _, err := Parse("g.toml", []byte(src)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}
 	}
 }
