@@ -83,11 +83,29 @@ func TestMetaforReadme(t *testing.T) {
 			full += v
 		}
 	}
-	t.Logf("Metafor's CTMC, README system: mean queue %.2f, mean orbit %.2f, P(queue full) %.3g (move %.2g)", mean, orbit, full, move)
+	t.Logf("Metafor's CTMC, README system: mean queue %.10g, mean orbit %.10g, P(queue full) %.10g (move %.2g)", mean, orbit, full, move)
 	if math.Abs(sum-1) > 1e-9 {
 		t.Errorf("the distribution sums to %v", sum)
 	}
 	if !(mean > 95) || !(full > 0.25 && full < 0.4) || !(orbit > 9 && orbit < 12) {
 		t.Errorf("mean queue %.2f, P(full) %.3g, mean orbit %.2f: docs/edge.md says 96.9, 0.32 and 10.6", mean, full, orbit)
+	}
+	// Metafor's own code (commit 5355c17, its README program built with
+	// Program.build and solved with get_stationary_distribution, under
+	// Debian's python3-numpy and python3-scipy) gives these; our reading
+	// of its generator must agree to the power iteration's accuracy
+	// (a total-variation move of 1e-13 a step, on a chain whose slowest
+	// mode is far from 1: 1e-6 relative is loose).
+	for _, c := range []struct {
+		what      string
+		got, want float64
+	}{
+		{"mean queue", mean, 96.86310186},
+		{"P(queue full)", full, 0.3186708222821036},
+		{"mean orbit", orbit, 10.582118435036234},
+	} {
+		if math.Abs(c.got-c.want) > 1e-6*c.want {
+			t.Errorf("%s %.10g, Metafor's own code %.10g", c.what, c.got, c.want)
+		}
 	}
 }
