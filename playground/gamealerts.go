@@ -2,7 +2,6 @@ package playground
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/ressim/ressim/sim/alerts"
@@ -61,10 +60,10 @@ func gameAlerts(rules []byte, res *topology.Result, ev time.Duration) ([]GameAle
 		for _, e := range tl.Episodes {
 			x := GameActivation{PendingS: e.Pending.Seconds()}
 			if e.Fired {
-				x.FiringS = ptr(e.Firing.Seconds())
+				x.FiringS = new(e.Firing.Seconds())
 			}
 			if e.Resolved {
-				x.ResolvedS = ptr(e.End.Seconds())
+				x.ResolvedS = new(e.End.Seconds())
 			}
 			a.Activations = append(a.Activations, x)
 		}
@@ -91,20 +90,3 @@ func summaryOf(rf *promql.RuleFile, name string) string {
 	}
 	return ""
 }
-
-// FiringTimes are the instants at which an alert of as began firing, in
-// increasing order: what the score's time to detect reads.
-func FiringTimes(as []GameAlert) []time.Duration {
-	var out []time.Duration
-	for _, a := range as {
-		for _, x := range a.Activations {
-			if x.FiringS != nil {
-				out = append(out, time.Duration(*x.FiringS*float64(time.Second)))
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-func ptr[T any](v T) *T { return &v }

@@ -3,9 +3,7 @@ package ctmc
 import (
 	"fmt"
 	"math"
-	"reflect"
 
-	"github.com/ressim/ressim/sim/dist"
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/retry"
 	"github.com/ressim/ressim/sim/topology"
@@ -49,35 +47,11 @@ func ExactFromModel(cfg topology.Config) (ExactParams, error) {
 	no := func(format string, a ...any) (ExactParams, error) {
 		return ExactParams{}, fmt.Errorf("%w: %s", ErrClass, fmt.Sprintf(format, a...))
 	}
-	if len(cfg.Services) != 1 || len(cfg.Clients) != 1 {
-		return no("needs one service and one client, the file has %d and %d", len(cfg.Services), len(cfg.Clients))
+	s, c, err := queueClass(cfg)
+	if err != nil {
+		return ExactParams{}, err
 	}
-	if len(cfg.Actions) > 0 {
-		return no("timed [[action]] blocks change the system over time")
-	}
-	s, c := cfg.Services[0], cfg.Clients[0]
-	switch {
-	case s.Instances > 1:
-		return no("service %q has %d instances; the chain has one", s.Name, s.Instances)
-	case s.Mode != topology.Threads:
-		return no("service %q is async; the chain has c workers", s.Name)
-	case s.QueueCapacity < 0:
-		return no("service %q has an unbounded queue; set queue_capacity", s.Name)
-	case len(s.Operations) > 0 || len(s.Steps) != 1 || s.Steps[0].Kind != topology.WorkStep:
-		return no("service %q must have one work step and no calls or operations", s.Name)
-	case s.Steps[0].Work.Kind() != dist.Exponential:
-		return no("service %q: service_time must be exponential, got %s", s.Name, s.Steps[0].Work.Kind())
-	case s.Abandonment != topology.AtDequeue || !reflect.ValueOf(s.Cancellation).IsZero():
-		return no("service %q drops expired or cancelled requests; the chain serves every request it holds", s.Name)
-	case s.Cache != nil || s.Contention != 0 || !reflect.ValueOf(s.Admission).IsZero() || !reflect.ValueOf(s.Guards).IsZero():
-		return no("service %q has a cache, contention, admission control or guards, outside the chain", s.Name)
-	case c.Users > 0 || len(c.Schedule) > 0 || !(c.Rate > 0):
-		return no("client %q must be open-loop at a constant rate (no users, no schedule)", c.Name)
-	case c.Operation != "" || c.Deadline.Kind() != 0:
-		return no("client %q has an operation or a deadline, outside the chain", c.Name)
-	case c.Call.Hedge.MaxAttempts > 1 || c.Call.Network.Kind() != 0 || !reflect.ValueOf(c.Call.Guards).IsZero():
-		return no("client %q hedges, has a network delay or guards, outside the chain", c.Name)
-	case c.Call.Timeout > 0 && !c.Call.TimeoutExponential:
+	if c.Call.Timeout > 0 && !c.Call.TimeoutExponential {
 		return no("client %q has a fixed timeout; the exact chain needs timeout = { dist = \"exponential\", mean = ... }", c.Name)
 	}
 	p := ExactParams{Lambda: c.Rate, Mu: 1 / s.Steps[0].Work.Mean().Seconds(), Workers: s.Workers, Capacity: s.Workers + s.QueueCapacity, Attempts: 1}
