@@ -41,7 +41,8 @@ const (
 // CatalogueFile, wasm_exec.js from the Go toolchain and main.wasm compiled from
 // playground/wasm with GOOS=js GOARCH=wasm. It needs the go command and
 // the module's source (it runs in the module's folder, found with go env
-// GOMOD from the current directory). Plain go build: -ldflags=-s -w
+// GOMOD from the current directory). The build is guided by PGOFile.
+// Otherwise plain go build: -ldflags=-s -w
 // saves only 1.5 % of main.wasm (measured with -trimpath: 15.9 MB against
 // 16.1 MB), and -trimpath would not share the build cache with go test.
 func Build(ctx context.Context, dir string) error {
@@ -72,13 +73,34 @@ func Build(ctx context.Context, dir string) error {
 	if err != nil {
 		return fmt.Errorf("playground: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, "./playground/wasm")
-	cmd.Dir = filepath.Dir(mod)
+	src := filepath.Dir(mod)
+	cmd := exec.CommandContext(ctx, "go", "build", "-pgo="+profile(src), "-o", out, "./playground/wasm")
+	cmd.Dir = src
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("playground: build main.wasm: %w\n%s", err, b)
 	}
 	return nil
+}
+
+// PGOFile is the CPU profile, relative to the module's folder, that guides
+// the compiler for main.wasm as it does for the ressim binary
+// (scripts/pgo.sh records it from native runs of every bundled
+// experiment). Go cannot profile itself in WebAssembly, but a profile
+// names functions and call sites, not machine code, so the native one
+// serves: it inlines the hot calls of the request path, and a call is
+// what costs most in WebAssembly (docs/performance.md, issue 31).
+const PGOFile = "cmd/ressim/default.pgo"
+
+// profile returns the -pgo value for a build in the module's folder
+// root: PGOFile's absolute path, or off where the file is missing (a
+// source copy without it still builds, unguided).
+func profile(root string) string {
+	p := filepath.Join(root, filepath.FromSlash(PGOFile))
+	if _, err := os.Stat(p); err != nil {
+		return "off"
+	}
+	return p
 }
 
 func goEnv(ctx context.Context, key string) (string, error) {

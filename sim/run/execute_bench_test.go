@@ -17,7 +17,7 @@ import (
 // (a lane since the fifth session), retry-budget the cost of writing a
 // small run's files.
 func BenchmarkExecute(b *testing.B) {
-	for _, name := range []string{"mm10", "retry-amplification", "breaker-fallback", "deadline-propagation", "retry-budget"} {
+	for _, name := range []string{"mm10", "retry-amplification", "breaker-fallback", "deadline-propagation", "retry-budget", "metastable-retry-storm"} {
 		b.Run(name, func(b *testing.B) {
 			exp, err := experiment.Load(filepath.Join("..", "..", "experiments", name+".toml"))
 			if err != nil {
