@@ -41,7 +41,11 @@ type figureLayout struct {
 // drawFigure lays out and draws f on dc. It returns the data area of every
 // plot, top to bottom (panels and state strips), for tests.
 func drawFigure(dc draw.Canvas, f *Figure, wpx, hpx int) (areas []vg.Rectangle, err error) {
-	_, raster := dc.Canvas.(*vgimg.Canvas)
+	raster := false
+	switch dc.Canvas.(type) {
+	case *vgimg.Canvas, *rasterCanvas:
+		raster = true
+	}
 	l := &figureLayout{dc: dc, f: f, wpx: wpx, hpx: hpx, th: newTheme(wpx, hpx, raster)}
 	l.xlo, l.xhi = f.xRange()
 	l.xlabel = f.XLabel

@@ -58,8 +58,9 @@ func WriteFile(path string, f Figure) error { return writeFile(path, &f, nil) }
 // concurrent use (one per goroutine drawing figures). It also keeps the
 // PNG encoder's buffers and compressor for the next figure.
 type Scratch struct {
-	pix []uint8
-	png pngEncoder
+	pix    []uint8
+	png    pngEncoder
+	glyphs glyphCache
 }
 
 // WriteFile is the package's WriteFile, drawing into s's memory.
@@ -119,7 +120,11 @@ func renderImage(d drawer, s *Scratch) (image.Image, error) {
 	ctx.SetLineCapButt()
 	ctx.InvertY()
 	c := vgimg.NewWith(vgimg.UseImageWithContext(img, ctx), vgimg.UseDPI(dpi))
-	if err := safeDraw(d, draw.New(c), wpx, hpx); err != nil {
+	glyphs := new(glyphCache)
+	if s != nil {
+		glyphs = &s.glyphs
+	}
+	if err := safeDraw(d, draw.New(newRasterCanvas(c, img, glyphs)), wpx, hpx); err != nil {
 		return nil, err
 	}
 	return c.Image(), nil
