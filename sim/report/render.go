@@ -75,7 +75,7 @@ func (s *Scratch) rgba(w, h int) *image.RGBA {
 	}
 	n := 4 * w * h
 	if cap(s.pix) < n {
-		s.pix = make([]uint8, n)
+		s.pix = newPixels(n)
 	}
 	return &image.RGBA{Pix: s.pix[:n], Stride: 4 * w, Rect: r}
 }
