@@ -35,3 +35,17 @@ func TestScratchSameBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestNewPixels: pixel memory is n bytes, zero, with no room past them
+// (huge-page-aligned memory is cut to n).
+func TestNewPixels(t *testing.T) {
+	for _, n := range []int{4, 4 * 640 * 480, 4 * 1200 * 900, 4 * 1600 * 1200} {
+		b := newPixels(n)
+		if len(b) != n || cap(b) != n {
+			t.Errorf("newPixels(%d): len %d cap %d", n, len(b), cap(b))
+		}
+		if !bytes.Equal(b, make([]byte, n)) {
+			t.Errorf("newPixels(%d) not zero", n)
+		}
+	}
+}
