@@ -23,7 +23,8 @@ func newPixels(n int) []uint8 {
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	off := int((p+hugePage-1)&^(hugePage-1) - p)
 	b = b[off : off+n : off+n]
-	size := (n + hugePage - 1) &^ (hugePage - 1)
-	_ = syscall.Madvise(unsafe.Slice(unsafe.SliceData(b), size), syscall.MADV_HUGEPAGE)
+	// Only the whole huge pages inside b are advised: the advice never
+	// reaches memory that is not b's (the tail stays in 4 KiB pages).
+	_ = syscall.Madvise(b[:n&^(hugePage-1)], syscall.MADV_HUGEPAGE)
 	return b
 }
