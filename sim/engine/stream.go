@@ -8,10 +8,17 @@ import "math/rand/v2"
 // generator is math/rand/v2's PCG (its output is fixed by the Go 1
 // compatibility promise). Each call returns a new generator positioned at
 // the start of the stream; a component should call it once.
-func (s *Sim) Stream(name string) *rand.Rand {
+func (s *Sim) Stream(name string) *rand.Rand { return rand.New(s.StreamPCG(name)) }
+
+// StreamPCG is Stream's generator itself: the same stream for the same
+// name, as a concrete *rand.PCG, for a caller that draws through it
+// directly rather than through a rand.Rand's interface call (dist.Source
+// wraps it so). Branch reseeds it like any stream; a component should call
+// Stream or StreamPCG once per name.
+func (s *Sim) StreamPCG(name string) *rand.PCG {
 	src := rand.NewPCG(StreamSeed(s.seed, name))
 	s.streams = append(s.streams, namedStream{name: name, src: src})
-	return rand.New(src)
+	return src
 }
 
 // namedStream is a stream handed out, kept so that Branch can reseed it.
