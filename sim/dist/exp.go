@@ -4,19 +4,16 @@
 
 // This file is copied from Go 1.26's src/math/rand/v2/exp.go (the
 // ziggurat exponential sampler and its tables), with the method
-// (*rand.Rand).ExpFloat64 turned into the function expFloat64 of a
-// concrete *rand.PCG, so that a draw calls the generator directly rather
-// than through the rand.Source interface. The algorithm, the order in
+// (*rand.Rand).ExpFloat64 turned into the function expFloat64 of pcg
+// (pcg.go, rand.PCG's copy), so that a draw steps the generator directly
+// rather than through the rand.Source interface. The algorithm, the order in
 // which it consumes the stream and the tables are unchanged, so its
 // values are bit for bit those of (*rand.Rand).ExpFloat64 on the same
 // stream (TestExpFloat64MatchesRand checks it).
 
 package dist
 
-import (
-	"math"
-	"math/rand/v2"
-)
+import "math"
 
 /*
  * Exponential distribution
@@ -30,9 +27,9 @@ const (
 	re = 7.69711747013104972
 )
 
-// expFloat64 is (*rand.Rand).ExpFloat64 for rand.New(p): an exponential
+// expFloat64 is (*rand.Rand).ExpFloat64 over p: an exponential
 // variate of rate 1 (mean 1) in (0, +math.MaxFloat64].
-func expFloat64(p *rand.PCG) float64 {
+func expFloat64(p *pcg) float64 {
 	for {
 		u := p.Uint64()
 		j := uint32(u)
@@ -42,9 +39,9 @@ func expFloat64(p *rand.PCG) float64 {
 			return x
 		}
 		if i == 0 {
-			return re - math.Log(pcgFloat64(p))
+			return re - math.Log(p.float64())
 		}
-		if fe[i]+float32(pcgFloat64(p))*(fe[i-1]-fe[i]) < float32(math.Exp(-x)) {
+		if fe[i]+float32(p.float64())*(fe[i-1]-fe[i]) < float32(math.Exp(-x)) {
 			return x
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/ressim/ressim/sim/engine"
 )
 
 // TestExpFloat64MatchesRand steps Source.ExpFloat64 and Float64 against
@@ -17,7 +19,7 @@ func TestExpFloat64MatchesRand(t *testing.T) {
 		n = 100000
 	}
 	for _, seed := range [][2]uint64{{0, 0}, {1, 2}, {42, 7}, {math.MaxUint64, 3}, {0x9e3779b97f4a7c15, 1}} {
-		src := NewSource(rand.NewPCG(seed[0], seed[1]))
+		src := NewSource(seed[0], seed[1])
 		ref := rand.New(rand.NewPCG(seed[0], seed[1]))
 		for i := 0; i < n; i++ {
 			got, want := src.ExpFloat64(), ref.ExpFloat64()
@@ -50,7 +52,7 @@ func TestSourceMixedMatchesRand(t *testing.T) {
 		Must(Params{Kind: Normal, Mean: 10 * ms, SD: 10 * ms}),
 	}
 	pick := rand.New(rand.NewPCG(5, 6))
-	src := NewSource(rand.NewPCG(11, 12))
+	src := NewSource(11, 12)
 	ref := rand.New(rand.NewPCG(11, 12))
 	for i := 0; i < 300000; i++ {
 		var got, want uint64
@@ -76,5 +78,42 @@ func TestSourceMixedMatchesRand(t *testing.T) {
 		if got != want {
 			t.Fatalf("step %d: %#x, rand %#x", i, got, want)
 		}
+	}
+}
+
+// TestPCGMatchesRand steps the copy of rand.PCG against rand.PCG, with
+// reseeding (Source.Seed, as Branch does) along the way.
+func TestPCGMatchesRand(t *testing.T) {
+	src := NewSource(0, 0)
+	ref := rand.NewPCG(0, 0)
+	seeds := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 1000000; i++ {
+		if i%100000 == 0 {
+			a, b := seeds.Uint64(), seeds.Uint64()
+			src.Seed(a, b)
+			ref.Seed(a, b)
+		}
+		if got, want := src.Uint64(), ref.Uint64(); got != want {
+			t.Fatalf("draw %d: %#x, rand.PCG %#x", i, got, want)
+		}
+	}
+}
+
+// TestSeedStreamMatchesStream checks that a Source given a stream by
+// engine.Sim.SeedStream draws what Stream's Rand draws, before and after
+// a Branch.
+func TestSeedStreamMatchesStream(t *testing.T) {
+	s1, s2 := engine.New(9), engine.New(9)
+	src := NewSource(0, 0)
+	s1.SeedStream("site/a", src)
+	ref := s2.Stream("site/a")
+	for round := 0; round < 2; round++ {
+		for i := 0; i < 1000; i++ {
+			if got, want := src.ExpFloat64(), ref.ExpFloat64(); got != want {
+				t.Fatalf("round %d draw %d: %v, Stream %v", round, i, got, want)
+			}
+		}
+		s1.Branch(77)
+		s2.Branch(77)
 	}
 }

@@ -27,7 +27,7 @@ func newCache(m *Model, s *service, cfg *CacheConfig) *cache {
 		filled:   capacity,
 		latency:  cfg.Latency,
 		hasLat:   cfg.Latency.Kind() != 0,
-		rng:      dist.NewSource(m.sim.StreamPCG("cache/" + s.cfg.Name)),
+		rng:      m.source("cache/" + s.cfg.Name),
 	}
 }
 

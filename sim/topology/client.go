@@ -55,7 +55,7 @@ func newClient(m *Model, cfg *ClientConfig) (*client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &client{m: m, cfg: cfg, site: site, rng: dist.NewSource(m.sim.StreamPCG("client/" + cfg.Name)), rate: cfg.Rate}
+	c := &client{m: m, cfg: cfg, site: site, rng: m.source("client/" + cfg.Name), rate: cfg.Rate}
 	c.think.c = c
 	c.hasDeadline = cfg.Deadline.Kind() != 0
 	if cfg.Deadline.Kind() == dist.Constant && cfg.Deadline.Mean() > 0 {

@@ -87,7 +87,7 @@ type instance struct {
 type span struct{ from, to engine.Time }
 
 func newService(m *Model, cfg *ServiceConfig) (*service, error) {
-	s := &service{m: m, cfg: cfg, rng: dist.NewSource(m.sim.StreamPCG("service/" + cfg.Name))}
+	s := &service{m: m, cfg: cfg, rng: m.source("service/" + cfg.Name)}
 	n := max(cfg.Instances, 1)
 	capacity := cfg.Workers
 	if cfg.Mode == Async {

@@ -52,7 +52,7 @@ func (m *Model) newSite(caller, callee, op string, p CallPolicy) (*callSite, err
 	if s.op == "" {
 		s.op = "call"
 	}
-	s.rng = dist.NewSource(m.sim.StreamPCG("site/" + s.name()))
+	s.rng = m.source("site/" + s.name())
 	if p.Timeout > 0 {
 		to, err := timeout.New(timeout.Config{Attempt: p.Timeout})
 		if err != nil {
@@ -110,7 +110,7 @@ func (s *callSite) buildTimeout(m *Model, p CallPolicy) error {
 		if err != nil {
 			return fmt.Errorf("topology: call %s: %w", s.name(), err)
 		}
-		s.toExp, s.toRng = d, dist.NewSource(m.sim.StreamPCG("site/"+s.name()+"/timeout"))
+		s.toExp, s.toRng = d, m.source("site/"+s.name()+"/timeout")
 	case p.Timeout > 0:
 		lane, err := m.sim.NewLane(p.Timeout)
 		if err != nil {
