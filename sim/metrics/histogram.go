@@ -39,7 +39,7 @@ type Histogram struct {
 	sumLo  uint64   // low word
 	minx   int64    // smallest value recorded, xor math.MaxInt64 (see below)
 	max    int64    // largest value recorded; 0 when empty
-	p      uint8    // precision bits; 0 means DefaultPrecisionBits
+	px     uint8    // precision bits xor DefaultPrecisionBits (see prec)
 }
 
 // How the extremes are kept: recording updates each with one comparison,
@@ -85,18 +85,17 @@ func NewHistogram(precisionBits int) (*Histogram, error) {
 		return nil, fmt.Errorf("metrics: NewHistogram: precisionBits %d outside [1, %d]",
 			precisionBits, MaxPrecisionBits)
 	}
-	return &Histogram{p: uint8(precisionBits)}, nil
+	return &Histogram{px: uint8(precisionBits) ^ DefaultPrecisionBits}, nil
 }
 
 // PrecisionBits returns the histogram's precision in bits.
 func (h *Histogram) PrecisionBits() int { return int(h.prec()) }
 
-func (h *Histogram) prec() uint {
-	if h.p == 0 {
-		return DefaultPrecisionBits
-	}
-	return uint(h.p)
-}
+// prec returns the precision bits. They are kept xor DefaultPrecisionBits,
+// so that the zero Histogram has the default without a test on every
+// Record: one instruction where "0 means the default" took a comparison
+// and a branch.
+func (h *Histogram) prec() uint { return uint(h.px ^ DefaultPrecisionBits) }
 
 // Record adds one value. Negative values count as 0. It is RecordN(v, 1)
 // without the 128-bit product: the sum grows by v itself.
@@ -105,10 +104,12 @@ func (h *Histogram) Record(v int64) {
 		v = 0
 	}
 	idx := bucketOf(uint64(v), h.prec())
-	if idx >= len(h.counts) {
+	if counts := h.counts; uint(idx) < uint(len(counts)) {
+		counts[idx]++ // the test above is the bounds check
+	} else {
 		h.grow(idx)
+		h.counts[idx]++
 	}
-	h.counts[idx]++
 	var c uint64
 	h.sumLo, c = bits.Add64(h.sumLo, uint64(v), 0)
 	h.sumHi += c
