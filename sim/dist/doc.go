@@ -21,6 +21,11 @@
 //     mean + sd*phi(a)/(1-Phi(a)) with a = -mean/sd: above mean, by 0.29 sd
 //     when sd = mean, negligibly once mean >= 3 sd. Mean reports it.
 //
+// A Source is a stream for the draws a model makes on every event: a
+// *rand.Rand over its own copy of math/rand/v2's PCG whose Float64,
+// ExpFloat64 and Dist.DrawFrom skip the rand.Source interface call, with
+// the same values as the Rand's.
+//
 // A Dist value is immutable and safe for concurrent use; the *rand.Rand
-// passed to Sample is not.
+// passed to Sample, and a Source, are not.
 package dist

@@ -9,15 +9,33 @@ import "math/rand/v2"
 // compatibility promise). Each call returns a new generator positioned at
 // the start of the stream; a component should call it once.
 func (s *Sim) Stream(name string) *rand.Rand {
-	src := rand.NewPCG(StreamSeed(s.seed, name))
-	s.streams = append(s.streams, namedStream{name: name, src: src})
+	src := new(rand.PCG)
+	s.SeedStream(name, src)
 	return rand.New(src)
+}
+
+// Seeder is a generator that a stream can be given to: *rand.PCG, or a
+// copy of it such as dist.Source, whose Seed(seed1, seed2) starts it as
+// rand.NewPCG(seed1, seed2) would.
+type Seeder interface {
+	Seed(seed1, seed2 uint64)
+}
+
+// SeedStream seeds g with the stream of the given name, the one Stream
+// would return a Rand over, and keeps it so that Branch reseeds it like
+// any stream. It is for a caller that draws from its own generator (a
+// dist.Source, whose draws skip the rand.Source interface) rather than
+// from a *rand.Rand. A component should call Stream or SeedStream once
+// per name.
+func (s *Sim) SeedStream(name string, g Seeder) {
+	g.Seed(StreamSeed(s.seed, name))
+	s.streams = append(s.streams, namedStream{name: name, src: g})
 }
 
 // namedStream is a stream handed out, kept so that Branch can reseed it.
 type namedStream struct {
 	name string
-	src  *rand.PCG
+	src  Seeder
 }
 
 // Branch reseeds every stream handed out so far, and every stream handed

@@ -41,7 +41,9 @@ func bucketOf(v uint64, p uint) int {
 	if s < 0 {
 		s = 0
 	}
-	return s<<p + int(v>>uint(s))
+	// s <= 63 and p <= MaxPrecisionBits: the masks change nothing but
+	// spare the compiler its handling of shift counts of 64 and more.
+	return s<<(p&63) + int(v>>(uint(s)&63))
 }
 
 // bucketBounds returns the smallest and largest value of bucket idx at p

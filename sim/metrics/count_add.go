@@ -7,21 +7,25 @@ import "math/bits"
 // Add changes the value by delta at instant now. A value that would drop
 // below zero is clamped to zero (a caller's bug that must not corrupt the
 // area). It inlines: the event loop calls it several times per request.
+// The value is read once and written once, through a local: as fields,
+// each of its uses was a load and each change a store.
 // (count_add_wasm.go has WebAssembly's version.)
 func (c *Count) Add(now int64, delta int64) {
+	v := c.v
 	if now > c.last {
-		h, l := bits.Mul64(uint64(c.v), uint64(now-c.last))
+		h, l := bits.Mul64(uint64(v), uint64(now-c.last))
 		var carry uint64
 		c.lo, carry = bits.Add64(c.lo, l, 0)
 		c.hi += h + carry
 		c.last = now
 	}
-	c.v += delta
-	if c.v < 0 {
-		c.v = 0
+	v += delta
+	if v < 0 {
+		v = 0
 	}
-	if c.v > c.max {
-		c.max = c.v
+	c.v = v
+	if v > c.max {
+		c.max = v
 	}
 }
 

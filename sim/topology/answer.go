@@ -168,7 +168,7 @@ func (m *Model) finishCall(now engine.Time, c *call, st status) {
 			st = stDegraded
 			c.site.st.inc(m, now, sFallback)
 			if g.fallbackLat.Kind() != 0 {
-				d := g.fallbackLat.Sample(c.site.rng)
+				d := g.fallbackLat.DrawFrom(c.site.rng)
 				m.callTo(now, c, cpFallback, "")
 				if m.observe != nil {
 					m.noteCall(now, c, "the fallback answers in "+d.String())

@@ -37,7 +37,7 @@ func (m *Model) redrawMemoryless(now engine.Time) {
 					if st := &a.site.handler.steps[a.step]; st.Kind == WorkStep && st.Work.Kind() == dist.Exponential {
 						m.sim.Cancel(a.workEv)
 						a.workStart = now
-						a.workEv = m.after(st.Work.Sample(s.rng), &m.hWork, a)
+						a.workEv = m.after(st.Work.DrawFrom(s.rng), &m.hWork, a)
 					}
 				}
 				m.redrawTimeout(a)
@@ -60,5 +60,5 @@ func (m *Model) redrawTimeout(a *attempt) {
 		return
 	}
 	m.sim.Cancel(a.timeoutEv)
-	a.timeoutEv = m.after(site.toExp.Sample(site.toRng), &m.hTimeout, a)
+	a.timeoutEv = m.after(site.toExp.DrawFrom(site.toRng), &m.hTimeout, a)
 }

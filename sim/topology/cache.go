@@ -1,7 +1,6 @@
 package topology
 
 import (
-	"math/rand/v2"
 	"time"
 
 	"github.com/ressim/ressim/sim/dist"
@@ -14,7 +13,7 @@ type cache struct {
 	filled   int
 	latency  dist.Dist
 	hasLat   bool
-	rng      *rand.Rand
+	rng      *dist.Source
 	hits     uint64
 	misses   uint64
 	flushes  int
@@ -28,7 +27,7 @@ func newCache(m *Model, s *service, cfg *CacheConfig) *cache {
 		filled:   capacity,
 		latency:  cfg.Latency,
 		hasLat:   cfg.Latency.Kind() != 0,
-		rng:      m.sim.Stream("cache/" + s.cfg.Name),
+		rng:      m.source("cache/" + s.cfg.Name),
 	}
 }
 
@@ -41,7 +40,7 @@ func (c *cache) lookup() (hit bool, lat time.Duration) {
 		c.misses++
 	}
 	if c.hasLat {
-		lat = c.latency.Sample(c.rng)
+		lat = c.latency.DrawFrom(c.rng)
 	}
 	return hit, lat
 }

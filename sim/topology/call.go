@@ -162,7 +162,7 @@ func (m *Model) armTimeout(now engine.Time, a *attempt, c *call, site *callSite,
 	if site.toRng != nil {
 		// An exponential timeout: this attempt's own draw, cut to the
 		// deadline below like a constant one.
-		to = site.toExp.Sample(site.toRng)
+		to = site.toExp.DrawFrom(site.toRng)
 	}
 	if c.dl.IsSet() {
 		dto, dcut := m.timeoutOf(now, c)
@@ -206,7 +206,7 @@ func (m *Model) deliverAttempt(now engine.Time, a *attempt, c *call, site *callS
 	a.inst = inst
 	inst.outstanding++
 	if site.hasNet {
-		d := site.network.Draw(site.rng)
+		d := site.network.DrawFrom(site.rng)
 		m.attemptTo(now, a, apNetwork, "")
 		if m.observe != nil {
 			m.noteAttempt(now, a, "network delay "+d.String()+" to the instance")

@@ -29,13 +29,13 @@ func observed(t *testing.T, cfg Config) (*Result, []string) {
 		t.Fatal(err)
 	}
 	var lines []string
-	m.observe = func(tr transition) {
+	m.setObserver(func(tr transition) {
 		s := tr.at.String() + " " + tr.record + ": "
 		if tr.to != "" {
 			s += tr.from + " -> " + tr.to + " "
 		}
 		lines = append(lines, s+tr.why)
-	}
+	})
 	res, err := m.Run()
 	if err != nil {
 		t.Fatal(err)

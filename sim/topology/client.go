@@ -15,7 +15,7 @@ type client struct {
 	m    *Model
 	cfg  *ClientConfig
 	site *callSite
-	rng  *rand.Rand
+	rng  *dist.Source
 
 	segs    []rateSeg      // open loop: the rate over time
 	seg     int            // segment of the next arrival
@@ -55,7 +55,7 @@ func newClient(m *Model, cfg *ClientConfig) (*client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &client{m: m, cfg: cfg, site: site, rng: m.sim.Stream("client/" + cfg.Name), rate: cfg.Rate}
+	c := &client{m: m, cfg: cfg, site: site, rng: m.source("client/" + cfg.Name), rate: cfg.Rate}
 	c.think.c = c
 	c.hasDeadline = cfg.Deadline.Kind() != 0
 	if cfg.Deadline.Kind() == dist.Constant && cfg.Deadline.Mean() > 0 {
@@ -155,7 +155,7 @@ func loadMultiplier(faults []FaultConfig, t engine.Time) float64 {
 func (c *client) start() {
 	if c.cfg.Users > 0 {
 		for i := 0; i < c.cfg.Users; i++ {
-			c.m.after(c.cfg.ThinkTime.Sample(c.rng), &c.think, c.userSlot(uint32(i)))
+			c.m.after(c.cfg.ThinkTime.DrawFrom(c.rng), &c.think, c.userSlot(uint32(i)))
 		}
 		return
 	}
@@ -256,7 +256,7 @@ func (c *client) send(now engine.Time, user *uint32) {
 			u.dl = deadline.After(now.Duration(), c.dlLane.Delay())
 			u.deadlineEv = c.dlLane.Schedule(&m.hDeadline, u)
 		} else {
-			d := c.cfg.Deadline.Sample(c.rng)
+			d := c.cfg.Deadline.DrawFrom(c.rng)
 			u.dl = deadline.After(now.Duration(), d)
 			u.deadlineEv = m.after(d, &m.hDeadline, u)
 		}
@@ -346,7 +346,7 @@ func (c *client) done(now engine.Time, u *userReq) {
 		if c.ids != nil {
 			user = &c.ids[u.userID-c.ids[0]]
 		}
-		c.m.after(c.cfg.ThinkTime.Sample(c.rng), &c.think, user)
+		c.m.after(c.cfg.ThinkTime.DrawFrom(c.rng), &c.think, user)
 	}
 	m.pool.putUser(u)
 }

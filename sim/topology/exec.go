@@ -21,7 +21,7 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 		}
 		st := &steps[a.step]
 		if st.Kind == WorkStep {
-			d := in.workTime(in.stuck(a, st.Work.Draw(s.rng)))
+			d := in.workTime(in.stuck(a, st.Work.DrawFrom(s.rng)))
 			if a.phase != apWorking {
 				m.attemptTo(now, a, apWorking, "")
 			}
@@ -189,7 +189,7 @@ func (m *Model) respond(now engine.Time, a *attempt, st status) {
 		m.noteAttempt(now, a, "answers "+st.String())
 	}
 	if site := a.site; site.hasNet {
-		d := site.network.Draw(site.rng)
+		d := site.network.DrawFrom(site.rng)
 		if m.observe != nil {
 			m.noteAttempt(now, a, "network delay "+d.String()+" back to the caller")
 		}

@@ -109,7 +109,21 @@ var callMoves = [numCallPhases]uint16{
 var (
 	attemptLegal = legalMoves(attemptMoves[:])
 	callLegal    = legalMoves(callMoves[:])
+	noMoves      moveTable // no move legal: every move goes out of line
 )
+
+// moveTable is a matrix of legal moves, [from][to].
+type moveTable = [256][16]bool
+
+// setObserver sets the model's observer (nil: none) and the move tables
+// that go with it (Model.attemptLegal).
+func (m *Model) setObserver(f func(transition)) {
+	m.observe = f
+	m.attemptLegal, m.callLegal = &attemptLegal, &callLegal
+	if f != nil {
+		m.attemptLegal, m.callLegal = &noMoves, &noMoves
+	}
+}
 
 // Both kinds of phase fit the 16 bits of a move set and the matrices.
 var (
@@ -118,7 +132,7 @@ var (
 )
 
 // legalMoves expands the bit sets moves[from] into a matrix of bool.
-func legalMoves(moves []uint16) (t [256][16]bool) {
+func legalMoves(moves []uint16) (t moveTable) {
 	for from, set := range moves {
 		for to := range t[from] {
 			t[from][to] = set&(1<<to) != 0
@@ -141,7 +155,7 @@ type transition struct {
 // check's failure and the observer are handled out of line, keeping the
 // common path to a table lookup.
 func (m *Model) attemptTo(now engine.Time, a *attempt, to attemptPhase, why string) {
-	if !attemptLegal[a.phase][to] || m.observe != nil {
+	if !m.attemptLegal[a.phase][to] {
 		m.attemptStep(a, to, why)
 	}
 	a.phase = to
@@ -156,7 +170,7 @@ func (m *Model) attemptStep(a *attempt, to attemptPhase, why string) {
 
 // callTo moves c to phase to, or panics if the move is impossible.
 func (m *Model) callTo(now engine.Time, c *call, to callPhase, why string) {
-	if !callLegal[c.phase][to] || m.observe != nil {
+	if !m.callLegal[c.phase][to] {
 		m.callStep(c, to, why)
 	}
 	c.phase = to

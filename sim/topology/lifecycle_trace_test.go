@@ -177,12 +177,12 @@ func lifecycleStory(t *testing.T, sc traceScenario) string {
 		t.Fatal(err)
 	}
 	stories := map[int32][]transition{}
-	m.observe = func(tr transition) {
+	m.setObserver(func(tr transition) {
 		if tr.req == 0 {
 			t.Errorf("untraced step %+v: every request is traced here", tr)
 		}
 		stories[tr.req] = append(stories[tr.req], tr)
-	}
+	})
 	if _, err := m.Run(); err != nil {
 		t.Fatal(err)
 	}

@@ -65,10 +65,16 @@ type Model struct {
 	guard    Guard // see SetGuard; nil: unbounded
 	guardErr error // what the guard stopped the run with
 
-	// observe, when set (by tests), is told of every step of every
-	// request's life (lifecycle.go). It is nil in production, where it
-	// costs one comparison per step.
+	// observe, when set (by tests, with setObserver), is told of every
+	// step of every request's life (lifecycle.go). It is nil in
+	// production, where it costs one comparison per note.
 	observe func(transition)
+	// attemptLegal and callLegal are the move tables attemptTo and callTo
+	// look a move up in (lifecycle.go): the package's, or with an
+	// observer, noMoves, which sends every move out of line to be checked
+	// and observed. So a move costs one lookup, not a lookup and a test of
+	// observe.
+	attemptLegal, callLegal *moveTable
 }
 
 // OnProgress makes the run call f after every time-series interval, with
@@ -142,6 +148,7 @@ func New(cfg Config) (*Model, error) {
 		propagate: cfg.PropagateDeadlines,
 		byName:    map[string]*service{},
 	}
+	m.setObserver(nil)
 	m.hArrive.m, m.hWork.m, m.hResponse.m, m.hTimeout.m = m, m, m, m
 	m.hRetry.m, m.hCache.m, m.hDeadline.m, m.hFail.m = m, m, m, m
 	m.hFallback.m, m.hSlotWait.m, m.hExpire.m, m.hHedge.m = m, m, m, m

@@ -3,6 +3,8 @@ package topology
 import (
 	"time"
 
+	"github.com/ressim/ressim/sim/dist"
+
 	"github.com/ressim/ressim/sim/engine"
 )
 
@@ -35,4 +37,14 @@ func (m *Model) after(d time.Duration, h engine.Handler, arg any) engine.EventID
 		panic(err)
 	}
 	return id
+}
+
+// source returns the model's random stream of the given name as a
+// dist.Source (engine.Sim.SeedStream): the stream Stream(name) would give,
+// for the draws made per event, which a Source makes without an interface
+// call. Branch reseeds it like any stream.
+func (m *Model) source(name string) *dist.Source {
+	src := dist.NewSource(0, 0)
+	m.sim.SeedStream(name, src)
+	return src
 }

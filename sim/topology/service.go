@@ -2,7 +2,7 @@ package topology
 
 import (
 	"fmt"
-	"math/rand/v2"
+	"github.com/ressim/ressim/sim/dist"
 	"time"
 
 	"github.com/ressim/ressim/sim/engine"
@@ -13,7 +13,7 @@ import (
 type service struct {
 	m        *Model
 	cfg      *ServiceConfig
-	rng      *rand.Rand
+	rng      *dist.Source
 	insts    []*instance
 	handlers map[string]*handler // by operation; "" is the default
 	cache    *cache
@@ -87,7 +87,7 @@ type instance struct {
 type span struct{ from, to engine.Time }
 
 func newService(m *Model, cfg *ServiceConfig) (*service, error) {
-	s := &service{m: m, cfg: cfg, rng: m.sim.Stream("service/" + cfg.Name)}
+	s := &service{m: m, cfg: cfg, rng: m.source("service/" + cfg.Name)}
 	n := max(cfg.Instances, 1)
 	capacity := cfg.Workers
 	if cfg.Mode == Async {

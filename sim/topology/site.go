@@ -2,7 +2,6 @@ package topology
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"time"
 
 	"github.com/ressim/ressim/sim/dist"
@@ -24,14 +23,14 @@ type callSite struct {
 	to                 *timeout.Policy // the per-attempt timeout, nil if none
 	lane               *engine.Lane    // timeouts, when constant
 	toExp              dist.Dist       // the timeouts' distribution, when exponential
-	toRng              *rand.Rand      // its stream; nil for a constant timeout
+	toRng              *dist.Source    // its stream; nil for a constant timeout
 	retry              *retry.Policy
 	retryCfg           retry.Config  // the file's retry, for an action that changes it (action.go)
 	hedge              *hedge.Policy // nil: the call is not hedged
 	network            dist.Dist
 	hasNet             bool
 	guards             siteGuards
-	rng                *rand.Rand
+	rng                *dist.Source
 	st                 siteStats
 }
 
@@ -53,7 +52,7 @@ func (m *Model) newSite(caller, callee, op string, p CallPolicy) (*callSite, err
 	if s.op == "" {
 		s.op = "call"
 	}
-	s.rng = m.sim.Stream("site/" + s.name())
+	s.rng = m.source("site/" + s.name())
 	if p.Timeout > 0 {
 		to, err := timeout.New(timeout.Config{Attempt: p.Timeout})
 		if err != nil {
@@ -111,7 +110,7 @@ func (s *callSite) buildTimeout(m *Model, p CallPolicy) error {
 		if err != nil {
 			return fmt.Errorf("topology: call %s: %w", s.name(), err)
 		}
-		s.toExp, s.toRng = d, m.sim.Stream("site/"+s.name()+"/timeout")
+		s.toExp, s.toRng = d, m.source("site/"+s.name()+"/timeout")
 	case p.Timeout > 0:
 		lane, err := m.sim.NewLane(p.Timeout)
 		if err != nil {
