@@ -33,6 +33,7 @@ import (
 )
 
 func main() {
+	playground.TuneGC()
 	api := js.Global().Get("Object").New()
 	api.Set("list", js.FuncOf(func(js.Value, []js.Value) any { return playground.JSON(playground.List()) }))
 	api.Set("validate", js.FuncOf(func(_ js.Value, args []js.Value) any {
