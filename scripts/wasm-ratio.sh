@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# wasm-ratio.sh: BenchmarkExecute (sim/run) native against WebAssembly in
+# node, the ratio issue 31 judges (docs/performance.md). Both test binaries
+# are built with cmd/ressim/default.pgo, as the ressim binary and the
+# page's main.wasm are (playground.PGOFile); -pgo=off builds them
+# unguided, for comparison. The two run alternately, ROUNDS times, and the
+# script prints each benchmark's median ns/op both ways and the ratio.
+#
+# Usage: scripts/wasm-ratio.sh [ROUNDS] [BENCH]   (from the repository root;
+#        ROUNDS default 3; BENCH a -test.bench pattern, default
+#        'BenchmarkExecute/(mm10|metastable-retry-storm)$'; needs node).
+# Environment: PGO=off to build without the profile; BENCHTIME (default 5x).
+# Times move with the machine's load: run it when the machine is idle.
+set -euo pipefail
+rounds=${1:-3}
+bench=${2:-'BenchmarkExecute/(mm10|metastable-retry-storm)$'}
+cd "$(dirname "$0")/.."
+command -v node >/dev/null || { echo "wasm-ratio.sh: needs node" >&2; exit 2; }
+pgo=${PGO:-$PWD/cmd/ressim/default.pgo}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go test -c -pgo="$pgo" -o "$work/native.test" ./sim/run
+GOOS=js GOARCH=wasm go test -c -pgo="$pgo" -o "$work/wasm.test" ./sim/run
+exec_js=$(go env GOROOT)/lib/wasm/wasm_exec_node.js
+[ -f "$exec_js" ] || exec_js=$(go env GOROOT)/misc/wasm/wasm_exec_node.js
+for i in $(seq "$rounds"); do
+	for side in native wasm; do
+		if [ "$side" = native ]; then cmd=("$work/native.test"); else cmd=(node "$exec_js" "$work/wasm.test"); fi
+		(cd sim/run && "${cmd[@]}" -test.run '^$' -test.bench "$bench" -test.benchtime "${BENCHTIME:-5x}") |
+			awk -v s="$side" '/ns\/op/ { n = $1; sub(/-[0-9]+$/, "", n); print s, n, $3 }' >>"$work/times"
+	done
+done
+python3 - "$work/times" <<'PY'
+import collections, statistics, sys
+t = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    side, name, ns = line.split()
+    t[(name, side)].append(float(ns))
+for name in sorted({n for n, _ in t}):
+    nat, wasm = statistics.median(t[(name, 'native')]), statistics.median(t[(name, 'wasm')])
+    print(f"{name:45s} native {nat / 1e6:8.1f} ms  wasm {wasm / 1e6:8.1f} ms  ratio {wasm / nat:5.2f}")
+PY
