@@ -3,8 +3,11 @@
 # node, the ratio issue 31 judges (docs/performance.md). Both test binaries
 # are built with cmd/ressim/default.pgo, as the ressim binary and the
 # page's main.wasm are (playground.PGOFile); -pgo=off builds them
-# unguided, for comparison. The two run alternately, ROUNDS times, and the
-# script prints each benchmark's median ns/op both ways and the ratio.
+# unguided, for comparison. The WebAssembly side runs with the collector
+# set as the page sets it (GOGC 400, playground.PageGCPercent; the native
+# side keeps Go's default, as the CLI does): WASM_GOGC=100 measures both at
+# the default. The two run alternately, ROUNDS times, and the script prints
+# each benchmark's median ns/op both ways and the ratio.
 #
 # Usage: scripts/wasm-ratio.sh [ROUNDS] [BENCH]   (from the repository root;
 #        ROUNDS default 3; BENCH a -test.bench pattern, default
@@ -25,7 +28,7 @@ exec_js=$(go env GOROOT)/lib/wasm/wasm_exec_node.js
 [ -f "$exec_js" ] || exec_js=$(go env GOROOT)/misc/wasm/wasm_exec_node.js
 for i in $(seq "$rounds"); do
 	for side in native wasm; do
-		if [ "$side" = native ]; then cmd=("$work/native.test"); else cmd=(node "$exec_js" "$work/wasm.test"); fi
+		if [ "$side" = native ]; then cmd=("$work/native.test"); else cmd=(env GOGC="${WASM_GOGC:-400}" node "$exec_js" "$work/wasm.test"); fi
 		(cd sim/run && "${cmd[@]}" -test.run '^$' -test.bench "$bench" -test.benchtime "${BENCHTIME:-5x}") |
 			awk -v s="$side" '/ns\/op/ { n = $1; sub(/-[0-9]+$/, "", n); print s, n, $3 }' >>"$work/times"
 	done
