@@ -220,16 +220,9 @@ var alertLine = sync.OnceValue(func() *regexp.Regexp {
 // checkRules checks the rules file with promtool check rules and returns
 // the alert names it declares, in order.
 func checkRules(ctx context.Context, rules string) ([]string, error) {
-	// A regular file only: promtool reads it again by name, and a FIFO
-	// or device could block it or never end.
-	f, err := input.OpenRegular(rules)
+	b, err := readRules(rules)
 	if err != nil {
-		return nil, fmt.Errorf("alerts: rules: %w", err)
-	}
-	b, err := input.Read(rules, f, MaxRulesSize, false)
-	f.Close()
-	if err != nil {
-		return nil, fmt.Errorf("alerts: rules: %w", err)
+		return nil, err
 	}
 	r, err := promtool.Run(ctx, nil, "check", "rules", rules)
 	if err != nil {
@@ -304,8 +297,10 @@ func errShort(res *topology.Result) error {
 	return fmt.Errorf("alerts: run %s is shorter than one interval", res.Name)
 }
 
-// groupNames returns the names of the rules file's groups, in order.
-func groupNames(rules string) ([]string, error) {
+// readRules reads the rules file, a regular file only (promtool reads it
+// again by name, and a FIFO or device could block it or never end), at
+// most MaxRulesSize bytes.
+func readRules(rules string) ([]byte, error) {
 	f, err := input.OpenRegular(rules)
 	if err != nil {
 		return nil, fmt.Errorf("alerts: rules: %w", err)
@@ -314,6 +309,15 @@ func groupNames(rules string) ([]string, error) {
 	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("alerts: rules: %w", err)
+	}
+	return b, nil
+}
+
+// groupNames returns the names of the rules file's groups, in order.
+func groupNames(rules string) ([]string, error) {
+	b, err := readRules(rules)
+	if err != nil {
+		return nil, err
 	}
 	var file struct {
 		Groups []struct {

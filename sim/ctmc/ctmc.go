@@ -41,15 +41,10 @@ type Params struct {
 }
 
 func (p Params) validate() error {
+	if err := validateQueue(p.Lambda, p.Mu, p.Theta, p.Workers, p.Capacity); err != nil {
+		return err
+	}
 	switch {
-	case !(p.Lambda > 0) || math.IsInf(p.Lambda, 0):
-		return fmt.Errorf("%w: arrival rate %v must be positive", ErrClass, p.Lambda)
-	case !(p.Mu > 0) || math.IsInf(p.Mu, 0):
-		return fmt.Errorf("%w: service rate %v must be positive", ErrClass, p.Mu)
-	case p.Workers < 1 || p.Capacity < p.Workers:
-		return fmt.Errorf("%w: %d workers, capacity %d", ErrClass, p.Workers, p.Capacity)
-	case !(p.Theta >= 0) || math.IsInf(p.Theta, 0):
-		return fmt.Errorf("%w: timeout rate %v", ErrClass, p.Theta)
 	case !(p.RetryTimeout >= 0 && p.RetryTimeout < 1 && p.RetryRejected >= 0 && p.RetryRejected < 1):
 		return fmt.Errorf("%w: retry probabilities must be in [0, 1)", ErrClass)
 	case p.retries() && (!(p.Nu > 0) || math.IsInf(p.Nu, 0)):
@@ -291,3 +286,20 @@ func modes(p []float64, capacity int) Modes {
 // the orbit chain's n+m): at the trough between its two highest peaks,
 // or at capacity with one peak.
 func ModesOf(p []float64, capacity int) Modes { return modes(p, capacity) }
+
+// validateQueue checks what both chains need of the queue: positive,
+// finite arrival and service rates (per second), a finite timeout rate
+// (0: none), at least one worker and room for every worker.
+func validateQueue(lambda, mu, theta float64, workers, capacity int) error {
+	switch {
+	case !(lambda > 0) || math.IsInf(lambda, 0):
+		return fmt.Errorf("%w: arrival rate %v must be positive", ErrClass, lambda)
+	case !(mu > 0) || math.IsInf(mu, 0):
+		return fmt.Errorf("%w: service rate %v must be positive", ErrClass, mu)
+	case workers < 1 || capacity < workers:
+		return fmt.Errorf("%w: %d workers, capacity %d", ErrClass, workers, capacity)
+	case !(theta >= 0) || math.IsInf(theta, 0):
+		return fmt.Errorf("%w: timeout rate %v", ErrClass, theta)
+	}
+	return nil
+}

@@ -2,7 +2,6 @@ package ctmc
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/ressim/ressim/sim/policies"
 	"github.com/ressim/ressim/sim/policies/retry"
@@ -68,16 +67,10 @@ func ExactFromModel(cfg topology.Config) (ExactParams, error) {
 }
 
 func (p ExactParams) validate() error {
-	switch {
-	case !(p.Lambda > 0) || math.IsInf(p.Lambda, 0):
-		return fmt.Errorf("%w: arrival rate %v must be positive", ErrClass, p.Lambda)
-	case !(p.Mu > 0) || math.IsInf(p.Mu, 0):
-		return fmt.Errorf("%w: service rate %v must be positive", ErrClass, p.Mu)
-	case p.Workers < 1 || p.Capacity < p.Workers:
-		return fmt.Errorf("%w: %d workers, capacity %d", ErrClass, p.Workers, p.Capacity)
-	case !(p.Theta >= 0) || math.IsInf(p.Theta, 0):
-		return fmt.Errorf("%w: timeout rate %v", ErrClass, p.Theta)
-	case p.Attempts < 1 || p.Attempts > retry.MaxMaxAttempts:
+	if err := validateQueue(p.Lambda, p.Mu, p.Theta, p.Workers, p.Capacity); err != nil {
+		return err
+	}
+	if p.Attempts < 1 || p.Attempts > retry.MaxMaxAttempts {
 		return fmt.Errorf("%w: attempts %d", ErrClass, p.Attempts)
 	}
 	if n := p.states(); n > MaxExactStates {

@@ -326,6 +326,19 @@ type outcome struct {
 	events   uint64
 }
 
+// see takes in an interval end after the start and the warm-up: the
+// largest backlog and score so far, and with record the end's time,
+// backlog and score.
+func (o *outcome) see(st topology.IntervalState, record bool) {
+	o.max = max(o.max, st.Backlog)
+	o.maxScore = max(o.maxScore, scoreOf(st))
+	if record {
+		o.times = append(o.times, st.Now)
+		o.backlog = append(o.backlog, st.Backlog)
+		o.score = append(o.score, scoreOf(st))
+	}
+}
+
 // simulate runs trajectories ts in parallel, each stopped at its lock-in,
 // and returns their outcomes in order, whatever Jobs.
 func (e *estimator) simulate(ts []traj, record bool) ([]outcome, error) {
@@ -354,13 +367,7 @@ func (e *estimator) simulateTo(ts []traj, record bool, stop int64) ([]outcome, e
 			if lvl := e.opt.Level; lvl > 0 {
 				// Locked in: the backlog at the level at an interval's end.
 				if now >= t.start && now > warm {
-					o.max = max(o.max, st.Backlog)
-					o.maxScore = max(o.maxScore, scoreOf(st))
-					if record {
-						o.times = append(o.times, now)
-						o.backlog = append(o.backlog, st.Backlog)
-						o.score = append(o.score, scoreOf(st))
-					}
+					o.see(st, record)
 					if st.Backlog >= lvl {
 						o.lockedIn, o.lockedAt = true, now
 						return true
@@ -377,13 +384,7 @@ func (e *estimator) simulateTo(ts []traj, record bool, stop int64) ([]outcome, e
 				since = -1
 			}
 			if now >= t.start && now > warm {
-				o.max = max(o.max, st.Backlog)
-				o.maxScore = max(o.maxScore, scoreOf(st))
-				if record {
-					o.times = append(o.times, now)
-					o.backlog = append(o.backlog, st.Backlog)
-					o.score = append(o.score, scoreOf(st))
-				}
+				o.see(st, record)
 			}
 			if since >= 0 && now-since >= e.hold {
 				o.lockedIn, o.lockedAt = true, now
