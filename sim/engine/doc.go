@@ -25,7 +25,11 @@
 // event's entry stays at the top while its handler runs, and the first
 // event the handler schedules takes its place (one sift-down instead of a
 // pop and a push); the sift-down picks among four children without
-// branches.
+// branches. Events for the current instant (After(0), At(Now())), such as
+// an immediate retry or an answer delivered after its sender returns, skip
+// the heap: they already come in (time, sequence) order, so a FIFO ring
+// holds them, and the loop fires its head unless the heap's root is for
+// the same instant and was scheduled earlier.
 //
 // Timeouts are the most common event and are usually cancelled. A Lane is a
 // FIFO for events that all share one constant delay: since their times are

@@ -61,6 +61,9 @@ type Sim struct {
 	fired   uint64
 	stopped bool
 	streams []namedStream // see Branch
+	// nowq holds the events scheduled for the instant they were scheduled
+	// at (After(0), At(Now())): a FIFO, outside the heap (nowq.go).
+	nowq nowQueue
 	// hole reports that the heap's root is the entry of the event being
 	// fired, left in place so that the first event its handler schedules
 	// can take the root's place (push): one sift-down instead of the
@@ -101,7 +104,11 @@ func (s *Sim) At(t Time, h Handler, arg any) (EventID, error) {
 	}
 	idx, gen := s.alloc(h, arg)
 	s.seq++
-	s.push(entry{at: t, seq: s.seq, idx: idx, gen: gen})
+	if e := (entry{at: t, seq: s.seq, idx: idx, gen: gen}); t == s.now {
+		s.nowq.push(e)
+	} else {
+		s.push(e)
+	}
 	return makeID(idx, gen), nil
 }
 
@@ -115,7 +122,11 @@ func (s *Sim) After(d time.Duration, h Handler, arg any) (EventID, error) {
 	}
 	idx, gen := s.alloc(h, arg)
 	s.seq++
-	s.push(entry{at: t, seq: s.seq, idx: idx, gen: gen})
+	if e := (entry{at: t, seq: s.seq, idx: idx, gen: gen}); t == s.now {
+		s.nowq.push(e)
+	} else {
+		s.push(e)
+	}
 	return makeID(idx, gen), nil
 }
 
@@ -193,14 +204,23 @@ func (s *Sim) Run() {
 // natively).
 func (s *Sim) run(limit Time) {
 	for !s.stopped {
+		// next, by hand: as a call it cost mm10 3 % more instructions.
 		s.settle()
-		if len(s.heap) == 0 || s.heap[0].at > limit {
-			return
-		}
-		e := s.heap[0]
-		s.hole = true
-		if e.idx&laneBit != 0 {
-			e = s.lanes[e.idx&^laneBit].advance()
+		var e entry
+		if q := &s.nowq; q.n > 0 && (len(s.heap) == 0 || !s.heap[0].less(&q.ring[q.head])) {
+			if q.ring[q.head].at > limit {
+				return
+			}
+			e = q.pop()
+		} else {
+			if len(s.heap) == 0 || s.heap[0].at > limit {
+				return
+			}
+			e = s.heap[0]
+			s.hole = true
+			if e.idx&laneBit != 0 {
+				e = s.lanes[e.idx&^laneBit].advance()
+			}
 		}
 		r := &s.recs[e.idx]
 		if r.gen != e.gen {
@@ -218,19 +238,40 @@ func (s *Sim) run(limit Time) {
 	}
 }
 
+// next takes the earliest pending entry at or before limit: the
+// now-queue's head, or the heap's root, left in place as the hole (see
+// Sim.hole), and reports false if there is none. The entry may be stale.
+// Every entry on the now-queue is for the current instant, so only a heap
+// entry for that instant scheduled earlier can come before its head.
+func (s *Sim) next(limit Time) (entry, bool) {
+	s.settle()
+	if q := &s.nowq; q.n > 0 && (len(s.heap) == 0 || !s.heap[0].less(&q.ring[q.head])) {
+		if q.ring[q.head].at > limit {
+			return entry{}, false
+		}
+		return q.pop(), true
+	}
+	if len(s.heap) == 0 || s.heap[0].at > limit {
+		return entry{}, false
+	}
+	e := s.heap[0]
+	s.hole = true
+	if e.idx&laneBit != 0 {
+		e = s.lanes[e.idx&^laneBit].advance()
+	}
+	return e, true
+}
+
 // fireNext fires the earliest live event at or before limit and reports
 // whether it fired one. Stale entries met on the way are discarded.
 func (s *Sim) fireNext(limit Time) bool {
-	s.settle()
-	for len(s.heap) > 0 && s.heap[0].at <= limit {
-		e := s.heap[0]
-		s.hole = true
-		if e.idx&laneBit != 0 {
-			e = s.lanes[e.idx&^laneBit].advance()
+	for {
+		e, ok := s.next(limit)
+		if !ok {
+			return false
 		}
 		r := &s.recs[e.idx]
 		if r.gen != e.gen {
-			s.settle()
 			continue // cancelled
 		}
 		h, arg := r.h, r.arg
@@ -244,7 +285,6 @@ func (s *Sim) fireNext(limit Time) bool {
 		h.Handle(e.at, arg)
 		return true
 	}
-	return false
 }
 
 // push adds e to the heap, in the place of the root if the root is the
