@@ -208,7 +208,7 @@ func (s *Sim) run(limit Time) {
 		s.settle()
 		var e entry
 		if q := &s.nowq; q.n > 0 && (len(s.heap) == 0 || !s.heap[0].less(&q.ring[q.head])) {
-			if q.ring[q.head].at > limit {
+			if s.now > limit { // the head is for the current instant
 				return
 			}
 			e = q.pop()
