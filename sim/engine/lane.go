@@ -24,6 +24,7 @@ type Lane struct {
 	ring   []entry // len is a power of two
 	head   int
 	n      int
+	last   Time // the time of the ring's tail (the entry put on it last) when n > 0
 	queued bool // the head is represented in the heap
 }
 
@@ -71,7 +72,7 @@ func (l *Lane) schedule(t Time, d time.Duration, h Handler, arg any) EventID {
 	s.seq++
 	e := entry{at: t, seq: s.seq, idx: idx, gen: gen}
 	mask := len(l.ring) - 1
-	if l.n > 0 && t < l.ring[(l.head+l.n-1)&mask].at {
+	if l.n > 0 && t < l.last {
 		s.push(e)
 		return makeID(idx, gen)
 	}
@@ -81,6 +82,7 @@ func (l *Lane) schedule(t Time, d time.Duration, h Handler, arg any) EventID {
 	}
 	l.ring[(l.head+l.n)&mask] = e
 	l.n++
+	l.last = t
 	if !l.queued {
 		l.queued = true
 		s.push(entry{at: e.at, seq: e.seq, idx: laneBit | l.id})
