@@ -37,10 +37,9 @@ import "math/bits"
 // bucketOf returns the bucket index of the non-negative value v at p
 // precision bits.
 func bucketOf(v uint64, p uint) int {
-	s := bits.Len64(v) - int(p+1)
-	if s < 0 {
-		s = 0
-	}
+	// s = max(0, bits.Len64(v) - (p+1)), without the clamp: the bits of
+	// v above its top p+1. A test and a branch fewer per Record.
+	s := bits.Len64(v >> ((p + 1) & 63))
 	// s <= 63 and p <= MaxPrecisionBits: the masks change nothing but
 	// spare the compiler its handling of shift counts of 64 and more.
 	return s<<(p&63) + int(v>>(uint(s)&63))

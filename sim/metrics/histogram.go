@@ -117,7 +117,14 @@ func (h *Histogram) Record(v int64) {
 	if v < 0 {
 		v = 0
 	}
-	idx := bucketOf(uint64(v), h.prec())
+	// At the default precision (px 0), the one every model uses, bucketOf
+	// shifts by constants: 7 instructions fewer than by h.prec().
+	var idx int
+	if h.px == 0 {
+		idx = bucketOf(uint64(v), DefaultPrecisionBits)
+	} else {
+		idx = bucketOf(uint64(v), h.prec())
+	}
 	if counts := h.counts; uint(idx) < uint(len(counts)) {
 		counts[idx]++ // the test above is the bounds check
 	} else {
@@ -127,7 +134,14 @@ func (h *Histogram) Record(v int64) {
 	var c uint64
 	h.sumLo, c = bits.Add64(h.sumLo, uint64(v), 0)
 	h.sumHi += c
-	h.note(v)
+	// note(v), with the minimum compared in its stored form: v < min
+	// exactly when v^MaxInt64 > minx, both being in [0, MaxInt64].
+	if vx := v ^ math.MaxInt64; vx > h.minx {
+		h.minx = vx
+	}
+	if v > h.max {
+		h.max = v
+	}
 	h.count++
 }
 
@@ -259,14 +273,26 @@ func (h *Histogram) Quantiles(qs []float64, out []int64) {
 			i, cum = lo, 0 // qs decreased: scan again from the start
 		}
 		last = k
-		for cum < k && uint(i) < uint(len(counts)) {
-			cum += counts[i]
-			i++
-		}
+		i, cum = scanTo(counts, i, cum, k)
 		// Bucket i-1 is the first where the running count reaches k: it
 		// reached the previous (smaller) rank there, or was just added.
 		out[j] = min(max(bucketRep(i-1, p), h.minv()), h.max)
 	}
+}
+
+// scanTo adds counts[i], counts[i+1], ... to cum until it reaches k or
+// the counts end, and returns the next index and the sum. Like addCounts
+// it is a function of its own so that its loop's alignment does not
+// depend on the code before it: in Quantiles a change elsewhere put a
+// padding instruction inside the loop (3 M more instructions in mm10).
+//
+//go:noinline
+func scanTo(counts []uint64, i int, cum, k uint64) (int, uint64) {
+	for cum < k && uint(i) < uint(len(counts)) {
+		cum += counts[i]
+		i++
+	}
+	return i, cum
 }
 
 // rank returns the nearest rank ceil(q*n) of the q-quantile among n
