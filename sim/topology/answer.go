@@ -9,44 +9,55 @@ import (
 	"github.com/ressim/ressim/sim/policies/retry"
 )
 
-// outcomeOf maps a response status to the caller's view of it.
+// statusOutcomes holds outcomeOf's answers, one byte per status in
+// order: a constant, so that outcomeOf is a bounds test and a load where
+// its switch was a chain of comparisons, inlined at each of its uses.
+const statusOutcomes = string(rune(policies.Success)) + // stOK
+	string(rune(policies.Success)) + // stDegraded
+	string(rune(policies.Error)) + // stError
+	string(rune(policies.Error)) + // stDepFailed
+	string(rune(policies.Rejected)) + // stRejected
+	string(rune(policies.DeadlineExceeded)) + // stDropped
+	string(rune(policies.Timeout)) + // stTimeout
+	string(rune(policies.CircuitOpen)) + // stCircuitOpen
+	string(rune(policies.BulkheadFull)) + // stBulkheadFull
+	string(rune(policies.Error)) // stKilled
+
+// outcomeOf maps a response status to the caller's view of it: Success
+// for an answer (degraded or not), Error for an error, a failed
+// dependency, a killed feature or an unknown status.
 func outcomeOf(st status) policies.Outcome {
-	switch st {
-	case stOK, stDegraded:
-		return policies.Success
-	case stRejected:
-		return policies.Rejected
-	case stDropped:
-		return policies.DeadlineExceeded
-	case stTimeout:
-		return policies.Timeout
-	case stCircuitOpen:
-		return policies.CircuitOpen
-	case stBulkheadFull:
-		return policies.BulkheadFull
+	if int(st) < len(statusOutcomes) {
+		return policies.Outcome(statusOutcomes[st])
 	}
 	return policies.Error
 }
 
 // response delivers an attempt's answer to its caller, if it still waits.
+// The outcome is mapped once; the trace's span is built out of line
+// (traceAnswer), so that its string does not cost the untraced run spills.
 func (m *Model) response(now engine.Time, a *attempt) {
-	c := a.call
 	if a.caller == cvAbandoned {
 		m.attemptTo(now, a, apDone, "answer discarded: the caller stopped waiting")
 		m.pool.releaseAttempt(a)
 		return
 	}
+	c := a.call
 	m.attemptTo(now, a, apDone, "")
 	m.sim.Cancel(a.timeoutEv)
 	a.caller = cvAnswered
 	c.cur = nil
 	st := a.status
-	site := c.site
+	o := outcomeOf(st)
 	if a.trace != 0 {
-		m.traceAttempt(now, a, c, outcomeOf(st) != policies.Success, "answer: "+st.String())
+		m.traceAnswer(now, a, c, st)
 	}
-	m.attemptOutcome(now, a, outcomeOf(st))
+	c.retryAfter = a.retryAfter // the callee's Retry-After hint, for the retry policy
+	if a.site.guards.perAttempt {
+		m.attemptOutcome(now, a, o)
+	}
 	m.pool.releaseAttempt(a)
+	site := c.site
 	switch st {
 	case stOK, stDegraded:
 		site.st.inc(m, now, sOK)
@@ -68,7 +79,12 @@ func (m *Model) response(now engine.Time, a *attempt) {
 	if c.hg != nil {
 		c.dropCopy(a)
 	}
-	m.afterFailure(now, c, outcomeOf(st), st)
+	m.afterFailure(now, c, o, st)
+}
+
+// traceAnswer ends the span of a traced attempt answered with st.
+func (m *Model) traceAnswer(now engine.Time, a *attempt, c *call, st status) {
+	m.traceAttempt(now, a, c, outcomeOf(st) != policies.Success, "answer: "+st.String())
 }
 
 // attemptTimeout: the caller stops waiting for the attempt.
@@ -84,7 +100,9 @@ func (m *Model) attemptTimeout(now engine.Time, a *attempt) {
 	a.caller, a.call = cvAbandoned, nil
 	c.cur = nil
 	m.noteAttempt(now, a, "timed out; the callee may still be working")
-	m.attemptOutcome(now, a, policies.Timeout)
+	if a.site.guards.perAttempt {
+		m.attemptOutcome(now, a, policies.Timeout)
+	}
 	m.pool.releaseAttempt(a)
 	m.callerGone(now, a)
 	c.site.st.inc(m, now, sTimeouts)
