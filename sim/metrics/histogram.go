@@ -97,10 +97,22 @@ func (h *Histogram) PrecisionBits() int { return int(h.prec()) }
 // loop, an instruction more per bucket, depending on the size of the code
 // before it.
 //
+// The loop adds four buckets per turn, through an array pointer (one
+// bounds check per turn, which the loop's test proves away): its test,
+// increment and branch were as many instructions as the additions.
+//
 //go:noinline
 func addCounts(dst, src []uint64) {
 	src = src[:len(dst)]
-	for i := range dst {
+	i := 0
+	for ; i < len(dst)-3; i += 4 {
+		d := (*[4]uint64)(dst[i:])
+		d[0] += src[i]
+		d[1] += src[i+1]
+		d[2] += src[i+2]
+		d[3] += src[i+3]
+	}
+	for ; i < len(dst); i++ {
 		dst[i] += src[i]
 	}
 }
