@@ -297,9 +297,19 @@ func (h *Histogram) Quantiles(qs []float64, out []int64) {
 // it is a function of its own so that its loop's alignment does not
 // depend on the code before it: in Quantiles a change elsewhere put a
 // padding instruction inside the loop (3 M more instructions in mm10).
+// It skips four buckets at a time while their sum leaves cum below k
+// (half the instructions per bucket), then finds the bucket one by one.
 //
 //go:noinline
 func scanTo(counts []uint64, i int, cum, k uint64) (int, uint64) {
+	for ; i >= 0 && i < len(counts)-3; i += 4 {
+		q := (*[4]uint64)(counts[i:])
+		s := q[0] + q[1] + q[2] + q[3]
+		if cum+s >= k {
+			break
+		}
+		cum += s
+	}
 	for cum < k && uint(i) < uint(len(counts)) {
 		cum += counts[i]
 		i++
