@@ -244,15 +244,10 @@ func (h *Histogram) Quantile(q float64) int64 {
 	if k >= h.count {
 		return h.max
 	}
-	lo := h.lo()
-	var cum uint64
-	for i, c := range h.counts[lo : h.hi()+1] {
-		cum += c
-		if cum >= k {
-			return min(max(bucketRep(lo+i, h.prec()), h.minv()), h.max)
-		}
-	}
-	return h.max // unreachable: the counts sum to h.count
+	// Bucket i-1 is the first where the running count reaches k (it does,
+	// since the counts sum to h.count > k).
+	i, _ := scanTo(h.counts[:h.hi()+1], h.lo(), 0, k)
+	return min(max(bucketRep(i-1, h.prec()), h.minv()), h.max)
 }
 
 // Quantiles sets out[i] to Quantile(qs[i]) for each i. With qs in
