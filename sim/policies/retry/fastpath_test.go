@@ -50,7 +50,7 @@ func TestDecideAfterMatchesReference(t *testing.T) {
 	for b := Backoff(0); b < numBackoffs; b++ {
 		for _, on := range retryOns {
 			for _, idem := range []bool{true, false} {
-				for _, maxA := range []int{1, 2, 3, 5} {
+				for _, maxA := range []int{1, 2, 3, 5, MaxMaxAttempts} {
 					cfg := Config{MaxAttempts: maxA, RetryOn: on, Idempotent: idem, Backoff: b,
 						Base: 10 * ms, Cap: 400 * ms, AttemptTimeout: 100 * ms}
 					p := mustNew(t, cfg)
