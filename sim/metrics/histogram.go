@@ -126,23 +126,39 @@ func (h *Histogram) prec() uint { return uint(h.px ^ DefaultPrecisionBits) }
 // Record adds one value. Negative values count as 0. It is RecordN(v, 1)
 // without the 128-bit product: the sum grows by v itself.
 func (h *Histogram) Record(v int64) {
-	if v < 0 {
-		v = 0
-	}
 	// At the default precision (px 0), the one every model uses, bucketOf
-	// shifts by constants: 7 instructions fewer than by h.prec().
+	// shifts by constants: 7 instructions fewer than by h.prec(). A
+	// negative v, as a uint64 at least 2^63, falls in a bucket beyond any
+	// counts can hold, so recordSlow clamps it: no test for it here.
 	var idx int
 	if h.px == 0 {
 		idx = bucketOf(uint64(v), DefaultPrecisionBits)
 	} else {
 		idx = bucketOf(uint64(v), h.prec())
 	}
-	if counts := h.counts; uint(idx) < uint(len(counts)) {
-		counts[idx]++ // the test above is the bounds check
-	} else {
-		h.grow(idx)
-		h.counts[idx]++
+	counts := h.counts
+	if uint(idx) >= uint(len(counts)) {
+		h.recordSlow(v)
+		return
 	}
+	counts[idx]++ // the test above is the bounds check
+	h.sum(v)
+}
+
+// recordSlow is Record for a negative value or one beyond the buckets
+// counts holds: it clamps the value and grows counts.
+func (h *Histogram) recordSlow(v int64) {
+	v = max(v, 0)
+	idx := bucketOf(uint64(v), h.prec())
+	if idx >= len(h.counts) {
+		h.grow(idx)
+	}
+	h.counts[idx]++
+	h.sum(v)
+}
+
+// sum adds v, counted already, to the sum, the extremes and the count.
+func (h *Histogram) sum(v int64) {
 	var c uint64
 	h.sumLo, c = bits.Add64(h.sumLo, uint64(v), 0)
 	h.sumHi += c
