@@ -134,18 +134,21 @@ func (p *Policy) DecideAfter(now time.Duration, c Call, o policies.Outcome, dead
 	return d
 }
 
-// refuse is DecideAfter for an outcome outside p.retryable or a call with
-// no retries left: the first of the rules success, not retryable, not
-// idempotent, exhausted that applies.
+// refuse is DecideAfter for an outcome p does not retry or a call with no
+// retries left: the first of the rules success, not retryable, not
+// idempotent, exhausted that applies. An outcome with a limit is one p
+// retries, so only the last can apply to it.
 func (p *Policy) refuse(c Call, o policies.Outcome) Decision {
 	r := ReasonExhausted
-	switch {
-	case o == policies.Success:
-		r = ReasonSuccess
-	case neverRetried.Has(o) || !p.cfg.RetryOn.Has(o):
-		r = ReasonNotRetryable
-	case !p.cfg.Idempotent:
-		r = ReasonNotIdempotent
+	if int(o) >= len(p.limit) || p.limit[o] < 0 {
+		switch {
+		case o == policies.Success:
+			r = ReasonSuccess
+		case neverRetried.Has(o) || !p.cfg.RetryOn.Has(o):
+			r = ReasonNotRetryable
+		default: // !p.cfg.Idempotent
+			r = ReasonNotIdempotent
+		}
 	}
 	return Decision{Reason: r, Next: c, from: c}
 }
