@@ -37,25 +37,29 @@ type Histogram struct {
 	count  uint64   // total number of values recorded
 	sumHi  uint64   // high word of the exact 128-bit sum of the values
 	sumLo  uint64   // low word
-	minx   int64    // smallest value recorded, xor math.MaxInt64 (see below)
+	mins   uint64   // 2^63 minus the smallest value recorded; 0 when empty (see below)
 	max    int64    // largest value recorded; 0 when empty
 	px     uint8    // precision bits xor DefaultPrecisionBits (see prec)
 }
 
 // How the extremes are kept: recording updates each with one comparison,
 // and the zero Histogram needs no set-up. max starts at 0, not above any
-// value (values are clamped to >= 0); minx at 0, which decodes to
-// math.MaxInt64, not below any. The smallest and largest non-empty buckets,
-// where a scan of counts starts and ends, are the buckets of the two
-// extremes (bucketOf increases with the value).
+// value (values are clamped to >= 0). mins, 2^63 - min, starts at 0,
+// smaller than that of any value, and a value v in [0, 2^63) is below
+// the minimum exactly when v + mins, which cannot wrap, is below 2^63:
+// Record tests the sign of one sum, an instruction fewer than comparing
+// with a decoded minimum. Two histograms' minimum is that of the larger
+// mins. The smallest and largest non-empty buckets, where a scan of counts
+// starts and ends, are the buckets of the two extremes (bucketOf
+// increases with the value).
 
 // note updates the extremes for v, about to be counted. Once a run has
 // seen its extremes the branches are always predicted, which is faster
 // than conditional moves: they would chain every record to the previous
 // one through the fields.
 func (h *Histogram) note(v int64) {
-	if v < h.minv() {
-		h.minx = v ^ math.MaxInt64
+	if s := 1<<63 - uint64(v); s > h.mins {
+		h.mins = s
 	}
 	if v > h.max {
 		h.max = v
@@ -63,7 +67,7 @@ func (h *Histogram) note(v int64) {
 }
 
 // minv returns the smallest value recorded; valid when count > 0.
-func (h *Histogram) minv() int64 { return h.minx ^ math.MaxInt64 }
+func (h *Histogram) minv() int64 { return int64(1<<63 - h.mins) }
 
 // lo returns the index of the smallest non-empty bucket; valid when
 // count > 0.
@@ -162,10 +166,9 @@ func (h *Histogram) sum(v int64) {
 	var c uint64
 	h.sumLo, c = bits.Add64(h.sumLo, uint64(v), 0)
 	h.sumHi += c
-	// note(v), with the minimum compared in its stored form: v < min
-	// exactly when v^MaxInt64 > minx, both being in [0, MaxInt64].
-	if vx := v ^ math.MaxInt64; vx > h.minx {
-		h.minx = vx
+	// note(v), with the minimum compared in its stored form (see above).
+	if int64(uint64(v)+h.mins) >= 0 {
+		h.mins = 1<<63 - uint64(v)
 	}
 	if v > h.max {
 		h.max = v
@@ -370,7 +373,7 @@ func (h *Histogram) Merge(o *Histogram) error {
 	var c uint64
 	h.sumLo, c = bits.Add64(h.sumLo, o.sumLo, 0)
 	h.sumHi += o.sumHi + c
-	h.minx = min(h.minv(), o.minv()) ^ math.MaxInt64
+	h.mins = max(h.mins, o.mins)
 	h.max = max(h.max, o.max)
 	h.count += o.count
 	return nil
@@ -384,7 +387,7 @@ func (h *Histogram) Reset() {
 		clear(h.counts[h.lo() : h.hi()+1])
 	}
 	h.count, h.sumHi, h.sumLo = 0, 0, 0
-	h.minx, h.max = 0, 0
+	h.mins, h.max = 0, 0
 }
 
 // u128ToFloat returns hi*2^64 + lo correctly rounded to float64.
