@@ -108,11 +108,14 @@ func (p *Policy) Decide(now time.Duration, c Call, o policies.Outcome, deadline 
 func (p *Policy) DecideAfter(now time.Duration, c Call, o policies.Outcome, deadline time.Duration, u float64, retryAfter time.Duration) (d Decision) {
 	// One test of the precomputed limit stands for the four refusals
 	// before the delay (retries >= 0 > -1 when o is not retried; outcomes
-	// beyond Cancelled are never retried); refuse sorts out which one
-	// applies. With the result set field by field this is 20 instructions
-	// fewer per decision than the switch it replaces.
+	// beyond Cancelled are never retried); refusal sorts out which one
+	// applies. With the result set field by field, a decision in the retry
+	// storm takes 54 instructions where the switch this replaces took 82.
 	if int(o) >= len(p.limit) || c.retries >= int32(p.limit[o]) {
-		return p.refuse(c, o)
+		// Set in the result itself: a Decision built apart was zeroed,
+		// filled and then copied into it (13 instructions more).
+		d.Reason, d.Next, d.from = p.refusal(o), c, c
+		return d
 	}
 	var delay time.Duration
 	if p.cfg.Backoff != BackoffNone {
@@ -134,23 +137,22 @@ func (p *Policy) DecideAfter(now time.Duration, c Call, o policies.Outcome, dead
 	return d
 }
 
-// refuse is DecideAfter for an outcome p does not retry or a call with no
-// retries left: the first of the rules success, not retryable, not
-// idempotent, exhausted that applies. An outcome with a limit is one p
-// retries, so only the last can apply to it.
-func (p *Policy) refuse(c Call, o policies.Outcome) Decision {
-	r := ReasonExhausted
-	if int(o) >= len(p.limit) || p.limit[o] < 0 {
-		switch {
-		case o == policies.Success:
-			r = ReasonSuccess
-		case neverRetried.Has(o) || !p.cfg.RetryOn.Has(o):
-			r = ReasonNotRetryable
-		default: // !p.cfg.Idempotent
-			r = ReasonNotIdempotent
-		}
+// refusal is the reason DecideAfter refuses a retry after outcome o when
+// o is one p does not retry or the call has no retries left: the first of
+// the rules success, not retryable, not idempotent, exhausted that
+// applies. An outcome with a limit is one p retries, so only the last can
+// apply to it.
+func (p *Policy) refusal(o policies.Outcome) Reason {
+	if int(o) < len(p.limit) && p.limit[o] >= 0 {
+		return ReasonExhausted
 	}
-	return Decision{Reason: r, Next: c, from: c}
+	switch {
+	case o == policies.Success:
+		return ReasonSuccess
+	case neverRetried.Has(o) || !p.cfg.RetryOn.Has(o):
+		return ReasonNotRetryable
+	}
+	return ReasonNotIdempotent // the only rule left: !p.cfg.Idempotent
 }
 
 // Delay returns the backoff before the retry that would follow state c, for
