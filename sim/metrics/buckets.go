@@ -37,10 +37,11 @@ import "math/bits"
 // bucketOf returns the bucket index of the non-negative value v at p
 // precision bits.
 func bucketOf(v uint64, p uint) int {
-	s := bits.Len64(v) - int(p+1)
-	if s < 0 {
-		s = 0
-	}
+	// s = max(0, bits.Len64(v) - (p+1)), the bits of v above its top
+	// p+1, without the clamp: with its low p+1 bits set, v is at least
+	// 2^(p+1)-1, and being non-zero it spares bits.Len64 its test for 0
+	// (at a constant p, 4 instructions fewer than the clamp and that test).
+	s := bits.Len64(v|(1<<((p+1)&63)-1)) - int(p+1)
 	// s <= 63 and p <= MaxPrecisionBits: the masks change nothing but
 	// spare the compiler its handling of shift counts of 64 and more.
 	return s<<(p&63) + int(v>>(uint(s)&63))

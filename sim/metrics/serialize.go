@@ -3,7 +3,6 @@ package metrics
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/big"
 	"math/bits"
 )
@@ -126,7 +125,7 @@ func FromSnapshot(s Snapshot) (*Histogram, error) {
 		h.counts[bucketOf(uint64(b.Low), p)] = b.Count
 	}
 	h.count = s.Count
-	h.minx, h.max = s.Min^math.MaxInt64, s.Max
+	h.mins, h.max = 1<<63-uint64(s.Min), s.Max
 	word := new(big.Int).Lsh(big.NewInt(1), 64)
 	q, r := new(big.Int).QuoRem(sum, word, new(big.Int))
 	h.sumHi, h.sumLo = q.Uint64(), r.Uint64()

@@ -240,16 +240,13 @@ func (m *Model) failLater(now engine.Time, c *call, o policies.Outcome, st statu
 
 // attemptOutcome feeds one attempt's outcome, as the caller saw it, to the
 // policies that learn per attempt: the retry budget, a breaker inside the
-// retry loop or for retries only, the callee's outlier detector.
+// retry loop or for retries only, the callee's outlier detector. Callers
+// call it only at a site with such a policy (guards.perAttempt): without
+// one there is nothing to tell, and the test inlined there spares each
+// answer and timeout a call.
 func (m *Model) attemptOutcome(now engine.Time, a *attempt, o policies.Outcome) {
 	site := a.site
 	g := &site.guards
-	if c := a.call; c != nil {
-		c.retryAfter = a.retryAfter
-	}
-	if !g.perAttempt {
-		return
-	}
 	if o == policies.Success && g.budget != nil {
 		g.budget.Deposit(now.Duration(), a.paid != 0, a.paid)
 	}

@@ -23,11 +23,14 @@ func At(expiry time.Duration) Deadline { return Deadline{at: expiry, set: true} 
 // (saturating at Forever instead of overflowing). A negative budget counts
 // as 0: the deadline has expired at now.
 func After(now, budget time.Duration) Deadline {
-	budget = max(budget, 0)
-	if now > 0 && budget > Forever-now {
-		return At(Forever)
+	// With budget >= 0, now+budget wraps (below now) exactly when it
+	// would pass Forever: one comparison where the test of now and the
+	// subtraction from Forever took 3 instructions more (once per request).
+	at := now + max(budget, 0)
+	if at < now {
+		at = Forever
 	}
-	return At(now + budget)
+	return At(at)
 }
 
 // IsSet reports whether d is a deadline (false for the zero Deadline).

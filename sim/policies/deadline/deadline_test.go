@@ -2,6 +2,7 @@ package deadline
 
 import (
 	"errors"
+	"math"
 	"testing"
 	"time"
 )
@@ -168,5 +169,26 @@ func TestConfigValidate(t *testing.T) {
 	}
 	if Critical.String() != "critical" || NonCritical.String() != "non_critical" || Class(9).String() != "Class(9)" {
 		t.Error("class names changed")
+	}
+}
+
+// TestAfterMatchesSaturation checks After, which detects the overflow by
+// the wrap of now+budget, against the former test of now and Forever-now
+// on instants and budgets around 0 and the int64 limits.
+func TestAfterMatchesSaturation(t *testing.T) {
+	ref := func(now, budget time.Duration) Deadline {
+		budget = max(budget, 0)
+		if now > 0 && budget > Forever-now {
+			return At(Forever)
+		}
+		return At(now + budget)
+	}
+	vals := []time.Duration{math.MinInt64, math.MinInt64 + 1, -1e18, -5, -1, 0, 1, 5, 1e9, 1e18, Forever - 1, Forever}
+	for _, now := range vals {
+		for _, budget := range vals {
+			if got, want := After(now, budget), ref(now, budget); got != want {
+				t.Errorf("After(%d, %d) = %+v, want %+v", now, budget, got, want)
+			}
+		}
 	}
 }

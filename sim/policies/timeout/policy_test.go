@@ -2,6 +2,7 @@ package timeout
 
 import (
 	"errors"
+	"math"
 	"testing"
 	"time"
 )
@@ -56,5 +57,36 @@ func TestConfigValidate(t *testing.T) {
 	}
 	if p, err := New(DefaultConfig()); err != nil || p.Attempt() != time.Second {
 		t.Errorf("DefaultConfig: %v, %v", p.Attempt(), err)
+	}
+}
+
+// TestEffectiveMatchesReference checks Effective, which takes the
+// unsigned minimum where deadline-start overflows, against the former
+// explicit overflow test on instants around 0 and the int64 limits.
+func TestEffectiveMatchesReference(t *testing.T) {
+	vals := []time.Duration{math.MinInt64, math.MinInt64 + 1, -1e18, -5, -1, 0, 1, 5, 300 * ms, 1e18, Forever - 1, Forever}
+	for _, attempt := range []time.Duration{1, 300 * ms, Forever} {
+		p, err := New(Config{Attempt: attempt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := func(start, deadline time.Duration) time.Duration {
+			switch {
+			case deadline == 0:
+				return attempt
+			case deadline <= start:
+				return 0
+			case start < 0 && deadline > Forever+start:
+				return attempt
+			}
+			return min(attempt, deadline-start)
+		}
+		for _, start := range vals {
+			for _, deadline := range vals {
+				if got, want := p.Effective(start, deadline), ref(start, deadline); got != want {
+					t.Errorf("attempt %v: Effective(%d, %d) = %v, want %v", attempt, start, deadline, got, want)
+				}
+			}
+		}
 	}
 }
