@@ -49,7 +49,8 @@ func (in *instance) buildAdmission(cfg *Admission, queueCap int) error {
 }
 
 // admit applies the door policies to an arriving attempt; it reports
-// false, having answered the attempt, if one refused it.
+// false, having answered the attempt, if one refused it. arrive calls it
+// only when the instance has one (it does not inline).
 func (in *instance) admit(now engine.Time, a *attempt) bool {
 	s := in.svc
 	m := s.m

@@ -148,32 +148,29 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	if c.rs.Attempts() > 1 {
 		site.st.inc(m, now, sRetries)
 	}
-	m.armTimeout(now, a, c, site, site.timeout)
+	m.armTimeout(now, a, c, site)
 	m.sending++
 	m.deliverAttempt(now, a, c, site)
 	m.sending--
 }
 
-// armTimeout schedules a's timeout (the site's, fixed, drawn when
+// armTimeout schedules a's timeout (the site's, constant or drawn when
 // exponential, cut to the deadline) and, with propagation, tells the
-// callee when its caller will stop waiting.
-func (m *Model) armTimeout(now engine.Time, a *attempt, c *call, site *callSite, fixed time.Duration) {
-	to, cut := fixed, false
+// callee when its caller will stop waiting. A drawn timeout goes out of
+// line (armDrawnTimeout), so that the common path, a constant timeout or
+// none, tests little and asks timeoutOf only when there is a deadline.
+func (m *Model) armTimeout(now engine.Time, a *attempt, c *call, site *callSite) {
 	if site.toRng != nil {
-		// An exponential timeout: this attempt's own draw, cut to the
-		// deadline below like a constant one.
-		to = site.toExp.DrawFrom(site.toRng)
+		m.armDrawnTimeout(now, a, c, site)
+		return
 	}
+	var to time.Duration
+	cut := false
 	if c.dl.IsSet() {
-		dto, dcut := m.timeoutOf(now, c)
-		if site.toRng == nil {
-			to, cut = dto, dcut
-		} else if dcut && dto < to {
-			to = dto
-		}
+		to, cut = m.timeoutOf(now, c)
 	}
 	switch {
-	case cut || site.toRng != nil:
+	case cut:
 		a.timeoutEv = m.after(to, &m.hTimeout, a)
 	case site.lane != nil:
 		a.timeoutEv = site.lane.Schedule(&m.hTimeout, a)
@@ -183,12 +180,25 @@ func (m *Model) armTimeout(now engine.Time, a *attempt, c *call, site *callSite,
 	if m.propagate {
 		a.dl = c.dl
 		if site.to != nil {
-			tw := fixed
-			if site.toRng != nil {
-				tw = to
-			}
-			a.dl = a.dl.WithTimeout(now.Duration(), tw)
+			a.dl = a.dl.WithTimeout(now.Duration(), site.to.Attempt())
 		}
+	}
+}
+
+// armDrawnTimeout is armTimeout for an exponential timeout: this
+// attempt's own draw, cut to the deadline like a constant one.
+func (m *Model) armDrawnTimeout(now engine.Time, a *attempt, c *call, site *callSite) {
+	to := site.toExp.DrawFrom(site.toRng)
+	if c.dl.IsSet() {
+		if dto, dcut := m.timeoutOf(now, c); dcut && dto < to {
+			to = dto
+		}
+	}
+	a.timeoutEv = m.after(to, &m.hTimeout, a)
+	// With propagation the callee learns when its caller will stop
+	// waiting: the deadline, shortened to the attempt's own timeout.
+	if m.propagate {
+		a.dl = c.dl.WithTimeout(now.Duration(), to)
 	}
 }
 
