@@ -55,12 +55,21 @@ func BalancerNames() []string {
 
 // pick returns the instance that receives the next attempt, or nil if no
 // instance is up. The configuration was validated: the balancer is known.
+// It inlines, for a service of one instance (service.only).
 func (s *service) pick() *instance {
+	if in := s.only; in != nil && in.usable() {
+		return in
+	}
+	return s.pickAmong()
+}
+
+// pickAmong is pick's out-of-line part: the balancer's choice, or nil when
+// the only instance is down. Inlined, it would keep pick from inlining.
+//
+//go:noinline
+func (s *service) pickAmong() *instance {
 	if len(s.insts) == 1 {
-		if !s.insts[0].usable() {
-			return nil
-		}
-		return s.insts[0]
+		return nil
 	}
 	return balancers[s.cfg.Balancer].pick(s)
 }

@@ -66,11 +66,22 @@ func (m *Model) timeoutOf(now engine.Time, c *call) (to time.Duration, cut bool)
 	return to, to < site.timeout
 }
 
-// gateSend does what sendAttempt must before it sends, on a site whose
-// sendGate is set: a hedged call's first send starts its hedging instead
-// (ok false: the hedge sends), and a breaker inside the retry loop is
-// asked for a permit (ok false: refused, reported by an event).
-func (m *Model) gateSend(now engine.Time, c *call) (permit breaker.Permit, ok bool) {
+// gateSend does what send must before it sends, through the cache ca or
+// on a site whose sendGate is set: a cache lookup that answers, or takes
+// time, is made instead (ok false: the lookup's event goes on); a hedged
+// call's first send starts its hedging instead (ok false: the hedge
+// sends), and a breaker inside the retry loop is asked for a permit (ok
+// false: refused, reported by an event).
+func (m *Model) gateSend(now engine.Time, c *call, ca *cache) (permit breaker.Permit, ok bool) {
+	if ca != nil {
+		hit, lat := ca.lookup()
+		c.cacheMiss = !hit
+		if hit || lat > 0 {
+			m.callTo(now, c, cpLookup, "")
+			c.retryEv = m.after(lat, &m.hCache, c)
+			return permit, false
+		}
+	}
 	site := c.site
 	if site.hedge != nil && c.hg == nil {
 		m.startHedge(now, c)
@@ -92,20 +103,9 @@ func (m *Model) gateSend(now engine.Time, c *call) (permit breaker.Permit, ok bo
 }
 
 // dispatch makes the call's next attempt, through the target's cache if it
-// has one.
-func (m *Model) dispatch(now engine.Time, c *call) {
-	site := c.site
-	if ca := site.target.cache; ca != nil {
-		hit, lat := ca.lookup()
-		c.cacheMiss = !hit
-		if hit || lat > 0 {
-			m.callTo(now, c, cpLookup, "")
-			c.retryEv = m.after(lat, &m.hCache, c)
-			return
-		}
-	}
-	m.sendAttempt(now, c)
-}
+// has one. It inlines into its callers, saving a call on every attempt:
+// the lookup is made in gateSend, behind the test send makes anyway.
+func (m *Model) dispatch(now engine.Time, c *call) { m.send(now, c, c.site.target.cache) }
 
 // cacheLookupDone answers a hit, or sends a miss on to the service.
 func (m *Model) cacheLookupDone(now engine.Time, c *call) {
@@ -119,13 +119,19 @@ func (m *Model) cacheLookupDone(now engine.Time, c *call) {
 	m.sendAttempt(now, c)
 }
 
-// sendAttempt sends one attempt of c to an instance of the target; a
-// hedged call's first goes through its hedging policy (hedge.go).
-func (m *Model) sendAttempt(now engine.Time, c *call) {
+// sendAttempt sends one attempt of c to an instance of the target, past
+// its cache; a hedged call's first goes through its hedging policy
+// (hedge.go).
+func (m *Model) sendAttempt(now engine.Time, c *call) { m.send(now, c, nil) }
+
+// send is sendAttempt, through the cache ca when it is not nil (dispatch).
+// The common delivery, to an instance up with no network delay, is made
+// here rather than in deliverAttempt: a call less on every attempt.
+func (m *Model) send(now engine.Time, c *call, ca *cache) {
 	site := c.site
 	var permit breaker.Permit
-	if site.guards.sendGate {
-		p, ok := m.gateSend(now, c)
+	if ca != nil || site.guards.sendGate {
+		p, ok := m.gateSend(now, c, ca)
 		if !ok {
 			return
 		}
@@ -150,7 +156,13 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	}
 	m.armTimeout(now, a, c, site)
 	m.sending++
-	m.deliverAttempt(now, a, c, site)
+	if inst := site.target.pick(); inst != nil && !site.hasNet {
+		a.inst = inst
+		inst.outstanding++
+		inst.arrive(now, a)
+	} else {
+		m.deliverAttempt(now, a, site, inst)
+	}
 	m.sending--
 }
 
@@ -202,9 +214,9 @@ func (m *Model) armDrawnTimeout(now engine.Time, a *attempt, c *call, site *call
 	}
 }
 
-// deliverAttempt sends a to an instance, or refuses it when none is up.
-func (m *Model) deliverAttempt(now engine.Time, a *attempt, c *call, site *callSite) {
-	inst := site.target.pick()
+// deliverAttempt sends a to inst across the site's network, or refuses it
+// when no instance is up (inst nil); send delivers the rest itself.
+func (m *Model) deliverAttempt(now engine.Time, a *attempt, site *callSite, inst *instance) {
 	if inst == nil {
 		// No instance is up: refused at once, as a connection error would be.
 		site.target.st.inc(m, now, cRejected)
@@ -215,14 +227,10 @@ func (m *Model) deliverAttempt(now engine.Time, a *attempt, c *call, site *callS
 	}
 	a.inst = inst
 	inst.outstanding++
-	if site.hasNet {
-		d := site.network.DrawFrom(site.rng)
-		m.attemptTo(now, a, apNetwork, "")
-		if m.observe != nil {
-			m.noteAttempt(now, a, "network delay "+d.String()+" to the instance")
-		}
-		m.after(d, &m.hArrive, a)
-		return
+	d := site.network.DrawFrom(site.rng)
+	m.attemptTo(now, a, apNetwork, "")
+	if m.observe != nil {
+		m.noteAttempt(now, a, "network delay "+d.String()+" to the instance")
 	}
-	inst.arrive(now, a)
+	m.after(d, &m.hArrive, a)
 }

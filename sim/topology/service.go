@@ -15,6 +15,7 @@ type service struct {
 	cfg      *ServiceConfig
 	rng      *dist.Source
 	insts    []*instance
+	only     *instance           // insts[0] when it is the only one, for pick; nil otherwise
 	handlers map[string]*handler // by operation; "" is the default
 	cache    *cache
 	outlier  *watch // outlier detection, when configured
@@ -96,6 +97,9 @@ func newService(m *Model, cfg *ServiceConfig) (*service, error) {
 	s.workers, s.queueCap, s.running = capacity, cfg.QueueCapacity, n
 	for i := 0; i < n; i++ {
 		s.insts = append(s.insts, &instance{svc: s, idx: i, capacity: capacity, latMult: 1, ready: true})
+	}
+	if n == 1 {
+		s.only = s.insts[0]
 	}
 	if m.propagate {
 		var err error
