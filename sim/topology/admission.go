@@ -95,6 +95,14 @@ func (in *instance) queueLen() int {
 	return in.queue.len()
 }
 
+// queueFull reports that a FIFO queue has no room, so that arrive refuses
+// without calling enqueue, which does not inline (in the retry storm, more
+// than half of the attempts find the queue full). An adaptive LIFO queue
+// decides in enqueue.
+func (in *instance) queueFull() bool {
+	return in.adm.lifo == nil && in.svc.queueCap >= 0 && in.queue.len() >= in.svc.queueCap
+}
+
 // enqueue puts a in the queue if it has room.
 func (in *instance) enqueue(now engine.Time, a *attempt) bool {
 	s := in.svc

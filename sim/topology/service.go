@@ -140,8 +140,10 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 	if a.tspan != 0 {
 		m.trace.serverStart(a, in, now)
 	}
-	s.st.inc(m, now, cOffered)
+	// s.st.inc(m, now, cOffered), with the warm-up test already made.
+	s.st.iv[cOffered]++
 	if a.measured {
+		s.st.win[cOffered]++
 		in.arrivals++
 	}
 	if in.down {
@@ -159,7 +161,7 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 		s.st.inSystem.Add(int64(now), 1)
 		m.attemptTo(now, a, apAdmitted, "")
 		in.start(now, a)
-	case in.enqueue(now, a):
+	case !in.queueFull() && in.enqueue(now, a):
 		s.st.inc(m, now, cAdmitted)
 		s.st.inSystem.Add(int64(now), 1)
 		s.st.queue.Add(int64(now), 1)
