@@ -116,12 +116,31 @@ const (
 )
 
 // attempt is one try of a call and, at the callee, its execution.
+//
+// Its first fields are set by send for every attempt (step by start,
+// phase by the pool), so the pool does not zero them; the rest, an
+// attemptState, it does: 160 bytes zeroed rather than 232, about 14
+// instructions less on every attempt.
 type attempt struct {
-	call    *call // nil once the caller no longer waits for it
-	site    *callSite
+	call   *call // nil once the caller no longer waits for it
+	site   *callSite
+	num    int // the attempt's number in its call, from 1
+	sent   engine.Time
+	step   int
+	permit breaker.Permit // breaker inside retry: this attempt's permit
+	next   *attempt
+	trace  int32
+	userID uint32 // the user request's identities (sticky.go)
+	keyID  uint32
+	phase  attemptPhase
+	prio   policies.Priority
+	paid   budget.Receipt // what the call's token budget took for this attempt; 0: a first attempt
+	attemptState
+}
+
+// attemptState is the part of an attempt that the pool zeroes.
+type attemptState struct {
 	inst    *instance
-	num     int // the attempt's number in its call, from 1
-	sent    engine.Time
 	arrived engine.Time
 	started engine.Time
 
@@ -129,15 +148,13 @@ type attempt struct {
 
 	// Execution at the callee.
 	dl         deadline.Deadline // the request's deadline as propagated; zero: none
-	step       int
-	pending    int // outstanding child calls
-	runIdx     int // index in the instance's running list
+	pending    int               // outstanding child calls
+	runIdx     int               // index in the instance's running list
 	workStart  engine.Time
 	workEv     engine.EventID
-	permit     breaker.Permit // breaker inside retry: this attempt's permit
-	limTok     limit.Token    // the callee's concurrency-limit token, if holdsLim
-	retryAfter time.Duration  // a shedding callee's hint
-	stepStart  engine.Time    // when the current work step began
+	limTok     limit.Token   // the callee's concurrency-limit token, if holdsLim
+	retryAfter time.Duration // a shedding callee's hint
+	stepStart  engine.Time   // when the current work step began
 	// In the FIFO queue: its sequence number there (fifo.remove) and the
 	// event at its deadline. qExpired (below): the deadline passed while
 	// it was queued (AtDequeue), so it already stopped counting as in the
@@ -149,24 +166,16 @@ type attempt struct {
 	// the handler's outstanding calls.
 	gaveUp engine.Time
 	kids   *call
-	next   *attempt
 
-	// The small fields last, packed: the record is zeroed for every
-	// attempt.
-	trace    int32
-	tspan    int32  // traced: its CLIENT span (tracespans.go)
-	userID   uint32 // the user request's identities (sticky.go)
-	keyID    uint32
-	phase    attemptPhase
+	// The small fields last, packed.
+	tspan    int32      // traced: its CLIENT span (tracespans.go)
 	caller   callerView // whether the caller still waits for it
 	status   status
-	prio     policies.Priority
 	degraded bool
 	failed   bool
 	measured bool // arrived inside the measurement window
 	holdsLim bool
 	qExpired bool
-	paid     budget.Receipt // what the call's token budget took for this attempt; 0: a first attempt
 }
 
 // pools recycle the request records so that memory is bounded by what is
@@ -225,11 +234,14 @@ func (p *pools) hedging() *hedging {
 	return new(hedging)
 }
 
+// attempt returns an attempt in phase new, its attemptState zeroed; the
+// caller (send) sets the rest.
 func (p *pools) attempt() *attempt {
 	p.live++
 	if a := p.attempts; a != nil {
 		p.attempts = a.next
-		*a = attempt{}
+		a.attemptState = attemptState{}
+		a.phase = apNew
 		return a
 	}
 	p.allocated++
