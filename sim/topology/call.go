@@ -142,7 +142,8 @@ func (m *Model) send(now engine.Time, c *call, ca *cache) {
 	a.prio, a.trace = c.prio, c.trace
 	a.userID, a.keyID = c.userID, c.keyID
 	a.call, a.site, a.sent = c, site, now
-	a.num = c.rs.Attempts()
+	n := c.rs.Attempts()
+	a.num = n
 	if a.trace != 0 {
 		a.tspan = m.trace.attemptStart(a, c, now)
 	}
@@ -151,7 +152,7 @@ func (m *Model) send(now engine.Time, c *call, ca *cache) {
 	m.callTo(now, c, cpAttempting, "")
 	m.attemptTo(now, a, apSending, "")
 	site.st.inc(m, now, sAttempts)
-	if c.rs.Attempts() > 1 {
+	if n > 1 {
 		site.st.inc(m, now, sRetries)
 	}
 	m.armTimeout(now, a, c, site)
@@ -176,24 +177,23 @@ func (m *Model) armTimeout(now engine.Time, a *attempt, c *call, site *callSite)
 		m.armDrawnTimeout(now, a, c, site)
 		return
 	}
-	var to time.Duration
-	cut := false
-	if c.dl.IsSet() {
-		to, cut = m.timeoutOf(now, c)
-	}
-	switch {
-	case cut:
-		a.timeoutEv = m.after(to, &m.hTimeout, a)
-	case site.lane != nil:
-		a.timeoutEv = site.lane.Schedule(&m.hTimeout, a)
-	}
 	// With propagation the callee learns when its caller will stop
-	// waiting: the deadline, shortened to the attempt's own timeout.
+	// waiting: the deadline, shortened to the attempt's own timeout. This
+	// comes first, so that less is kept across the calls below.
 	if m.propagate {
 		a.dl = c.dl
 		if site.to != nil {
 			a.dl = a.dl.WithTimeout(now.Duration(), site.to.Attempt())
 		}
+	}
+	if c.dl.IsSet() {
+		if to, cut := m.timeoutOf(now, c); cut {
+			a.timeoutEv = m.after(to, &m.hTimeout, a)
+			return
+		}
+	}
+	if site.lane != nil {
+		a.timeoutEv = site.lane.Schedule(&m.hTimeout, a)
 	}
 }
 
