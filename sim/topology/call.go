@@ -8,28 +8,22 @@ import (
 	"github.com/ressim/ressim/sim/policies/breaker"
 )
 
-// startCall begins a logical call for a handler (job) or a user request.
+// startCall begins a logical call for a handler (job) or, job nil, a user
+// request.
 // It never completes synchronously: every outcome arrives by an event, so
 // the caller's state is always consistent when it is notified.
 func (m *Model) startCall(now engine.Time, site *callSite, job *attempt, user *userReq, critical bool) *call {
 	c := m.pool.call()
-	c.site, c.ownerJob, c.ownerUser, c.critical = site, job, user, critical
-	switch {
-	case user != nil:
-		c.dl = user.dl
-	case job != nil:
-		c.dl = job.dl
+	c.site, c.ownerJob, c.ownerUser, c.critical, c.started = site, job, user, critical, now
+	// Every field the pool leaves is set here: job or user is not nil.
+	if job != nil {
+		c.dl, c.prio, c.trace = job.dl, job.prio, job.trace
+		c.userID, c.keyID = job.userID, job.keyID
 		if job.inst.svc.cfg.Cancellation != CancelNever {
 			linkKid(job, c)
 		}
-	}
-	c.started = now
-	switch {
-	case job != nil:
-		c.prio, c.trace = job.prio, job.trace
-		c.userID, c.keyID = job.userID, job.keyID
-	case user != nil:
-		c.prio, c.trace = user.client.cfg.Priority, user.trace
+	} else {
+		c.dl, c.prio, c.trace = user.dl, user.client.cfg.Priority, user.trace
 		c.userID, c.keyID = user.userID, user.keyID
 	}
 	if c.trace != 0 {

@@ -56,10 +56,27 @@ func (l *userList) remove(u *userReq) {
 
 // call is one logical call from a caller (a client, or a handler running
 // at a service) to a dependency, with its retries.
+//
+// Its first fields are set by startCall for every call (phase by the
+// pool), so the pool does not zero them; the rest, a callState, it does.
 type call struct {
 	site      *callSite
-	ownerJob  *attempt // the handler execution that made the call, or nil
-	ownerUser *userReq // the user request, for a client's call, or nil
+	ownerJob  *attempt          // the handler execution that made the call, or nil
+	ownerUser *userReq          // the user request, for a client's call, or nil
+	dl        deadline.Deadline // the owner's deadline; zero: none
+	started   engine.Time
+	next      *call
+	trace     int32
+	userID    uint32 // the user request's identities (sticky.go)
+	keyID     uint32
+	prio      policies.Priority
+	phase     callPhase
+	critical  bool
+	callState
+}
+
+// callState is the part of a call that the pool zeroes.
+type callState struct {
 	// sibPrev and sibNext link the calls of one ownerJob whose service
 	// cancels (attempt.kids), so that a cancelled handler finds them.
 	sibPrev, sibNext *call
@@ -67,31 +84,22 @@ type call struct {
 	// on detached (no propagated cancellation); work done for it after
 	// that is wasted.
 	orphanedAt engine.Time
-	dl         deadline.Deadline // the owner's deadline; zero: none
-	rs         retry.Call        // retry state
-	cur        *attempt          // attempt in flight, nil while backing off
-	hg         *hedging          // a hedged call's state once started (hedge.go); nil otherwise
-	retryEv    engine.EventID    // pending retry or cache lookup
-	started    engine.Time
+	rs         retry.Call     // retry state
+	cur        *attempt       // attempt in flight, nil while backing off
+	hg         *hedging       // a hedged call's state once started (hedge.go); nil otherwise
+	retryEv    engine.EventID // pending retry or cache lookup
 
 	// Guards.
 	permit     breaker.Permit  // the breaker's permit, when hasPermit
 	ticket     bulkhead.Ticket // waiting for a slot, when waitEv != 0
 	waitEv     engine.EventID
 	retryAfter time.Duration // the last rejection's Retry-After hint
-	next       *call
 
-	// The small fields last, packed: the record is zeroed for every call.
-	trace     int32
-	tparent   int32  // traced: the span its attempts are children of (tracespans.go)
-	userID    uint32 // the user request's identities (sticky.go)
-	keyID     uint32
-	prio      policies.Priority
+	// The small fields last, packed.
+	tparent   int32 // traced: the span its attempts are children of (tracespans.go)
 	failO     policies.Outcome
 	failSt    status // the failure a deferred refusal reports
-	phase     callPhase
-	critical  bool
-	cacheMiss bool // went past a cache: a timely success fills it
+	cacheMiss bool   // went past a cache: a timely success fills it
 	orphaned  bool
 	hasPermit bool
 	holdsSlot bool           // holds a bulkhead slot
@@ -203,10 +211,13 @@ func (p *pools) putUser(u *userReq) {
 	p.users = u
 }
 
+// call returns a call in phase new, its callState zeroed; the caller
+// (startCall) sets the rest.
 func (p *pools) call() *call {
 	if c := p.calls; c != nil {
 		p.calls = c.next
-		*c = call{}
+		c.callState = callState{}
+		c.phase = cpNew
 		return c
 	}
 	return new(call)
