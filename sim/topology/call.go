@@ -155,7 +155,11 @@ func (m *Model) send(now engine.Time, c *call, ca *cache) {
 		m.armTimeout(now, a, c, site)
 	}
 	m.sending++
-	if inst := site.target.pick(); inst != nil && !site.hasNet {
+	inst := site.target.pickOnly()
+	if inst == nil {
+		inst = site.target.pick()
+	}
+	if inst != nil && !site.hasNet {
 		a.inst = inst
 		inst.outstanding++
 		inst.arrive(now, a)
