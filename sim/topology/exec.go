@@ -90,6 +90,12 @@ func (m *Model) workDone(now engine.Time, a *attempt) {
 		m.trace.add(a.trace, "work", fmt.Sprintf("work at %s[%d]", in.svc.cfg.Name, in.idx), a.stepStart, now, "")
 	}
 	a.step++
+	if a.step >= len(a.site.handler.steps) {
+		// The handler's last step: what advance would do at once, without
+		// its frame (a call less on most requests).
+		m.complete(now, a)
+		return
+	}
 	m.advance(now, a)
 }
 
