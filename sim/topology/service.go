@@ -166,8 +166,13 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 		s.st.inSystem.Add(int64(now), 1)
 		s.st.queue.Add(int64(now), 1)
 	default:
+		// in.leave, written out: in the retry storm more than half of the
+		// attempts are refused here, and the call costs more than the
+		// three lines (-16 M instructions there).
 		s.st.inc(m, now, cRejected)
-		in.leave(now, a, stRejected, policies.Rejected, "the queue is full")
+		m.noteAttempt(now, a, "the queue is full")
+		in.release(now, a, policies.Rejected)
+		m.respond(now, a, stRejected)
 	}
 }
 
