@@ -142,31 +142,20 @@ func (m *Model) childDone(now engine.Time, a *attempt, critical bool, st status)
 func (m *Model) complete(now engine.Time, a *attempt) {
 	in := a.inst
 	s := in.svc
-	st := stOK
+	// The status, the outcome the limit learns and the counter, decided
+	// together.
+	st, o, k := stOK, policies.Success, cOK
 	switch {
 	case a.failed:
-		st = stDepFailed
+		st, o, k = stDepFailed, policies.Error, cDepFailed
 	case in.faulty && in.faultError(a):
-		st = stError
+		st, o, k = stError, policies.Error, cError
 	case a.degraded:
-		st = stDegraded
-	}
-	o := policies.Success
-	if st == stError || st == stDepFailed {
-		o = policies.Error
+		st, k = stDegraded, cDegraded
 	}
 	in.release(now, a, o)
 	s.st.inc(m, now, cCompleted)
-	switch st {
-	case stOK:
-		s.st.inc(m, now, cOK)
-	case stDegraded:
-		s.st.inc(m, now, cDegraded)
-	case stError:
-		s.st.inc(m, now, cError)
-	case stDepFailed:
-		s.st.inc(m, now, cDepFailed)
-	}
+	s.st.inc(m, now, k)
 	sojourn := int64(now - a.arrived)
 	s.st.ivSojourn.record(sojourn, a.measured)
 	if a.measured {
