@@ -49,7 +49,8 @@ func (in *instance) buildAdmission(cfg *Admission, queueCap int) error {
 }
 
 // admit applies the door policies to an arriving attempt; it reports
-// false, having answered the attempt, if one refused it.
+// false, having answered the attempt, if one refused it. arrive calls it
+// only when the instance has one (it does not inline).
 func (in *instance) admit(now engine.Time, a *attempt) bool {
 	s := in.svc
 	m := s.m
@@ -94,20 +95,20 @@ func (in *instance) queueLen() int {
 	return in.queue.len()
 }
 
-// enqueue puts a in the queue if it has room.
+// queueFull reports that a FIFO queue has no room, so that arrive refuses
+// without calling enqueue, which does not inline (in the retry storm, more
+// than half of the attempts find the queue full). An adaptive LIFO queue
+// decides in enqueue.
+func (in *instance) queueFull() bool {
+	return in.adm.lifo == nil && in.svc.queueCap >= 0 && in.queue.len() >= in.svc.queueCap
+}
+
+// enqueue puts a in the queue if it has room; an adaptive LIFO queue's
+// is enqueueLIFO, out of line.
 func (in *instance) enqueue(now engine.Time, a *attempt) bool {
 	s := in.svc
-	if q := in.adm.lifo; q != nil {
-		dl := engine.MaxTime
-		if at, ok := a.dl.Expiry(); ok {
-			dl = engine.Time(at)
-		}
-		if !q.Push(now.Duration(), a, dl.Duration()) {
-			return false
-		}
-		s.m.attemptTo(now, a, apQueued, "")
-		in.watchExpiry(now, a)
-		return true
+	if in.adm.lifo != nil {
+		return in.enqueueLIFO(now, a)
 	}
 	if s.queueCap >= 0 && in.queue.len() >= s.queueCap {
 		return false
@@ -118,10 +119,40 @@ func (in *instance) enqueue(now engine.Time, a *attempt) bool {
 	return true
 }
 
+// enqueueLIFO is enqueue for an adaptive LIFO queue.
+func (in *instance) enqueueLIFO(now engine.Time, a *attempt) bool {
+	q := in.adm.lifo
+	dl := engine.MaxTime
+	if at, ok := a.dl.Expiry(); ok {
+		dl = engine.Time(at)
+	}
+	if !q.Push(now.Duration(), a, dl.Duration()) {
+		return false
+	}
+	in.svc.m.attemptTo(now, a, apQueued, "")
+	in.watchExpiry(now, a)
+	return true
+}
+
 // dequeue takes the next request to serve, dropping on the way those the
 // queue policies reject (CoDel, adaptive LIFO's controlled delay). It
-// returns nil when the queue is empty.
+// returns nil when the queue is empty. A plain FIFO queue is served here,
+// the policies in dequeuePolicy: a smaller frame on the common path.
 func (in *instance) dequeue(now engine.Time) *attempt {
+	if in.adm.lifo != nil || in.adm.codel != nil {
+		return in.dequeuePolicy(now)
+	}
+	if in.queue.len() == 0 {
+		return nil
+	}
+	a := in.queue.pop()
+	in.leaveQueue(now, a)
+	in.svc.m.attemptTo(now, a, apAdmitted, "")
+	return a
+}
+
+// dequeuePolicy is dequeue under adaptive LIFO or CoDel.
+func (in *instance) dequeuePolicy(now engine.Time) *attempt {
 	for {
 		var a *attempt
 		if q := in.adm.lifo; q != nil {

@@ -56,13 +56,24 @@ func BalancerNames() []string {
 // pick returns the instance that receives the next attempt, or nil if no
 // instance is up. The configuration was validated: the balancer is known.
 func (s *service) pick() *instance {
+	if in := s.pickOnly(); in != nil {
+		return in
+	}
 	if len(s.insts) == 1 {
-		if !s.insts[0].usable() {
-			return nil
-		}
-		return s.insts[0]
+		return nil
 	}
 	return balancers[s.cfg.Balancer].pick(s)
+}
+
+// pickOnly returns the service's only instance when it is usable (see
+// service.only), nil otherwise: then pick decides. It inlines, where pick,
+// with the balancer's call, does not: send tries it first, a call less on
+// most attempts.
+func (s *service) pickOnly() *instance {
+	if in := s.only; in != nil && in.usable() {
+		return in
+	}
+	return nil
 }
 
 // pickRoundRobin takes the next usable instance in turn.

@@ -8,28 +8,22 @@ import (
 	"github.com/ressim/ressim/sim/policies/breaker"
 )
 
-// startCall begins a logical call for a handler (job) or a user request.
+// startCall begins a logical call for a handler (job) or, job nil, a user
+// request.
 // It never completes synchronously: every outcome arrives by an event, so
 // the caller's state is always consistent when it is notified.
 func (m *Model) startCall(now engine.Time, site *callSite, job *attempt, user *userReq, critical bool) *call {
 	c := m.pool.call()
-	c.site, c.ownerJob, c.ownerUser, c.critical = site, job, user, critical
-	switch {
-	case user != nil:
-		c.dl = user.dl
-	case job != nil:
-		c.dl = job.dl
+	c.site, c.ownerJob, c.ownerUser, c.critical, c.started = site, job, user, critical, now
+	// Every field the pool leaves is set here: job or user is not nil.
+	if job != nil {
+		c.dl, c.prio, c.trace = job.dl, job.prio, job.trace
+		c.userID, c.keyID = job.userID, job.keyID
 		if job.inst.svc.cfg.Cancellation != CancelNever {
 			linkKid(job, c)
 		}
-	}
-	c.started = now
-	switch {
-	case job != nil:
-		c.prio, c.trace = job.prio, job.trace
-		c.userID, c.keyID = job.userID, job.keyID
-	case user != nil:
-		c.prio, c.trace = user.client.cfg.Priority, user.trace
+	} else {
+		c.dl, c.prio, c.trace = user.dl, user.client.cfg.Priority, user.trace
 		c.userID, c.keyID = user.userID, user.keyID
 	}
 	if c.trace != 0 {
@@ -66,11 +60,22 @@ func (m *Model) timeoutOf(now engine.Time, c *call) (to time.Duration, cut bool)
 	return to, to < site.timeout
 }
 
-// gateSend does what sendAttempt must before it sends, on a site whose
-// sendGate is set: a hedged call's first send starts its hedging instead
-// (ok false: the hedge sends), and a breaker inside the retry loop is
-// asked for a permit (ok false: refused, reported by an event).
-func (m *Model) gateSend(now engine.Time, c *call) (permit breaker.Permit, ok bool) {
+// gateSend does what send must before it sends, through the cache ca or
+// on a site whose sendGate is set: a cache lookup that answers, or takes
+// time, is made instead (ok false: the lookup's event goes on); a hedged
+// call's first send starts its hedging instead (ok false: the hedge
+// sends), and a breaker inside the retry loop is asked for a permit (ok
+// false: refused, reported by an event).
+func (m *Model) gateSend(now engine.Time, c *call, ca *cache) (permit breaker.Permit, ok bool) {
+	if ca != nil {
+		hit, lat := ca.lookup()
+		c.cacheMiss = !hit
+		if hit || lat > 0 {
+			m.callTo(now, c, cpLookup, "")
+			c.retryEv = m.after(lat, &m.hCache, c)
+			return permit, false
+		}
+	}
 	site := c.site
 	if site.hedge != nil && c.hg == nil {
 		m.startHedge(now, c)
@@ -92,20 +97,9 @@ func (m *Model) gateSend(now engine.Time, c *call) (permit breaker.Permit, ok bo
 }
 
 // dispatch makes the call's next attempt, through the target's cache if it
-// has one.
-func (m *Model) dispatch(now engine.Time, c *call) {
-	site := c.site
-	if ca := site.target.cache; ca != nil {
-		hit, lat := ca.lookup()
-		c.cacheMiss = !hit
-		if hit || lat > 0 {
-			m.callTo(now, c, cpLookup, "")
-			c.retryEv = m.after(lat, &m.hCache, c)
-			return
-		}
-	}
-	m.sendAttempt(now, c)
-}
+// has one. It inlines into its callers, saving a call on every attempt:
+// the lookup is made in gateSend, behind the test send makes anyway.
+func (m *Model) dispatch(now engine.Time, c *call) { m.send(now, c, c.site.target.cache) }
 
 // cacheLookupDone answers a hit, or sends a miss on to the service.
 func (m *Model) cacheLookupDone(now engine.Time, c *call) {
@@ -119,13 +113,19 @@ func (m *Model) cacheLookupDone(now engine.Time, c *call) {
 	m.sendAttempt(now, c)
 }
 
-// sendAttempt sends one attempt of c to an instance of the target; a
-// hedged call's first goes through its hedging policy (hedge.go).
-func (m *Model) sendAttempt(now engine.Time, c *call) {
+// sendAttempt sends one attempt of c to an instance of the target, past
+// its cache; a hedged call's first goes through its hedging policy
+// (hedge.go).
+func (m *Model) sendAttempt(now engine.Time, c *call) { m.send(now, c, nil) }
+
+// send is sendAttempt, through the cache ca when it is not nil (dispatch).
+// The common delivery, to an instance up with no network delay, is made
+// here rather than in deliverAttempt: a call less on every attempt.
+func (m *Model) send(now engine.Time, c *call, ca *cache) {
 	site := c.site
 	var permit breaker.Permit
-	if site.guards.sendGate {
-		p, ok := m.gateSend(now, c)
+	if ca != nil || site.guards.sendGate {
+		p, ok := m.gateSend(now, c, ca)
 		if !ok {
 			return
 		}
@@ -136,7 +136,8 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	a.prio, a.trace = c.prio, c.trace
 	a.userID, a.keyID = c.userID, c.keyID
 	a.call, a.site, a.sent = c, site, now
-	a.num = c.rs.Attempts()
+	n := c.rs.Attempts()
+	a.num = n
 	if a.trace != 0 {
 		a.tspan = m.trace.attemptStart(a, c, now)
 	}
@@ -145,56 +146,79 @@ func (m *Model) sendAttempt(now engine.Time, c *call) {
 	m.callTo(now, c, cpAttempting, "")
 	m.attemptTo(now, a, apSending, "")
 	site.st.inc(m, now, sAttempts)
-	if c.rs.Attempts() > 1 {
+	if n > 1 {
 		site.st.inc(m, now, sRetries)
 	}
-	m.armTimeout(now, a, c, site, site.timeout)
+	// Without a timeout, a deadline or propagation (M/M/10) armTimeout
+	// has nothing to do: the call is skipped (-20 M instructions there).
+	if site.lane != nil || site.toRng != nil || c.dl.IsSet() || m.propagate {
+		m.armTimeout(now, a, c, site)
+	}
 	m.sending++
-	m.deliverAttempt(now, a, c, site)
+	inst := site.target.pickOnly()
+	if inst == nil {
+		inst = site.target.pick()
+	}
+	if inst != nil && !site.hasNet {
+		a.inst = inst
+		inst.outstanding++
+		inst.arrive(now, a)
+	} else {
+		m.deliverAttempt(now, a, site, inst)
+	}
 	m.sending--
 }
 
-// armTimeout schedules a's timeout (the site's, fixed, drawn when
+// armTimeout schedules a's timeout (the site's, constant or drawn when
 // exponential, cut to the deadline) and, with propagation, tells the
-// callee when its caller will stop waiting.
-func (m *Model) armTimeout(now engine.Time, a *attempt, c *call, site *callSite, fixed time.Duration) {
-	to, cut := fixed, false
+// callee when its caller will stop waiting. A drawn timeout goes out of
+// line (armDrawnTimeout), so that the common path, a constant timeout or
+// none, tests little and asks timeoutOf only when there is a deadline.
+func (m *Model) armTimeout(now engine.Time, a *attempt, c *call, site *callSite) {
 	if site.toRng != nil {
-		// An exponential timeout: this attempt's own draw, cut to the
-		// deadline below like a constant one.
-		to = site.toExp.DrawFrom(site.toRng)
-	}
-	if c.dl.IsSet() {
-		dto, dcut := m.timeoutOf(now, c)
-		if site.toRng == nil {
-			to, cut = dto, dcut
-		} else if dcut && dto < to {
-			to = dto
-		}
-	}
-	switch {
-	case cut || site.toRng != nil:
-		a.timeoutEv = m.after(to, &m.hTimeout, a)
-	case site.lane != nil:
-		a.timeoutEv = site.lane.Schedule(&m.hTimeout, a)
+		m.armDrawnTimeout(now, a, c, site)
+		return
 	}
 	// With propagation the callee learns when its caller will stop
-	// waiting: the deadline, shortened to the attempt's own timeout.
+	// waiting: the deadline, shortened to the attempt's own timeout. This
+	// comes first, so that less is kept across the calls below.
 	if m.propagate {
 		a.dl = c.dl
 		if site.to != nil {
-			tw := fixed
-			if site.toRng != nil {
-				tw = to
-			}
-			a.dl = a.dl.WithTimeout(now.Duration(), tw)
+			a.dl = a.dl.WithTimeout(now.Duration(), site.to.Attempt())
 		}
+	}
+	if c.dl.IsSet() {
+		if to, cut := m.timeoutOf(now, c); cut {
+			a.timeoutEv = m.after(to, &m.hTimeout, a)
+			return
+		}
+	}
+	if site.lane != nil {
+		a.timeoutEv = site.lane.Schedule(&m.hTimeout, a)
 	}
 }
 
-// deliverAttempt sends a to an instance, or refuses it when none is up.
-func (m *Model) deliverAttempt(now engine.Time, a *attempt, c *call, site *callSite) {
-	inst := site.target.pick()
+// armDrawnTimeout is armTimeout for an exponential timeout: this
+// attempt's own draw, cut to the deadline like a constant one.
+func (m *Model) armDrawnTimeout(now engine.Time, a *attempt, c *call, site *callSite) {
+	to := site.toExp.DrawFrom(site.toRng)
+	if c.dl.IsSet() {
+		if dto, dcut := m.timeoutOf(now, c); dcut && dto < to {
+			to = dto
+		}
+	}
+	a.timeoutEv = m.after(to, &m.hTimeout, a)
+	// With propagation the callee learns when its caller will stop
+	// waiting: the deadline, shortened to the attempt's own timeout.
+	if m.propagate {
+		a.dl = c.dl.WithTimeout(now.Duration(), to)
+	}
+}
+
+// deliverAttempt sends a to inst across the site's network, or refuses it
+// when no instance is up (inst nil); send delivers the rest itself.
+func (m *Model) deliverAttempt(now engine.Time, a *attempt, site *callSite, inst *instance) {
 	if inst == nil {
 		// No instance is up: refused at once, as a connection error would be.
 		site.target.st.inc(m, now, cRejected)
@@ -205,14 +229,10 @@ func (m *Model) deliverAttempt(now engine.Time, a *attempt, c *call, site *callS
 	}
 	a.inst = inst
 	inst.outstanding++
-	if site.hasNet {
-		d := site.network.DrawFrom(site.rng)
-		m.attemptTo(now, a, apNetwork, "")
-		if m.observe != nil {
-			m.noteAttempt(now, a, "network delay "+d.String()+" to the instance")
-		}
-		m.after(d, &m.hArrive, a)
-		return
+	d := site.network.DrawFrom(site.rng)
+	m.attemptTo(now, a, apNetwork, "")
+	if m.observe != nil {
+		m.noteAttempt(now, a, "network delay "+d.String()+" to the instance")
 	}
-	inst.arrive(now, a)
+	m.after(d, &m.hArrive, a)
 }

@@ -171,7 +171,7 @@ func (c *client) start() {
 func (c *client) nextArrival(t engine.Time) (engine.Time, bool) {
 	if c.steady {
 		// A constant rate: the usual case, without the thinning loop.
-		return t + engine.Time(c.rng.ExpFloat64()*c.meanGap+0.5), true
+		return c.steadyArrival(t), true
 	}
 	for c.seg < len(c.segs) {
 		s := &c.segs[c.seg]
@@ -202,9 +202,19 @@ func (c *client) nextArrival(t engine.Time) (engine.Time, bool) {
 	return 0, false
 }
 
+// steadyArrival is nextArrival at a constant rate (c.steady): the next
+// arrival of a Poisson process after t. It inlines.
+func (c *client) steadyArrival(t engine.Time) engine.Time {
+	return t + engine.Time(c.rng.ExpFloat64()*c.meanGap+0.5)
+}
+
 // Handle is an open-loop arrival: send one request, schedule the next.
+// At a constant rate the next arrival is drawn here: steadyArrival
+// inlines, nextArrival (with its thinning loop) does not.
 func (c *client) Handle(now engine.Time, _ any) {
-	if t, ok := c.nextArrival(now); ok {
+	if c.steady {
+		c.arrEv = c.m.at(c.steadyArrival(now), c, nil)
+	} else if t, ok := c.nextArrival(now); ok {
 		c.arrEv = c.m.at(t, c, nil)
 	}
 	c.send(now, nil)

@@ -90,6 +90,12 @@ func (m *Model) workDone(now engine.Time, a *attempt) {
 		m.trace.add(a.trace, "work", fmt.Sprintf("work at %s[%d]", in.svc.cfg.Name, in.idx), a.stepStart, now, "")
 	}
 	a.step++
+	if a.step >= len(a.site.handler.steps) {
+		// The handler's last step: what advance would do at once, without
+		// its frame (a call less on most requests).
+		m.complete(now, a)
+		return
+	}
 	m.advance(now, a)
 }
 
@@ -136,31 +142,20 @@ func (m *Model) childDone(now engine.Time, a *attempt, critical bool, st status)
 func (m *Model) complete(now engine.Time, a *attempt) {
 	in := a.inst
 	s := in.svc
-	st := stOK
+	// The status, the outcome the limit learns and the counter, decided
+	// together.
+	st, o, k := stOK, policies.Success, cOK
 	switch {
 	case a.failed:
-		st = stDepFailed
+		st, o, k = stDepFailed, policies.Error, cDepFailed
 	case in.faulty && in.faultError(a):
-		st = stError
+		st, o, k = stError, policies.Error, cError
 	case a.degraded:
-		st = stDegraded
-	}
-	o := policies.Success
-	if st == stError || st == stDepFailed {
-		o = policies.Error
+		st, k = stDegraded, cDegraded
 	}
 	in.release(now, a, o)
 	s.st.inc(m, now, cCompleted)
-	switch st {
-	case stOK:
-		s.st.inc(m, now, cOK)
-	case stDegraded:
-		s.st.inc(m, now, cDegraded)
-	case stError:
-		s.st.inc(m, now, cError)
-	case stDepFailed:
-		s.st.inc(m, now, cDepFailed)
-	}
+	s.st.inc(m, now, k)
 	sojourn := int64(now - a.arrived)
 	s.st.ivSojourn.record(sojourn, a.measured)
 	if a.measured {

@@ -100,46 +100,32 @@ var callMoves = [numCallPhases]uint16{
 	cpFallback:   1 << cpDone,
 }
 
-// attemptLegal and callLegal are the move tables as matrices of bool,
-// derived once from attemptMoves and callMoves and never written again:
-// looking a move up in them is cheap enough for attemptTo and callTo to
-// inline. They have a row for every value of a phase's byte (the rows past
-// the last phase are all false), so that the lookup needs no bounds check:
-// two instructions less on each of the ten or so moves of every request.
-var (
-	attemptLegal = legalMoves(attemptMoves[:])
-	callLegal    = legalMoves(callMoves[:])
-	noMoves      moveTable // no move legal: every move goes out of line
-)
-
-// moveTable is a matrix of legal moves, [from][to].
-type moveTable = [256][16]bool
+// moveSets is a move table as a model holds it (Model.attemptLegal): the
+// set of phases reachable from each value of a phase's byte (the rows past
+// the last phase are empty), so that the lookup needs no bounds check. It
+// is a value in the model, not a pointer to a shared matrix: a move with a
+// constant target is then one load and one bit test off the model
+// (three instructions, not seven, on each of some eight moves a request).
+type moveSets = [256]uint16
 
 // setObserver sets the model's observer (nil: none) and the move tables
-// that go with it (Model.attemptLegal).
+// that go with it (Model.attemptLegal): the package's, or with an
+// observer none, so that every move goes out of line to be checked and
+// observed.
 func (m *Model) setObserver(f func(transition)) {
 	m.observe = f
-	m.attemptLegal, m.callLegal = &attemptLegal, &callLegal
-	if f != nil {
-		m.attemptLegal, m.callLegal = &noMoves, &noMoves
+	m.attemptLegal, m.callLegal = moveSets{}, moveSets{}
+	if f == nil {
+		copy(m.attemptLegal[:], attemptMoves[:])
+		copy(m.callLegal[:], callMoves[:])
 	}
 }
 
-// Both kinds of phase fit the 16 bits of a move set and the matrices.
+// Both kinds of phase fit the 16 bits of a move set.
 var (
 	_ [16 - numAttemptPhases]struct{}
 	_ [16 - numCallPhases]struct{}
 )
-
-// legalMoves expands the bit sets moves[from] into a matrix of bool.
-func legalMoves(moves []uint16) (t moveTable) {
-	for from, set := range moves {
-		for to := range t[from] {
-			t[from][to] = set&(1<<to) != 0
-		}
-	}
-	return t
-}
 
 // transition is one step of a request's life, as the model's observer
 // sees it (see Model.observe).
@@ -155,7 +141,7 @@ type transition struct {
 // check's failure and the observer are handled out of line, keeping the
 // common path to a table lookup.
 func (m *Model) attemptTo(now engine.Time, a *attempt, to attemptPhase, why string) {
-	if !m.attemptLegal[a.phase][to] {
+	if m.attemptLegal[a.phase]&(1<<to) == 0 {
 		m.attemptStep(a, to, why)
 	}
 	a.phase = to
@@ -170,7 +156,7 @@ func (m *Model) attemptStep(a *attempt, to attemptPhase, why string) {
 
 // callTo moves c to phase to, or panics if the move is impossible.
 func (m *Model) callTo(now engine.Time, c *call, to callPhase, why string) {
-	if !m.callLegal[c.phase][to] {
+	if m.callLegal[c.phase]&(1<<to) == 0 {
 		m.callStep(c, to, why)
 	}
 	c.phase = to

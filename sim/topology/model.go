@@ -71,10 +71,10 @@ type Model struct {
 	observe func(transition)
 	// attemptLegal and callLegal are the move tables attemptTo and callTo
 	// look a move up in (lifecycle.go): the package's, or with an
-	// observer, noMoves, which sends every move out of line to be checked
+	// observer, none, which sends every move out of line to be checked
 	// and observed. So a move costs one lookup, not a lookup and a test of
 	// observe.
-	attemptLegal, callLegal *moveTable
+	attemptLegal, callLegal moveSets
 }
 
 // OnProgress makes the run call f after every time-series interval, with

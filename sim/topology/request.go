@@ -56,10 +56,27 @@ func (l *userList) remove(u *userReq) {
 
 // call is one logical call from a caller (a client, or a handler running
 // at a service) to a dependency, with its retries.
+//
+// Its first fields are set by startCall for every call (phase by the
+// pool), so the pool does not zero them; the rest, a callState, it does.
 type call struct {
 	site      *callSite
-	ownerJob  *attempt // the handler execution that made the call, or nil
-	ownerUser *userReq // the user request, for a client's call, or nil
+	ownerJob  *attempt          // the handler execution that made the call, or nil
+	ownerUser *userReq          // the user request, for a client's call, or nil
+	dl        deadline.Deadline // the owner's deadline; zero: none
+	started   engine.Time
+	next      *call
+	trace     int32
+	userID    uint32 // the user request's identities (sticky.go)
+	keyID     uint32
+	prio      policies.Priority
+	phase     callPhase
+	critical  bool
+	callState
+}
+
+// callState is the part of a call that the pool zeroes.
+type callState struct {
 	// sibPrev and sibNext link the calls of one ownerJob whose service
 	// cancels (attempt.kids), so that a cancelled handler finds them.
 	sibPrev, sibNext *call
@@ -67,31 +84,22 @@ type call struct {
 	// on detached (no propagated cancellation); work done for it after
 	// that is wasted.
 	orphanedAt engine.Time
-	dl         deadline.Deadline // the owner's deadline; zero: none
-	rs         retry.Call        // retry state
-	cur        *attempt          // attempt in flight, nil while backing off
-	hg         *hedging          // a hedged call's state once started (hedge.go); nil otherwise
-	retryEv    engine.EventID    // pending retry or cache lookup
-	started    engine.Time
+	rs         retry.Call     // retry state
+	cur        *attempt       // attempt in flight, nil while backing off
+	hg         *hedging       // a hedged call's state once started (hedge.go); nil otherwise
+	retryEv    engine.EventID // pending retry or cache lookup
 
 	// Guards.
 	permit     breaker.Permit  // the breaker's permit, when hasPermit
 	ticket     bulkhead.Ticket // waiting for a slot, when waitEv != 0
 	waitEv     engine.EventID
 	retryAfter time.Duration // the last rejection's Retry-After hint
-	next       *call
 
-	// The small fields last, packed: the record is zeroed for every call.
-	trace     int32
-	tparent   int32  // traced: the span its attempts are children of (tracespans.go)
-	userID    uint32 // the user request's identities (sticky.go)
-	keyID     uint32
-	prio      policies.Priority
+	// The small fields last, packed.
+	tparent   int32 // traced: the span its attempts are children of (tracespans.go)
 	failO     policies.Outcome
 	failSt    status // the failure a deferred refusal reports
-	phase     callPhase
-	critical  bool
-	cacheMiss bool // went past a cache: a timely success fills it
+	cacheMiss bool   // went past a cache: a timely success fills it
 	orphaned  bool
 	hasPermit bool
 	holdsSlot bool           // holds a bulkhead slot
@@ -116,12 +124,31 @@ const (
 )
 
 // attempt is one try of a call and, at the callee, its execution.
+//
+// Its first fields are set by send for every attempt (step by start,
+// phase by the pool), so the pool does not zero them; the rest, an
+// attemptState, it does: 160 bytes zeroed rather than 232, about 14
+// instructions less on every attempt.
 type attempt struct {
-	call    *call // nil once the caller no longer waits for it
-	site    *callSite
+	call   *call // nil once the caller no longer waits for it
+	site   *callSite
+	num    int // the attempt's number in its call, from 1
+	sent   engine.Time
+	step   int
+	permit breaker.Permit // breaker inside retry: this attempt's permit
+	next   *attempt
+	trace  int32
+	userID uint32 // the user request's identities (sticky.go)
+	keyID  uint32
+	phase  attemptPhase
+	prio   policies.Priority
+	paid   budget.Receipt // what the call's token budget took for this attempt; 0: a first attempt
+	attemptState
+}
+
+// attemptState is the part of an attempt that the pool zeroes.
+type attemptState struct {
 	inst    *instance
-	num     int // the attempt's number in its call, from 1
-	sent    engine.Time
 	arrived engine.Time
 	started engine.Time
 
@@ -129,15 +156,13 @@ type attempt struct {
 
 	// Execution at the callee.
 	dl         deadline.Deadline // the request's deadline as propagated; zero: none
-	step       int
-	pending    int // outstanding child calls
-	runIdx     int // index in the instance's running list
+	pending    int               // outstanding child calls
+	runIdx     int               // index in the instance's running list
 	workStart  engine.Time
 	workEv     engine.EventID
-	permit     breaker.Permit // breaker inside retry: this attempt's permit
-	limTok     limit.Token    // the callee's concurrency-limit token, if holdsLim
-	retryAfter time.Duration  // a shedding callee's hint
-	stepStart  engine.Time    // when the current work step began
+	limTok     limit.Token   // the callee's concurrency-limit token, if holdsLim
+	retryAfter time.Duration // a shedding callee's hint
+	stepStart  engine.Time   // when the current work step began
 	// In the FIFO queue: its sequence number there (fifo.remove) and the
 	// event at its deadline. qExpired (below): the deadline passed while
 	// it was queued (AtDequeue), so it already stopped counting as in the
@@ -149,24 +174,16 @@ type attempt struct {
 	// the handler's outstanding calls.
 	gaveUp engine.Time
 	kids   *call
-	next   *attempt
 
-	// The small fields last, packed: the record is zeroed for every
-	// attempt.
-	trace    int32
-	tspan    int32  // traced: its CLIENT span (tracespans.go)
-	userID   uint32 // the user request's identities (sticky.go)
-	keyID    uint32
-	phase    attemptPhase
+	// The small fields last, packed.
+	tspan    int32      // traced: its CLIENT span (tracespans.go)
 	caller   callerView // whether the caller still waits for it
 	status   status
-	prio     policies.Priority
 	degraded bool
 	failed   bool
 	measured bool // arrived inside the measurement window
 	holdsLim bool
 	qExpired bool
-	paid     budget.Receipt // what the call's token budget took for this attempt; 0: a first attempt
 }
 
 // pools recycle the request records so that memory is bounded by what is
@@ -194,10 +211,13 @@ func (p *pools) putUser(u *userReq) {
 	p.users = u
 }
 
+// call returns a call in phase new, its callState zeroed; the caller
+// (startCall) sets the rest.
 func (p *pools) call() *call {
 	if c := p.calls; c != nil {
 		p.calls = c.next
-		*c = call{}
+		c.callState = callState{}
+		c.phase = cpNew
 		return c
 	}
 	return new(call)
@@ -225,11 +245,14 @@ func (p *pools) hedging() *hedging {
 	return new(hedging)
 }
 
+// attempt returns an attempt in phase new, its attemptState zeroed; the
+// caller (send) sets the rest.
 func (p *pools) attempt() *attempt {
 	p.live++
 	if a := p.attempts; a != nil {
 		p.attempts = a.next
-		*a = attempt{}
+		a.attemptState = attemptState{}
+		a.phase = apNew
 		return a
 	}
 	p.allocated++
