@@ -34,7 +34,11 @@ func (m *Model) startCall(now engine.Time, site *callSite, job *attempt, user *u
 		b.CallStarted(now.Duration())
 	}
 	m.sending++
-	m.enterBulkhead(now, c)
+	if site.guards.enter {
+		m.enterBulkhead(now, c)
+	} else {
+		m.dispatch(now, c) // no guard to pass (guards.enter)
+	}
 	m.sending--
 	return c
 }

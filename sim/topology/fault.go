@@ -152,6 +152,7 @@ func (m *Model) killSwitch(now engine.Time, target, caller string, on bool, labe
 	for _, s := range m.sites {
 		if s.callee == target && (caller == "" || s.caller == caller) {
 			s.guards.killed = on
+			s.guards.enter = s.guards.holds || on
 			if fe := s.guards.feature; fe != nil && on {
 				fe.Kill(now.Duration(), label)
 			} else if fe != nil {

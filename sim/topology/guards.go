@@ -42,9 +42,19 @@ type siteGuards struct {
 	limitsRetries bool
 	// sendGate: sendAttempt has more to do than send (a hedge to start, a
 	// breaker inside the retry loop to ask). Set by callSite.finish.
-	sendGate    bool
+	sendGate bool
+	// holds: a call may hold something here (a bulkhead slot or ticket,
+	// a breaker permit around the whole call, a place in retryConc's
+	// count); releaseCall asks releaseGuards only then. Set by
+	// callSite.finish.
+	holds bool
+	// enter: startCall has more to do than dispatch (holds, or the kill
+	// switch is on). Set by callSite.finish and killSwitch. Without it,
+	// startCall dispatches at once: two calls fewer per call started
+	// (-33 M instructions in mm10).
+	enter       bool
 	retryConc   *budget.Concurrency
-	inflight    int  // calls in flight through the site, for retryConc
+	inflight    int  // calls in flight through the site, counted for retryConc only
 	killed      bool // a kill switch is on: the fallback answers
 	fallback    *FallbackConfig
 	fallbackLat dist.Dist
@@ -137,7 +147,9 @@ func (m *Model) fallbackServes(now engine.Time, c *call) bool {
 // A killed feature answers from its fallback without calling at all.
 func (m *Model) enterBulkhead(now engine.Time, c *call) {
 	g := &c.site.guards
-	g.inflight++
+	if g.retryConc != nil {
+		g.inflight++
+	}
 	if g.killed {
 		c.site.st.inc(m, now, sKilled)
 		m.failLater(now, c, policies.Cancelled, stKilled, "the kill switch is on")

@@ -258,31 +258,18 @@ func (in *instance) release(now engine.Time, a *attempt, o policies.Outcome) {
 }
 
 // releaseCall gives back everything c holds, whatever its phase: its
-// pending timer, its bulkhead ticket or slot, its breaker permit (recorded
-// with outcome o), its hold on the retry budget, its count in flight, and
+// pending timer, what it holds at the site's guards (releaseGuards), and
 // the attempt in flight, which its caller abandons. It is the one place
-// that does, for every way a call ends; it runs once per call.
+// that does, for every way a call ends; it runs once per call. At a site
+// whose guards hold nothing (guards.holds) their release is skipped: a
+// call and six tests fewer per call (M/M/10).
 func (m *Model) releaseCall(now engine.Time, c *call, o policies.Outcome) {
-	g := &c.site.guards
 	if c.retryEv != 0 {
 		m.sim.Cancel(c.retryEv)
 		c.retryEv = 0
 	}
-	if c.phase == cpWaitSlot {
-		m.sim.Cancel(c.waitEv)
-		c.waitEv = 0
-		g.bulkhead.Cancel(c.ticket)
-		delete(g.waiting, c.ticket)
-	}
-	m.releaseRetrySlot(c)
-	g.inflight--
-	if c.hasPermit {
-		c.hasPermit = false
-		m.breakerRecord(now, c.site, c.permit, o, now.Sub(c.started))
-	}
-	if c.holdsSlot {
-		c.holdsSlot = false
-		m.releaseSlot(now, c.site)
+	if c.site.guards.holds {
+		m.releaseGuards(now, c, o)
 	}
 	if a := c.cur; a != nil {
 		m.sim.Cancel(a.timeoutEv)
@@ -295,5 +282,30 @@ func (m *Model) releaseCall(now engine.Time, c *call, o policies.Outcome) {
 		m.noteAttempt(now, a, "abandoned: its caller gave up")
 		m.pool.releaseAttempt(a)
 		m.callerGone(now, a)
+	}
+}
+
+// releaseGuards gives back what c holds at its site's guards: its
+// bulkhead ticket or slot, its breaker permit (recorded with outcome o),
+// its hold on the retry budget and its count in flight.
+func (m *Model) releaseGuards(now engine.Time, c *call, o policies.Outcome) {
+	g := &c.site.guards
+	if c.phase == cpWaitSlot {
+		m.sim.Cancel(c.waitEv)
+		c.waitEv = 0
+		g.bulkhead.Cancel(c.ticket)
+		delete(g.waiting, c.ticket)
+	}
+	m.releaseRetrySlot(c)
+	if g.retryConc != nil {
+		g.inflight--
+	}
+	if c.hasPermit {
+		c.hasPermit = false
+		m.breakerRecord(now, c.site, c.permit, o, now.Sub(c.started))
+	}
+	if c.holdsSlot {
+		c.holdsSlot = false
+		m.releaseSlot(now, c.site)
 	}
 }

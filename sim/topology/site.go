@@ -92,13 +92,16 @@ func (s *callSite) name() string { return s.caller + "->" + s.callee + "/" + s.o
 
 // finish sets the site's flags that keep the common path short: whether
 // any policy learns from attempts, whether sending has more to do than
-// send, and whether the budget earns per call.
+// send, whether a call may hold or must pass a guard, and whether the
+// budget earns per call.
 func (s *callSite) finish() {
 	g := &s.guards
 	g.perCall, _ = g.budget.(*budget.PerCall)
 	g.perAttempt = g.budget != nil || g.breaker != nil && g.breakerInside || g.retryGate != nil || s.target.outlier != nil
 	g.sendGate = s.hedge != nil || g.breaker != nil && g.breakerInside
 	g.limitsRetries = g.retryGate != nil || g.budget != nil || g.retryConc != nil
+	g.holds = g.bulkhead != nil || g.breaker != nil && !g.breakerInside || g.retryConc != nil
+	g.enter = g.holds || g.killed
 }
 
 // buildTimeout sets the site's timeout timers: a lane for a constant
