@@ -260,10 +260,19 @@ func (in *instance) release(now engine.Time, a *attempt, o policies.Outcome) {
 // releaseCall gives back everything c holds, whatever its phase: its
 // pending timer, what it holds at the site's guards (releaseGuards), and
 // the attempt in flight, which its caller abandons. It is the one place
-// that does, for every way a call ends; it runs once per call. At a site
-// whose guards hold nothing (guards.holds) their release is skipped: a
-// call and six tests fewer per call (M/M/10).
+// that does, for every way a call ends; it runs once per call. The test
+// for anything to give back inlines, and the release is out of line
+// (releaseHeld): a call that holds nothing, the common end of a call
+// answered, costs no call (-12 M instructions in mm10).
 func (m *Model) releaseCall(now engine.Time, c *call, o policies.Outcome) {
+	if c.retryEv != 0 || c.cur != nil || c.site.guards.holds {
+		m.releaseHeld(now, c, o)
+	}
+}
+
+// releaseHeld is releaseCall's release. At a site whose guards hold
+// nothing (guards.holds) their release is skipped.
+func (m *Model) releaseHeld(now engine.Time, c *call, o policies.Outcome) {
 	if c.retryEv != 0 {
 		m.sim.Cancel(c.retryEv)
 		c.retryEv = 0
