@@ -178,6 +178,15 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 		} else {
 			in.outstanding--
 		}
+		if m.sending > 0 && !a.site.hasNet && m.observe == nil {
+			// respond, written out for an attempt refused while its
+			// caller sends: the same event by the same call (-13 M in
+			// the retry storm).
+			a.status = stRejected
+			m.attemptTo(now, a, apResponding, "")
+			m.after(0, &m.hResponse, a)
+			return
+		}
 		m.respond(now, a, stRejected)
 	}
 }
