@@ -21,7 +21,7 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 		}
 		st := &steps[a.step]
 		if st.Kind == WorkStep {
-			d := in.workTime(in.stuck(a, st.Work.DrawFrom(s.rng)))
+			d := in.shape(a, st.Work.DrawFrom(s.rng))
 			if a.phase != apWorking {
 				m.attemptTo(now, a, apWorking, "")
 			}

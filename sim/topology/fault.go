@@ -214,6 +214,7 @@ func (m *Model) activeFaults(in *instance, f *fault, on bool) {
 	}
 	in.errRate = 1 - ok
 	in.faulty = in.errRate > 0 || len(in.sticky) > 0
+	in.shaped = in.latMult != 1 || in.latAdd != 0 || len(in.sticky) > 0 || in.svc.cfg.Contention > 0
 }
 
 // crash takes the instance down: queued requests are refused and running
