@@ -177,8 +177,7 @@ func (m *Model) send(now engine.Time, c *call, ca *cache) {
 // exponential, cut to the deadline) and, with propagation, tells the
 // callee when its caller will stop waiting. A drawn timeout goes out of
 // line (armDrawnTimeout), so that the common path, a constant timeout or
-// none, tests little; a constant timeout is cut to the deadline here, as
-// timeoutOf would.
+// none, tests little and asks timeoutOf only when there is a deadline.
 func (m *Model) armTimeout(now engine.Time, a *attempt, c *call, site *callSite) {
 	if site.toRng != nil {
 		m.armDrawnTimeout(now, a, c, site)
@@ -193,19 +192,8 @@ func (m *Model) armTimeout(now engine.Time, a *attempt, c *call, site *callSite)
 			a.dl = a.dl.WithTimeout(now.Duration(), site.to.Attempt())
 		}
 	}
-	// timeoutOf, written out: the call to it was some 9 instructions per
-	// attempt in the retry storm (-12 M there).
-	if at, knows := c.dl.Expiry(); knows && (m.propagate || c.ownerUser != nil) {
-		to, cut := time.Duration(0), true // expired: time out at once
-		switch {
-		case c.dl.Expired(now.Duration()):
-		case site.to == nil:
-			to = c.dl.Remaining(now.Duration())
-		default:
-			to = site.to.Effective(now.Duration(), at)
-			cut = to < site.to.Attempt() // site.timeout, as the policy holds it
-		}
-		if cut {
+	if c.dl.IsSet() {
+		if to, cut := m.timeoutOf(now, c); cut {
 			a.timeoutEv = m.after(to, &m.hTimeout, a)
 			return
 		}
