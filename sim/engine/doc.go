@@ -29,7 +29,10 @@
 // an immediate retry or an answer delivered after its sender returns, skip
 // the heap: they already come in (time, sequence) order, so a FIFO ring
 // holds them, and the loop fires its head unless the heap's root is for
-// the same instant and was scheduled earlier.
+// the same instant and was scheduled earlier. An event for the current
+// instant that no one will cancel, scheduled when nothing else is pending
+// for the instant, is the next to fire whatever comes after it: Then keeps
+// it in a slot of its own, with no record, no queue entry and no EventID.
 //
 // Timeouts are the most common event and are usually cancelled. A Lane is a
 // FIFO for events that all share one constant delay: since their times are

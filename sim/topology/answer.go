@@ -132,7 +132,7 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 		} else {
 			c.rs = d.Next
 			m.callTo(now, c, cpBackoff, "")
-			c.retryEv = m.at(engine.Time(d.At), &m.hRetry, c)
+			c.retryEv = m.retryAt(now, engine.Time(d.At), c)
 			return
 		}
 	}
@@ -160,7 +160,7 @@ func (m *Model) retryChecked(now engine.Time, c *call, o policies.Outcome, st st
 	if m.observe != nil {
 		m.noteCall(now, c, "retry at "+time.Duration(d.At).String()+" after "+o.String())
 	}
-	c.retryEv = m.at(engine.Time(d.At), &m.hRetry, c)
+	c.retryEv = m.retryAt(now, engine.Time(d.At), c)
 }
 
 // retryDenied counts a retry the policy or a limiter refused, by reason.

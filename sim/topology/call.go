@@ -228,7 +228,7 @@ func (m *Model) deliverAttempt(now engine.Time, a *attempt, site *callSite, inst
 		site.target.st.inc(m, now, cRejected)
 		a.status = stRejected
 		m.attemptTo(now, a, apResponding, "no instance is up: refused")
-		m.after(0, &m.hResponse, a)
+		m.soon(&m.hResponse, a)
 		return
 	}
 	a.inst = inst

@@ -207,7 +207,7 @@ func (m *Model) respond(now engine.Time, a *attempt, st status) {
 	if m.sending > 0 {
 		// Answered while its caller is still sending: deliver it by an
 		// event, so the caller is not re-entered.
-		m.after(0, &m.hResponse, a)
+		m.soon(&m.hResponse, a)
 		return
 	}
 	m.response(now, a)

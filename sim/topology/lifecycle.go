@@ -273,10 +273,12 @@ func (m *Model) releaseCall(now engine.Time, c *call, o policies.Outcome) {
 // releaseHeld is releaseCall's release. At a site whose guards hold
 // nothing (guards.holds) their release is skipped.
 func (m *Model) releaseHeld(now engine.Time, c *call, o policies.Outcome) {
-	if c.retryEv != 0 {
+	if c.retryEv == thenEvent {
+		m.sim.CancelThen()
+	} else if c.retryEv != 0 {
 		m.sim.Cancel(c.retryEv)
-		c.retryEv = 0
 	}
+	c.retryEv = 0
 	if c.site.guards.holds {
 		m.releaseGuards(now, c, o)
 	}

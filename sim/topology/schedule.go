@@ -39,6 +39,31 @@ func (m *Model) after(d time.Duration, h engine.Handler, arg any) engine.EventID
 	return id
 }
 
+// soon schedules h.Handle(now, arg) for the current instant, for an event
+// no one cancels: by the engine's Then when nothing else is pending for
+// the instant (no record, no queue slot), else as after(0) would. Either
+// way it fires where after(0) would fire it (engine.Sim.Then).
+func (m *Model) soon(h engine.Handler, arg any) {
+	if !m.sim.Then(h, arg) {
+		m.after(0, h, arg)
+	}
+}
+
+// thenEvent is the EventID a call keeps for a retry that the engine's Then
+// took (retryAt): no record has its index, so Cancel ignores it, and
+// releaseHeld cancels it with CancelThen.
+const thenEvent = ^engine.EventID(0)
+
+// retryAt schedules c's retry at t, and returns what c.retryEv keeps: an
+// immediate retry through the engine's Then when it can (thenEvent), as
+// the storm's retries are; any other through at.
+func (m *Model) retryAt(now, t engine.Time, c *call) engine.EventID {
+	if t == now && m.sim.Then(&m.hRetry, c) {
+		return thenEvent
+	}
+	return m.at(t, &m.hRetry, c)
+}
+
 // source returns the model's random stream of the given name as a
 // dist.Source (engine.Sim.SeedStream): the stream Stream(name) would give,
 // for the draws made per event, which a Source makes without an interface

@@ -189,7 +189,7 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 			// the retry storm).
 			a.status = stRejected
 			m.attemptTo(now, a, apResponding, "")
-			m.after(0, &m.hResponse, a)
+			m.soon(&m.hResponse, a)
 			return
 		}
 		m.respond(now, a, stRejected)
