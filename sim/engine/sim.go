@@ -155,10 +155,11 @@ func (s *Sim) Cancel(id EventID) bool {
 	if uint(idx) >= uint(len(s.recs)) {
 		return false
 	}
-	if s.recs[idx].gen != uint32(id>>32) {
+	r := &s.recs[idx]
+	if r.gen != uint32(id>>32) {
 		return false
 	}
-	s.release(idx)
+	s.release(r, idx)
 	return true
 }
 
@@ -247,7 +248,7 @@ func (s *Sim) run(limit Time) {
 			continue // cancelled; settle removes it
 		}
 		h, arg := r.h, r.arg
-		s.release(e.idx)
+		s.release(r, e.idx)
 		s.now = e.at
 		s.fired++
 		if s.fired == s.nextCheck {
@@ -302,7 +303,7 @@ func (s *Sim) fireNext(limit Time) bool {
 			continue // cancelled
 		}
 		h, arg := r.h, r.arg
-		s.release(e.idx)
+		s.release(r, e.idx)
 		s.now = e.at
 		s.fired++
 		if s.fired == s.nextCheck {
@@ -333,6 +334,8 @@ func (s *Sim) settle() {
 }
 
 // alloc stores an event's payload and returns its slot and generation.
+// Its first branch is allocFree, written out: as a call it made alloc too
+// big to inline.
 func (s *Sim) alloc(h Handler, arg any) (uint32, uint32) {
 	s.pending++
 	if s.free != 0 {
@@ -349,9 +352,21 @@ func (s *Sim) alloc(h Handler, arg any) (uint32, uint32) {
 	return uint32(len(s.recs) - 1), 0
 }
 
-// release frees a live record, making every entry pointing at it stale.
-func (s *Sim) release(idx uint32) {
+// allocFree is alloc when a record is free (s.free != 0): no append, so
+// that a caller's fast path that uses it keeps its arguments in registers.
+func (s *Sim) allocFree(h Handler, arg any) (uint32, uint32) {
+	s.pending++
+	idx := s.free - 1
 	r := &s.recs[idx]
+	s.free = r.next
+	r.h, r.arg = h, arg
+	return idx, r.gen
+}
+
+// release frees r, the live record at index idx, making every entry
+// pointing at it stale. Its callers have r at hand: taking it, not the
+// index alone, spares an index test and an address computation.
+func (s *Sim) release(r *record, idx uint32) {
 	r.gen++
 	r.next = s.free
 	s.free = idx + 1
