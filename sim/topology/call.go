@@ -153,20 +153,28 @@ func (m *Model) send(now engine.Time, c *call, ca *cache) {
 	if n > 1 {
 		site.st.inc(m, now, sRetries)
 	}
-	// Without a timeout, a deadline or propagation (M/M/10) armTimeout
-	// has nothing to do: the call is skipped (-20 M instructions there).
-	if site.lane != nil || site.toRng != nil || c.dl.IsSet() || m.propagate {
-		m.armTimeout(now, a, c, site)
-	}
-	m.sending++
 	inst := site.target.pickOnly()
 	if inst == nil {
 		inst = site.target.pick()
 	}
+	// An attempt refused at the door has its answer on the way for this
+	// instant: its timeout, due later, would only be cancelled by it, so
+	// it is not scheduled (refusesAtOnce). Without a timeout, a deadline
+	// or propagation (M/M/10) armTimeout has nothing to do: the call is
+	// skipped (-20 M instructions there).
+	var door bool
+	if site.lane != nil || site.toRng != nil || c.dl.IsSet() || m.propagate {
+		door = inst != nil && !site.hasNet && inst.refusesAtOnce()
+		m.armTimeout(now, a, c, site, !door)
+	}
+	m.sending++
 	if inst != nil && !site.hasNet {
 		a.inst = inst
 		inst.outstanding++
 		inst.arrive(now, a)
+		if door && a.phase != apResponding {
+			panic("topology: an attempt refusesAtOnce foresaw was not refused")
+		}
 	} else {
 		m.deliverAttempt(now, a, site, inst)
 	}
@@ -175,12 +183,15 @@ func (m *Model) send(now engine.Time, c *call, ca *cache) {
 
 // armTimeout schedules a's timeout (the site's, constant or drawn when
 // exponential, cut to the deadline) and, with propagation, tells the
-// callee when its caller will stop waiting. A drawn timeout goes out of
-// line (armDrawnTimeout), so that the common path, a constant timeout or
-// none, tests little and asks timeoutOf only when there is a deadline.
-func (m *Model) armTimeout(now engine.Time, a *attempt, c *call, site *callSite) {
+// callee when its caller will stop waiting. With sched false it does all
+// but schedule a timeout after the current instant: the attempt's answer
+// is already due now (send), and every draw is still made. A drawn
+// timeout goes out of line (armDrawnTimeout), so that the common path, a
+// constant timeout or none, tests little and asks timeoutOf only when
+// there is a deadline.
+func (m *Model) armTimeout(now engine.Time, a *attempt, c *call, site *callSite, sched bool) {
 	if site.toRng != nil {
-		m.armDrawnTimeout(now, a, c, site)
+		m.armDrawnTimeout(now, a, c, site, sched)
 		return
 	}
 	// With propagation the callee learns when its caller will stop
@@ -194,29 +205,37 @@ func (m *Model) armTimeout(now engine.Time, a *attempt, c *call, site *callSite)
 	}
 	if c.dl.IsSet() {
 		if to, cut := m.timeoutOf(now, c); cut {
-			a.timeoutEv = m.after(to, &m.hTimeout, a)
+			m.armAfter(a, to, sched)
 			return
 		}
 	}
-	if site.lane != nil {
+	if site.lane != nil && (sched || site.lane.Delay() <= 0) {
 		a.timeoutEv = site.lane.Schedule(&m.hTimeout, a)
 	}
 }
 
 // armDrawnTimeout is armTimeout for an exponential timeout: this
 // attempt's own draw, cut to the deadline like a constant one.
-func (m *Model) armDrawnTimeout(now engine.Time, a *attempt, c *call, site *callSite) {
+func (m *Model) armDrawnTimeout(now engine.Time, a *attempt, c *call, site *callSite, sched bool) {
 	to := site.toExp.DrawFrom(site.toRng)
 	if c.dl.IsSet() {
 		if dto, dcut := m.timeoutOf(now, c); dcut && dto < to {
 			to = dto
 		}
 	}
-	a.timeoutEv = m.after(to, &m.hTimeout, a)
+	m.armAfter(a, to, sched)
 	// With propagation the callee learns when its caller will stop
 	// waiting: the deadline, shortened to the attempt's own timeout.
 	if m.propagate {
 		a.dl = c.dl.WithTimeout(now.Duration(), to)
+	}
+}
+
+// armAfter schedules a's timeout to after now, unless sched is false and
+// it is due after the current instant (armTimeout).
+func (m *Model) armAfter(a *attempt, to time.Duration, sched bool) {
+	if sched || to <= 0 {
+		a.timeoutEv = m.after(to, &m.hTimeout, a)
 	}
 }
 

@@ -136,6 +136,24 @@ func (s *service) capacity() int {
 	return s.cfg.Workers * len(s.insts)
 }
 
+// refusesAtOnce reports whether an attempt arriving now would be refused
+// at the door with no policy asked: the instance is up and admits without
+// shedding or a concurrency limit, has no free worker with an empty
+// queue, and its queue is full. arrive refuses exactly such an attempt (in
+// its default case, reached without enqueue), its answer on the way for
+// the current instant; send, foreseeing it, schedules no timeout for it,
+// and checks after the delivery that arrive did refuse it.
+//
+// It is arrive's test written for a FIFO queue, the only kind queueFull
+// finds full, so that it inlines: with no free worker or a queue that is
+// not empty (a full queue is, unless its capacity is 0), the first case
+// of arrive's switch does not start the attempt.
+func (in *instance) refusesAtOnce() bool {
+	n := in.queue.len()
+	return in.queueFull() && (n > 0 || in.busy >= in.capacity) &&
+		!in.down && in.adm.shed == nil && in.adm.limit == nil
+}
+
 // arrive admits attempt a: to a free worker, into the queue, or rejected.
 func (in *instance) arrive(now engine.Time, a *attempt) {
 	s := in.svc
