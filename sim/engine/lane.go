@@ -44,7 +44,7 @@ func (l *Lane) Delay() time.Duration { return l.delay }
 // Schedule schedules h.Handle(now+Delay(), arg). Cancel the returned
 // EventID with the Sim's Cancel.
 func (l *Lane) Schedule(h Handler, arg any) EventID {
-	return l.put(l.delay, 0, h, arg) // small enough to inline: one call per timeout
+	return l.schedule(l.sim.now, l.delay, h, arg) // small enough to inline: one call per timeout
 }
 
 // At schedules h.Handle(t, arg) and returns its EventID, for the Sim's
@@ -57,40 +57,37 @@ func (l *Lane) At(t Time, h Handler, arg any) (EventID, error) {
 	if s := l.sim; t < s.now || h == nil {
 		return 0, s.refuse(t, h)
 	}
-	return l.put(t.Sub(l.sim.now), 0, h, arg), nil
+	return l.schedule(t, 0, h, arg), nil
 }
 
-// put schedules h.Handle(Now()+d, arg) with sequence number seq, one
-// reserved (ScheduleReserved), or if seq is 0 the next: on the ring if that
-// keeps it in time order, else in the heap. Its common case, a timeout
-// joining a lane already queued, with room on the ring and a free record,
-// makes no call (-26 M instructions in the retry storm); the rest goes to
-// putSlow.
-func (l *Lane) put(d time.Duration, seq uint64, h Handler, arg any) EventID {
+// schedule puts the event at t+d on the lane's ring if that keeps the ring
+// in time order, and in the heap otherwise. It panics if h is nil. Its
+// common case, a timeout joining a lane already queued, with room on the
+// ring and a free record, makes no call (-26 M instructions in the retry
+// storm); the rest goes to scheduleSlow.
+func (l *Lane) schedule(t Time, d time.Duration, h Handler, arg any) EventID {
+	t = t.Add(d)
 	s := l.sim
-	t := s.now.Add(d)
-	if seq == 0 {
-		s.seq++
-		seq = s.seq
-	}
 	if h == nil || s.free == 0 || !l.queued || l.n == len(l.ring) || t < l.last {
-		return l.putSlow(t, seq, h, arg)
+		return l.scheduleSlow(t, h, arg)
 	}
 	idx, gen := s.allocFree(h, arg)
-	l.ring[(l.head+l.n)&(len(l.ring)-1)] = entry{at: t, seq: seq, idx: idx, gen: gen}
+	s.seq++
+	l.ring[(l.head+l.n)&(len(l.ring)-1)] = entry{at: t, seq: s.seq, idx: idx, gen: gen}
 	l.n++
 	l.last = t
 	return makeID(idx, gen)
 }
 
-// putSlow is put's general case.
-func (l *Lane) putSlow(t Time, seq uint64, h Handler, arg any) EventID {
+// scheduleSlow is schedule's general case, for the event at t.
+func (l *Lane) scheduleSlow(t Time, h Handler, arg any) EventID {
 	if h == nil {
 		panic("engine: nil handler")
 	}
 	s := l.sim
 	idx, gen := s.alloc(h, arg)
-	e := entry{at: t, seq: seq, idx: idx, gen: gen}
+	s.seq++
+	e := entry{at: t, seq: s.seq, idx: idx, gen: gen}
 	mask := len(l.ring) - 1
 	if l.n > 0 && t < l.last {
 		s.push(e)
