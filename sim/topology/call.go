@@ -203,13 +203,19 @@ func (m *Model) armTimeout(now engine.Time, a *attempt, c *call, site *callSite,
 			a.dl = a.dl.WithTimeout(now.Duration(), site.to.Attempt())
 		}
 	}
+	// Without sched, only a timeout for the current instant is
+	// scheduled, and timeoutOf gives one only for a deadline that has
+	// passed: for any other, nothing is left to do.
+	if !sched && !c.dl.Expired(now.Duration()) {
+		return
+	}
 	if c.dl.IsSet() {
 		if to, cut := m.timeoutOf(now, c); cut {
 			m.armAfter(a, to, sched)
 			return
 		}
 	}
-	if site.lane != nil && (sched || site.lane.Delay() <= 0) {
+	if sched && site.lane != nil { // a lane's delay is positive (buildTimeout)
 		a.timeoutEv = site.lane.Schedule(&m.hTimeout, a)
 	}
 }
