@@ -37,38 +37,20 @@ func (h *eventHeap) push(e entry) {
 }
 
 // insert adds e: in the vacant root's place if root is set (the root
-// entry is stale, see Sim.hole), else at the end. One call for both, so
-// that Sim.push inlines into At and the lanes.
+// entry is stale, see Sim.hole, or pop has just taken it), else at the
+// end (push). The sift-down from the root is written here, not called:
+// Sim.push, inlined into At, After and the lanes, then makes one call
+// where it made two (-16 M instructions in the retry storm).
+//
+// Where a node has all four children, the smallest is picked by a
+// branch-free tournament (before): the keys of a heap are in random
+// order, so a branch per comparison is mispredicted about half the time,
+// and picking among four by branches costs more than the loads.
 func (h *eventHeap) insert(e entry, root bool) {
-	if root {
-		h.siftDown(e)
+	if !root {
+		h.push(e)
 		return
 	}
-	h.push(e)
-}
-
-// pop removes and returns the minimum. The heap must not be empty. The
-// sift-down is a function of its own: built without a profile, the event
-// loop runs the retry storm 6 % faster that way (docs/performance.md).
-func (h *eventHeap) pop() entry {
-	s := *h
-	top := s[0]
-	n := len(s) - 1
-	last := s[n]
-	*h = s[:n]
-	if n > 0 {
-		h.siftDown(last)
-	}
-	return top
-}
-
-// siftDown places last in the vacant root and sifts it down: the entry
-// removed from the end, by pop, or a new entry taking the place of a fired
-// one (Sim.push). Where a node has all four children, the smallest is
-// picked by a branch-free tournament (before): the keys of a heap are in
-// random order, so a branch per comparison is mispredicted about half the
-// time, and picking among four by branches costs more than the loads.
-func (h *eventHeap) siftDown(last entry) {
 	s := *h
 	n := len(s)
 	// hole is the vacant node and c its first child. The nodes are reached
@@ -84,8 +66,8 @@ func (h *eventHeap) siftDown(last entry) {
 		m23 := 2 + before(&q[3], &q[2])
 		k := m01 ^ ((m01 ^ m23) & -before(&q[m23&3], &q[m01&1]))
 		m := &q[k&3]
-		if !m.less(&last) {
-			*hole = last
+		if !m.less(&e) {
+			*hole = e
 			return
 		}
 		*hole = *m
@@ -99,12 +81,25 @@ func (h *eventHeap) siftDown(last entry) {
 				m = j
 			}
 		}
-		if s[m].less(&last) {
+		if s[m].less(&e) {
 			*hole = s[m]
 			hole = &s[m]
 		}
 	}
-	*hole = last
+	*hole = e
+}
+
+// pop removes and returns the minimum. The heap must not be empty.
+func (h *eventHeap) pop() entry {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	last := s[n]
+	*h = s[:n]
+	if n > 0 {
+		h.insert(last, true)
+	}
+	return top
 }
 
 // before is a.less(b) as 1 or 0, computed without a branch: the borrow out
