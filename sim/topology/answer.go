@@ -132,7 +132,9 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 		} else {
 			c.rs = d.Next
 			m.callTo(now, c, cpBackoff, "")
-			c.retryEv = m.retryAt(now, engine.Time(d.At), c)
+			if c.retryEv = m.retryNow(now, engine.Time(d.At), c); c.retryEv == 0 {
+				c.retryEv = m.at(engine.Time(d.At), &m.hRetry, c)
+			}
 			return
 		}
 	}
@@ -160,7 +162,9 @@ func (m *Model) retryChecked(now engine.Time, c *call, o policies.Outcome, st st
 	if m.observe != nil {
 		m.noteCall(now, c, "retry at "+time.Duration(d.At).String()+" after "+o.String())
 	}
-	c.retryEv = m.retryAt(now, engine.Time(d.At), c)
+	if c.retryEv = m.retryNow(now, engine.Time(d.At), c); c.retryEv == 0 {
+		c.retryEv = m.at(engine.Time(d.At), &m.hRetry, c)
+	}
 }
 
 // retryDenied counts a retry the policy or a limiter refused, by reason.

@@ -68,7 +68,9 @@ func TestPendingRetryCancelledOnRelease(t *testing.T) {
 		}
 		c := m.pool.call()
 		c.site = m.clients[0].site
-		c.retryEv = m.retryAt(0, tc.at, c)
+		if c.retryEv = m.retryNow(0, tc.at, c); c.retryEv == 0 {
+			c.retryEv = m.at(tc.at, &m.hRetry, c)
+		}
 		if (c.retryEv == thenEvent) != tc.then || m.sim.Pending() != 1 {
 			t.Fatalf("%s: retry event %x, %d pending; want Then's: %v, 1 pending", tc.name, c.retryEv, m.sim.Pending(), tc.then)
 		}
