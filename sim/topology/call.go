@@ -165,7 +165,11 @@ func (m *Model) send(now engine.Time, c *call, ca *cache) {
 	var door bool
 	if site.lane != nil || site.toRng != nil || c.dl.IsSet() || m.propagate {
 		door = inst != nil && !site.hasNet && inst.refusesAtOnce()
-		m.armTimeout(now, a, c, site, !door)
+		// For an attempt refused at the door armTimeout only draws,
+		// propagates or times out a passed deadline (-11 M in the storm).
+		if !door || site.toRng != nil || m.propagate || c.dl.Expired(now.Duration()) {
+			m.armTimeout(now, a, c, site, !door)
+		}
 	}
 	m.sending++
 	if inst != nil && !site.hasNet {
