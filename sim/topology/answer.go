@@ -39,7 +39,7 @@ func outcomeOf(st status) policies.Outcome {
 func (m *Model) response(now engine.Time, a *attempt) {
 	if a.caller == cvAbandoned {
 		m.attemptTo(now, a, apDone, "answer discarded: the caller stopped waiting")
-		m.pool.releaseAttempt(a)
+		m.pool.free(a) // its caller and its callee are done with it
 		return
 	}
 	c := a.call
@@ -55,7 +55,7 @@ func (m *Model) response(now engine.Time, a *attempt) {
 	if a.site.guards.perAttempt {
 		m.attemptOutcome(now, a, outcomeOf(st))
 	}
-	m.pool.releaseAttempt(a)
+	m.pool.free(a) // answered and done: releaseAttempt's test holds
 	site := c.site
 	switch st {
 	case stOK, stDegraded:

