@@ -16,18 +16,28 @@ import (
 
 // userReq is one end-user request, from its intended send time to the
 // user's verdict.
+//
+// Its first fields are set by client.send for every request (prev and
+// succ by userList.push), so the pool does not zero them; the rest, a
+// userState, it does: 48 bytes zeroed rather than 96 (-1 M instructions
+// in mm10).
 type userReq struct {
 	client     *client
-	sent       engine.Time       // intended send time; latency is measured from here
+	sent       engine.Time // intended send time; latency is measured from here
+	measured   bool        // sent inside the measurement window
+	next       *userReq    // free list
+	prev, succ *userReq    // the model's list of requests in flight
+	userState
+}
+
+// userState is the part of a userReq that the pool zeroes.
+type userState struct {
 	dl         deadline.Deadline // when the user's patience runs out; zero: never
-	measured   bool              // sent inside the measurement window
 	call       *call
 	deadlineEv engine.EventID
-	trace      int32    // traced request number, 0 if not traced
-	userID     uint32   // its user, for sticky faults (sticky.go); 0 without
-	keyID      uint32   // its key, for sticky faults; 0 without
-	next       *userReq // free list
-	prev, succ *userReq // the model's list of requests in flight
+	trace      int32  // traced request number, 0 if not traced
+	userID     uint32 // its user, for sticky faults (sticky.go); 0 without
+	keyID      uint32 // its key, for sticky faults; 0 without
 }
 
 // userList is an intrusive doubly linked list of the user requests in
@@ -206,7 +216,7 @@ type pools struct {
 func (p *pools) user() *userReq {
 	if u := p.users; u != nil {
 		p.users = u.next
-		*u = userReq{}
+		u.userState = userState{}
 		return u
 	}
 	return new(userReq)
