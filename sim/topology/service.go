@@ -64,17 +64,14 @@ type instance struct {
 	busy     int // requests holding a worker or slot
 	queue    fifo
 	running  []*attempt // requests in service, for crashes
-	down     bool
-	parked   bool   // out of rotation by an instances action: drains, takes nothing new
-	epoch    uint32 // bumped by each crash; work from an older epoch is lost
+	out      outBits    // why callers' balancers skip it (down, parked, ...); 0: usable
+	epoch    uint32     // bumped by each crash; work from an older epoch is lost
 
 	outstanding int    // admitted or in transit, for the balancer
 	arrivals    uint64 // attempts that reached the instance in the window
 
 	adm         admission     // door and queue policies
-	ready       bool          // passes its readiness probe (callers' balancers skip it otherwise)
 	limitLogged int           // the concurrency limit last logged (events_hooks.go); 0 before the first
-	ejected     bool          // ejected by the callers' outlier detection
 	active      []*fault      // active latency and error faults
 	latMult     float64       // product of active latency faults' factors
 	latAdd      time.Duration // sum of their additions
@@ -101,7 +98,7 @@ func newService(m *Model, cfg *ServiceConfig) (*service, error) {
 	}
 	s.workers, s.queueCap, s.running = capacity, cfg.QueueCapacity, n
 	for i := 0; i < n; i++ {
-		s.insts = append(s.insts, &instance{svc: s, idx: i, capacity: capacity, latMult: 1, ready: true, shaped: cfg.Contention > 0})
+		s.insts = append(s.insts, &instance{svc: s, idx: i, capacity: capacity, latMult: 1, shaped: cfg.Contention > 0})
 	}
 	if n == 1 {
 		s.only = s.insts[0]
@@ -151,7 +148,7 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 		s.st.win[cOffered]++
 		in.arrivals++
 	}
-	if in.down {
+	if in.down() {
 		// Crashed while the request was in transit: the connection resets.
 		s.st.inc(m, now, cKilled)
 		in.leave(now, a, stError, policies.Error, "the instance is down: connection reset")
@@ -234,7 +231,7 @@ func (in *instance) start(now engine.Time, a *attempt) {
 
 // startNext fills free workers from the queue.
 func (in *instance) startNext(now engine.Time) {
-	for in.busy < in.capacity && !in.down {
+	for in.busy < in.capacity && !in.down() {
 		a := in.dequeue(now)
 		if a == nil {
 			return
