@@ -206,7 +206,11 @@ func (in *instance) start(now engine.Time, a *attempt) {
 		in.leave(now, a, stDropped, policies.Rejected, "dropped: its deadline passed before a worker took it")
 		return
 	}
-	if a.caller == cvAbandoned && s.cfg.Cancellation != CancelNever {
+	// m.cancels first: one test in a model where no service cancels,
+	// where most of the attempts a worker takes in the retry storm are
+	// abandoned, so that the test of a.caller went on to the service's
+	// configuration (-1.6 M instructions there).
+	if m.cancels && a.caller == cvAbandoned && s.cfg.Cancellation != CancelNever {
 		m.dropGone(now, a, "dropped at dequeue: its caller is gone")
 		return
 	}
