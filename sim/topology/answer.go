@@ -104,8 +104,15 @@ func (m *Model) attemptTimeout(now engine.Time, a *attempt) {
 	}
 	m.pool.releaseAttempt(a)
 	m.callerGone(now, a)
-	c.site.st.inc(m, now, sTimeouts)
-	c.site.target.st.inc(m, now, cTimedOut)
+	// The site's and its target's inc, with one warm-up test (-3 M in
+	// the retry storm).
+	site := c.site
+	site.st.iv[sTimeouts]++
+	site.target.st.iv[cTimedOut]++
+	if now >= m.warmup {
+		site.st.win[sTimeouts]++
+		site.target.st.win[cTimedOut]++
+	}
 	m.afterFailure(now, c, policies.Timeout, stTimeout)
 }
 
