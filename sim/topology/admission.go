@@ -99,9 +99,7 @@ func (in *instance) queueLen() int {
 // without calling enqueue, which does not inline (in the retry storm, more
 // than half of the attempts find the queue full). An adaptive LIFO queue
 // decides in enqueue.
-func (in *instance) queueFull() bool {
-	return in.adm.lifo == nil && in.svc.queueCap >= 0 && in.queue.len() >= in.svc.queueCap
-}
+func (in *instance) queueFull() bool { return in.queue.len() >= in.svc.fifoCap }
 
 // enqueue puts a in the queue if it has room; an adaptive LIFO queue's
 // is enqueueLIFO, out of line. A FIFO queue's room is arrive's test
