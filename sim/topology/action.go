@@ -164,7 +164,7 @@ func (a *action) run(now engine.Time, _ any) {
 		if s.queueCap >= 0 {
 			from = strconv.Itoa(s.queueCap)
 		}
-		s.queueCap = c.Int
+		s.setQueueCap(c.Int)
 		to = strconv.Itoa(c.Int)
 	case ActionKillSwitch:
 		from, to = "off", "on"

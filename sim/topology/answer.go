@@ -39,7 +39,7 @@ func outcomeOf(st status) policies.Outcome {
 func (m *Model) response(now engine.Time, a *attempt) {
 	if a.caller == cvAbandoned {
 		m.attemptTo(now, a, apDone, "answer discarded: the caller stopped waiting")
-		m.pool.releaseAttempt(a)
+		m.pool.free(a) // its caller and its callee are done with it
 		return
 	}
 	c := a.call
@@ -55,7 +55,7 @@ func (m *Model) response(now engine.Time, a *attempt) {
 	if a.site.guards.perAttempt {
 		m.attemptOutcome(now, a, outcomeOf(st))
 	}
-	m.pool.releaseAttempt(a)
+	m.pool.free(a) // answered and done: releaseAttempt's test holds
 	site := c.site
 	switch st {
 	case stOK, stDegraded:
@@ -104,8 +104,15 @@ func (m *Model) attemptTimeout(now engine.Time, a *attempt) {
 	}
 	m.pool.releaseAttempt(a)
 	m.callerGone(now, a)
-	c.site.st.inc(m, now, sTimeouts)
-	c.site.target.st.inc(m, now, cTimedOut)
+	// The site's and its target's inc, with one warm-up test (-3 M in
+	// the retry storm).
+	site := c.site
+	site.st.iv[sTimeouts]++
+	site.target.st.iv[cTimedOut]++
+	if now >= m.warmup {
+		site.st.win[sTimeouts]++
+		site.target.st.win[cTimedOut]++
+	}
 	m.afterFailure(now, c, policies.Timeout, stTimeout)
 }
 
@@ -137,8 +144,9 @@ func (m *Model) afterFailure(now engine.Time, c *call, o policies.Outcome, st st
 			}
 			return
 		}
+	} else {
+		site.st.inc(m, now, sFailed)
 	}
-	site.st.inc(m, now, sFailed)
 	m.finishCall(now, c, st)
 }
 
@@ -150,7 +158,6 @@ func (m *Model) retryChecked(now engine.Time, c *call, o policies.Outcome, st st
 	}
 	if !d.Retry {
 		m.retryDenied(now, c.site, d.Reason)
-		c.site.st.inc(m, now, sFailed)
 		m.finishCall(now, c, st)
 		return
 	}
@@ -167,12 +174,19 @@ func (m *Model) retryChecked(now engine.Time, c *call, o policies.Outcome, st st
 	}
 }
 
-// retryDenied counts a retry the policy or a limiter refused, by reason.
+// retryDenied counts a retry the policy or a limiter refused, by reason,
+// and the call's failure that follows: the three counts with one
+// warm-up test (-4 M instructions in the retry storm).
 func (m *Model) retryDenied(now engine.Time, site *callSite, r retry.Reason) {
-	if r < retry.Reason(len(site.st.denied)) && now >= m.warmup {
-		site.st.denied[r]++
+	site.st.iv[sRetryDenied]++
+	site.st.iv[sFailed]++
+	if now >= m.warmup {
+		if r < retry.Reason(len(site.st.denied)) {
+			site.st.denied[r]++
+		}
+		site.st.win[sRetryDenied]++
+		site.st.win[sFailed]++
 	}
-	site.st.inc(m, now, sRetryDenied)
 }
 
 // limitRetry asks the site's retry limiters, in order, about the retry d

@@ -83,11 +83,11 @@ func (s *service) logOutlier(now engine.Time, ev outlier.Event) {
 
 // logReadiness logs a readiness verdict that changed the instance's state.
 func (in *instance) logReadiness(now engine.Time, wasReady bool) {
-	if in.ready == wasReady {
+	if in.ready() == wasReady {
 		return
 	}
 	from, to := health.Ready.String(), health.Unready.String()
-	if in.ready {
+	if in.ready() {
 		from, to = to, from
 	}
 	in.svc.m.logEvent(now.Duration(), EventReadiness, in.name(), from, to, "")

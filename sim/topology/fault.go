@@ -119,7 +119,7 @@ func (f *fault) begin(now engine.Time, _ any) {
 	case CrashFault:
 		n := c.Count
 		for i := len(f.insts) - 1; i >= 0 && n > 0; i-- {
-			if in := f.insts[i]; !in.down {
+			if in := f.insts[i]; !in.down() {
 				in.crash(now)
 				f.crashed = append(f.crashed, in)
 				n--
@@ -170,7 +170,7 @@ func (f *fault) finish(now engine.Time, _ any) {
 		}
 	case CrashFault:
 		for _, in := range f.crashed {
-			in.down = false
+			in.mark(outDown, false)
 		}
 		f.crashed = nil
 		f.svc.syncWorkers(now)
@@ -223,7 +223,7 @@ func (m *Model) activeFaults(in *instance, f *fault, on bool) {
 func (in *instance) crash(now engine.Time) {
 	s := in.svc
 	m := s.m
-	in.down = true
+	in.mark(outDown, true)
 	in.epoch++
 	s.syncWorkers(now)
 	for _, a := range in.drainQueue() {

@@ -226,17 +226,15 @@ func (in *instance) leave(now engine.Time, a *attempt, st status, o policies.Out
 // in the queue, its worker, its place in the system's count, its
 // concurrency-limit token (the limit learns o) and its count in
 // outstanding. Every way an attempt leaves an instance goes through here.
+//
+// The phases are tested in order, a worker's first: a switch on the
+// phase was a binary search, three tests for the handler that completes,
+// where most releases come from (-1 M instructions in the retry storm,
+// -2 M in mm10).
 func (in *instance) release(now engine.Time, a *attempt, o policies.Outcome) {
 	s := in.svc
-	switch a.phase {
-	case apSending, apNetwork:
-		// Arrived and turned away before it was admitted.
-	case apQueued, apExpired:
-		in.leaveQueue(now, a)
-		in.leaveSystem(now, a)
-	case apAdmitted:
-		in.leaveSystem(now, a)
-	case apWorking, apCalling:
+	switch p := a.phase; {
+	case p == apWorking || p == apCalling:
 		if a.workEv != 0 {
 			s.m.sim.Cancel(a.workEv)
 			a.workEv = 0
@@ -245,6 +243,13 @@ func (in *instance) release(now engine.Time, a *attempt, o policies.Outcome) {
 		in.removeRunning(a)
 		s.st.busy.Add(int64(now), -1)
 		s.st.inSystem.Add(int64(now), -1)
+	case p == apSending || p == apNetwork:
+		// Arrived and turned away before it was admitted.
+	case p == apQueued || p == apExpired:
+		in.leaveQueue(now, a)
+		in.leaveSystem(now, a)
+	case p == apAdmitted:
+		in.leaveSystem(now, a)
 	default:
 		panic(fmt.Sprintf("topology: attempt to %s released in phase %s", a.site.name(), a.phase))
 	}

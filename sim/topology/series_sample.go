@@ -165,10 +165,10 @@ func (c *serviceColumns) samplePolicies(s *service, span float64) {
 	if c.ejected != nil || c.ready != nil {
 		ej, rd := 0, 0
 		for _, in := range s.insts {
-			if in.ejected {
+			if in.ejected() {
 				ej++
 			}
-			if in.ready {
+			if in.ready() {
 				rd++
 			}
 		}

@@ -111,13 +111,13 @@ func (h *livenessHandler) Handle(now engine.Time, arg any) {
 	w := s.watch
 	p := w.live[in.idx]
 	timeout := s.cfg.Guards.Liveness.Probe.Timeout
-	passed := !in.down && in.frozen(now, now+1) == 0 && in.oldestWait(now) <= timeout
+	passed := !in.down() && in.frozen(now, now+1) == 0 && in.oldestWait(now) <= timeout
 	if tr, changed := p.Observe(now.Duration(), passed, 0); changed && tr.To == health.Restarting {
 		if now >= s.m.warmup {
 			w.restarts++
 		}
 		in.logLiveness(now, health.Restarting)
-		if !in.down {
+		if !in.down() {
 			in.crash(now)
 		}
 		rt := s.cfg.Guards.Liveness.RestartTime
@@ -138,7 +138,7 @@ type restartHandler struct{ s *service }
 func (h *restartHandler) Handle(now engine.Time, arg any) {
 	s := h.s
 	in := arg.(*instance)
-	in.down = false
+	in.mark(outDown, false)
 	s.syncWorkers(now)
 	in.logLiveness(now, health.Live)
 	p := s.watch.live[in.idx]
@@ -161,12 +161,12 @@ func (s *service) applyOutlier(now engine.Time, ev outlier.Event) {
 	s.logOutlier(now, ev)
 	switch ev.Kind {
 	case outlier.Ejected:
-		in.ejected = true
+		in.mark(outEjected, true)
 		if now >= s.m.warmup {
 			s.outlier.ejections++
 		}
 	case outlier.Unejected:
-		in.ejected = false
+		in.mark(outEjected, false)
 	}
 }
 
@@ -192,7 +192,7 @@ func (h *probeHandler) Handle(now engine.Time, arg any) {
 	p := w.probes[in.idx]
 	// The probe is a request like any other: it fails while the instance
 	// is frozen, or when it would wait in the queue past its timeout.
-	passed := !in.down && in.frozen(now, now+1) == 0 && in.oldestWait(now) <= s.cfg.Guards.Readiness.Probe.Timeout
+	passed := !in.down() && in.frozen(now, now+1) == 0 && in.oldestWait(now) <= s.cfg.Guards.Readiness.Probe.Timeout
 	// A probe that includes a dependency pings its health: it fails while
 	// the dependency has no instance up.
 	for _, dep := range w.deps {
@@ -201,8 +201,8 @@ func (h *probeHandler) Handle(now engine.Time, arg any) {
 		}
 	}
 	if tr, changed := p.Observe(now.Duration(), passed, 0); changed {
-		was := in.ready
-		in.ready = tr.To == health.Ready || tr.To == health.Live
+		was := in.ready()
+		in.mark(outUnready, tr.To != health.Ready && tr.To != health.Live)
 		in.logReadiness(now, was)
 	}
 	if at, okAt := p.NextProbeAt(); okAt && engine.Time(at) > now {
@@ -213,7 +213,7 @@ func (h *probeHandler) Handle(now engine.Time, arg any) {
 // anyUp reports whether some instance of s is up, in rotation and ready.
 func (s *service) anyUp() bool {
 	for _, in := range s.insts {
-		if !in.down && !in.parked && in.ready {
+		if !in.down() && !in.parked() && in.ready() {
 			return true
 		}
 	}

@@ -10,7 +10,7 @@ import "github.com/ressim/ressim/sim/engine"
 func (s *service) syncWorkers(now engine.Time) {
 	n := 0
 	for _, in := range s.insts {
-		if !in.down && !in.parked {
+		if !in.down() && !in.parked() {
 			n += max(in.capacity, 0) // an action can lower it below what a fault removed
 		}
 	}
@@ -26,10 +26,10 @@ func (s *service) setRunning(now engine.Time, n int) {
 	s.running = n
 	for i, in := range s.insts {
 		parked := i >= n
-		if in.parked == parked {
+		if in.parked() == parked {
 			continue
 		}
-		in.parked = parked
+		in.mark(outParked, parked)
 		if !parked {
 			in.startNext(now)
 		}
