@@ -215,7 +215,7 @@ func (s *Sim) run(limit Time) {
 			if s.halt&haltStop != 0 || s.now > limit {
 				return
 			}
-			s.halt &^= haltThen // fireThen, by hand
+			s.halt &^= haltThen
 			s.pending--
 			s.fired++
 			if s.fired == s.nextCheck {
@@ -286,33 +286,38 @@ func (s *Sim) next(limit Time) (entry, bool) {
 // fireNext fires the earliest live event at or before limit and reports
 // whether it fired one. Stale entries met on the way are discarded.
 func (s *Sim) fireNext(limit Time) bool {
+	var h Handler
+	var arg any
 	if s.halt&haltThen != 0 { // Then took the earliest pending event
 		if s.now > limit {
 			return false
 		}
-		s.fireThen()
-		return true
+		s.halt &^= haltThen
+		s.pending--
+		h, arg = s.thenH, s.thenArg
+	} else {
+		for {
+			e, ok := s.next(limit)
+			if !ok {
+				return false
+			}
+			r := &s.recs[e.idx]
+			if r.gen != e.gen {
+				continue // cancelled
+			}
+			h, arg = r.h, r.arg
+			s.release(r, e.idx)
+			s.now = e.at
+			break
+		}
 	}
-	for {
-		e, ok := s.next(limit)
-		if !ok {
-			return false
-		}
-		r := &s.recs[e.idx]
-		if r.gen != e.gen {
-			continue // cancelled
-		}
-		h, arg := r.h, r.arg
-		s.release(r, e.idx)
-		s.now = e.at
-		s.fired++
-		if s.fired == s.nextCheck {
-			s.nextCheck += s.every
-			s.onCheck()
-		}
-		h.Handle(e.at, arg)
-		return true
+	s.fired++
+	if s.fired == s.nextCheck {
+		s.nextCheck += s.every
+		s.onCheck()
 	}
+	h.Handle(s.now, arg)
+	return true
 }
 
 // push adds e to the heap, in the place of the root if the root is the

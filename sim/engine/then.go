@@ -43,19 +43,6 @@ func (s *Sim) Then(h Handler, arg any) bool {
 	return true
 }
 
-// fireThen fires the event Then took: out of the event loop's line, so
-// that the loop's common path keeps its registers.
-func (s *Sim) fireThen() {
-	s.halt &^= haltThen
-	s.pending--
-	s.fired++
-	if s.fired == s.nextCheck {
-		s.nextCheck += s.every
-		s.onCheck()
-	}
-	s.thenH.Handle(s.now, s.thenArg)
-}
-
 // CancelThen cancels the event Then took, if it has not fired, and
 // reports whether it had not. At most one such event is pending at a
 // time, so a caller that knows its event was taken (Then returned true)
