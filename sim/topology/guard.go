@@ -21,12 +21,17 @@ type Guard interface {
 // Call it before Run.
 func (m *Model) SetGuard(g Guard) { m.guard = g }
 
-// installGuard hooks the guard into the engine.
+// installGuard hooks the guard into the engine, and in WebAssembly the
+// run's yield to the Go scheduler (yield_wasm.go).
 func (m *Model) installGuard() {
 	if m.guard == nil {
+		if yields {
+			m.sim.Every(GuardEvery, yield)
+		}
 		return
 	}
 	m.sim.Every(GuardEvery, func() {
+		yield()
 		if err := m.guard.Check(GuardEvery); err != nil && m.guardErr == nil {
 			m.guardErr = err
 			m.sim.Stop()
