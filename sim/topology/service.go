@@ -172,7 +172,7 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 		in.leave(now, a, stError, policies.Error, "the instance is down: connection reset")
 		return
 	}
-	if (in.adm.shed != nil || in.adm.limit != nil) && !in.admit(now, a) {
+	if in.adm.door && !in.admit(now, a) {
 		return
 	}
 	switch {
