@@ -240,7 +240,9 @@ func (in *instance) release(now engine.Time, a *attempt, o policies.Outcome) {
 			a.workEv = 0
 		}
 		in.busy--
-		in.removeRunning(a)
+		if s.m.tracksRunning {
+			in.removeRunning(a)
+		}
 		s.st.busy.Add(int64(now), -1)
 		s.st.inSystem.Add(int64(now), -1)
 	case p == apSending || p == apNetwork:
