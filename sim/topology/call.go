@@ -51,7 +51,10 @@ func (m *Model) startCall(now engine.Time, site *callSite, job *attempt, user *u
 func (m *Model) timeoutOf(now engine.Time, c *call) (to time.Duration, cut bool) {
 	site := c.site
 	at, knows := c.dl.Expiry()
-	if !knows || !(m.propagate || c.ownerUser != nil) {
+	// The caller knows its deadline when it is a user's request (first:
+	// one test, not two, for the retry storm's every attempt, -2.7 M) or
+	// when deadlines propagate.
+	if !knows || !(c.ownerUser != nil || m.propagate) {
 		return site.timeout, false
 	}
 	if c.dl.Expired(now.Duration()) {

@@ -240,7 +240,9 @@ func (in *instance) release(now engine.Time, a *attempt, o policies.Outcome) {
 			a.workEv = 0
 		}
 		in.busy--
-		in.removeRunning(a)
+		if s.m.tracksRunning {
+			in.removeRunning(a)
+		}
 		s.st.busy.Add(int64(now), -1)
 		s.st.inSystem.Add(int64(now), -1)
 	case p == apSending || p == apNetwork:
@@ -254,8 +256,20 @@ func (in *instance) release(now engine.Time, a *attempt, o policies.Outcome) {
 		panic(fmt.Sprintf("topology: attempt to %s released in phase %s", a.site.name(), a.phase))
 	}
 	in.outstanding--
+	if a.tspan != 0 || a.holdsLim {
+		in.releaseSpanLimit(now, a, o)
+	}
+}
+
+// releaseSpanLimit is release's end for a traced attempt or one holding
+// a concurrency-limit token: its SERVER span ends, its token goes back.
+// Out of line, it is the one call on a worker's release, at its end, so
+// that the common release keeps its arguments in registers rather than
+// spilling them on entry (-2 M instructions in the retry storm, -4 M in
+// mm10).
+func (in *instance) releaseSpanLimit(now engine.Time, a *attempt, o policies.Outcome) {
 	if a.tspan != 0 {
-		s.m.trace.serverEnd(a, now, o)
+		in.svc.m.trace.serverEnd(a, now, o)
 	}
 	if a.holdsLim {
 		in.releaseLimit(now, a, o)

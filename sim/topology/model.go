@@ -17,6 +17,12 @@ type Model struct {
 	// cancels: some service cancels work in flight (cancel.go), so an
 	// abandoned attempt must be told to its callee.
 	cancels bool
+	// tracksRunning: the instances keep their lists of the requests
+	// holding a worker (instance.running), which only a crash (a crash
+	// fault, a liveness probe's restart) and a branch (redrawMemoryless)
+	// read. Without either, start and release skip the list (-21 M
+	// instructions in the retry storm, -36 M in mm10).
+	tracksRunning bool
 	// closedUsers numbers the closed-loop users, when the model has a
 	// sticky fault (sticky.go).
 	closedUsers uint32
@@ -121,6 +127,7 @@ func (m *Model) backlog() int64 {
 // memoryless are drawn again from the new streams (redrawMemoryless), so
 // that branches differ from the branch on. Call it before Run.
 func (m *Model) BranchAt(at time.Duration, seed uint64) {
+	m.tracksRunning = true
 	m.at(engine.Time(at), engine.HandlerFunc(func(now engine.Time, _ any) {
 		m.sim.Branch(seed)
 		m.redrawMemoryless(now)
@@ -201,6 +208,7 @@ func New(cfg Config) (*Model, error) {
 func (m *Model) buildFaultsAndActions() error {
 	for i := range m.cfg.Faults {
 		m.faults = append(m.faults, newFault(m, i, &m.cfg.Faults[i]))
+		m.tracksRunning = m.tracksRunning || m.cfg.Faults[i].Kind == CrashFault
 	}
 	return m.buildActions()
 }
@@ -210,6 +218,7 @@ func (m *Model) addService(s *service) {
 	m.services = append(m.services, s)
 	m.byName[s.cfg.Name] = s
 	m.cancels = m.cancels || s.cfg.Cancellation != CancelNever
+	m.tracksRunning = m.tracksRunning || s.cfg.Guards.Liveness != nil
 }
 
 // buildSites creates the call sites of a handler's calls.

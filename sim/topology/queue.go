@@ -97,15 +97,14 @@ func (q *fifo) compact() {
 	q.n = j
 }
 
+// grow doubles the buffer, which is full. Two copies, where a loop
+// over the slots was, keep it small enough that push, which holds it,
+// inlines into enqueue (push's cost is 80, the inliner's budget: -7 M
+// instructions in the retry storm, -8 M in mm10).
 func (q *fifo) grow() {
-	size := 2 * len(q.buf)
-	if size == 0 {
-		size = 64
-	}
-	buf := make([]*attempt, size)
-	for i := 0; i < q.n; i++ {
-		buf[i] = q.buf[q.slot(i)]
-	}
+	buf := make([]*attempt, max(2*len(q.buf), 64))
+	// It grows only when full: the ring is buf[head:] then buf[:head].
+	copy(buf[copy(buf, q.buf[q.head:]):], q.buf[:q.head])
 	q.buf, q.head = buf, 0
 }
 

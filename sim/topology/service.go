@@ -71,7 +71,7 @@ type instance struct {
 	capacity int // workers or slots, less any removed by a fault
 	busy     int // requests holding a worker or slot
 	queue    fifo
-	running  []*attempt // requests in service, for crashes
+	running  []*attempt // requests in service, for crashes and branches; empty unless Model.tracksRunning
 	out      outBits    // why callers' balancers skip it (down, parked, ...); 0: usable
 	epoch    uint32     // bumped by each crash; work from an older epoch is lost
 
@@ -190,7 +190,7 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 		in.leave(now, a, stError, policies.Error, "the instance is down: connection reset")
 		return
 	}
-	if (in.adm.shed != nil || in.adm.limit != nil) && !in.admit(now, a) {
+	if in.adm.door && !in.admit(now, a) {
 		return
 	}
 	switch {
@@ -264,8 +264,10 @@ func (in *instance) start(now engine.Time, a *attempt) {
 			s.st.delayed++
 		}
 	}
-	a.runIdx = len(in.running)
-	in.running = append(in.running, a)
+	if m.tracksRunning {
+		a.runIdx = len(in.running)
+		in.running = append(in.running, a)
+	}
 	m.advance(now, a)
 }
 
