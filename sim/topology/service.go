@@ -166,7 +166,7 @@ func (s *service) capacity() int {
 func (in *instance) refusesAtOnce() bool {
 	n := in.queue.len()
 	return in.queueFull() && (n > 0 || in.busy >= in.capacity) &&
-		!in.down() && in.adm.shed == nil && in.adm.limit == nil
+		!in.down() && !in.adm.door
 }
 
 // arrive admits attempt a: to a free worker, into the queue, or rejected.
