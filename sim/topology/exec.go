@@ -68,14 +68,16 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 	m.complete(now, a)
 }
 
-// workDone ends a local work step, unless a freeze held it up: then the
-// work still to do (the frozen part of the step so far) resumes when the
-// freeze that holds now ends, in one event. Resuming it at now instead,
-// as it once did, re-checked a step caught in a freeze once per its own
-// length: a 2 s freeze over 0.5 ms steps cost 4000 events a step, and
-// hundreds of thousands a run, which runner.Estimate (rightly) did not
-// count (TestFreezeCostsOneEventAStep, runner.TestEstimateBothWays).
-func (m *Model) workDone(now engine.Time, a *attempt) {
+// Handle, the work event, ends a local work step, unless a freeze held it
+// up: then the work still to do (the frozen part of the step so far)
+// resumes when the freeze that holds now ends, in one event. Resuming it
+// at now instead, as it once did, re-checked a step caught in a freeze
+// once per its own length: a 2 s freeze over 0.5 ms steps cost 4000 events
+// a step, and hundreds of thousands a run, which runner.Estimate (rightly)
+// did not count (TestFreezeCostsOneEventAStep, runner.TestEstimateBothWays).
+// The handler is the function itself (see responseHandler.Handle).
+func (h *workHandler) Handle(now engine.Time, arg any) {
+	m, a := h.m, arg.(*attempt)
 	a.workEv = 0
 	in := a.inst
 	if len(in.freezes) > 0 {
@@ -184,7 +186,7 @@ func (m *Model) complete(now engine.Time, a *attempt) {
 		// same moves and the same call to response (-14 M in mm10).
 		a.status = st
 		m.attemptTo(now, a, apResponding, "")
-		m.response(now, a)
+		m.hResponse.Handle(now, a)
 	} else {
 		m.respond(now, a, st)
 	}
@@ -213,5 +215,5 @@ func (m *Model) respond(now engine.Time, a *attempt, st status) {
 		m.soon(&m.hResponse, a)
 		return
 	}
-	m.response(now, a)
+	m.hResponse.Handle(now, a)
 }

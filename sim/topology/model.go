@@ -301,12 +301,6 @@ func (h *arriveHandler) Handle(now engine.Time, arg any) {
 	a.inst.arrive(now, a)
 }
 
-func (h *workHandler) Handle(now engine.Time, arg any) { h.m.workDone(now, arg.(*attempt)) }
-
-func (h *responseHandler) Handle(now engine.Time, arg any) { h.m.response(now, arg.(*attempt)) }
-
-func (h *timeoutHandler) Handle(now engine.Time, arg any) { h.m.attemptTimeout(now, arg.(*attempt)) }
-
 func (h *retryHandler) Handle(now engine.Time, arg any) {
 	c := arg.(*call)
 	c.retryEv = 0
