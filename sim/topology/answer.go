@@ -36,9 +36,8 @@ func outcomeOf(st status) policies.Outcome {
 // Handle delivers an attempt's answer to its caller, if it still waits:
 // the response event, and respond's direct delivery (m.hResponse.Handle).
 // The handler is the function itself, not a wrapper calling it: an event
-// costs one call less. The trace's span is built out of
-// line (traceAnswer), so that its string does not cost the untraced run
-// spills.
+// costs one call less. The trace's span is built out of line
+// (traceAnswer), so that its string does not cost the untraced run spills.
 func (h *responseHandler) Handle(now engine.Time, arg any) {
 	m, a := h.m, arg.(*attempt)
 	if a.caller == cvAbandoned {

@@ -167,7 +167,7 @@ func (m *Model) send(now engine.Time, c *call, ca *cache) {
 	// skipped (-20 M instructions there).
 	var door bool
 	if site.lane != nil || site.toRng != nil || c.dl.IsSet() || m.propagate {
-		door = inst != nil && !site.hasNet && inst.refusesAtOnce()
+		door = inst != nil && site.door && inst.refusesAtOnce()
 		// For an attempt refused at the door armTimeout only draws,
 		// propagates or times out a passed deadline (-11 M in the storm).
 		if !door || site.toRng != nil || m.propagate || c.dl.Expired(now.Duration()) {

@@ -29,9 +29,13 @@ type callSite struct {
 	hedge              *hedge.Policy // nil: the call is not hedged
 	network            dist.Dist
 	hasNet             bool
-	guards             siteGuards
-	rng                *dist.Source
-	st                 siteStats
+	// door: send may leave out the timeout of an attempt refused at the
+	// door (refusesAtOnce), which needs the answer delivered at once, with
+	// no network; TestDoorLeavesOutOnlyMootTimeouts clears it to compare.
+	door   bool
+	guards siteGuards
+	rng    *dist.Source
+	st     siteStats
 }
 
 func (m *Model) newSite(caller, callee, op string, p CallPolicy) (*callSite, error) {
@@ -42,6 +46,7 @@ func (m *Model) newSite(caller, callee, op string, p CallPolicy) (*callSite, err
 		retryCfg: p.Retry,
 		network:  p.Network,
 		hasNet:   p.Network.Kind() != 0,
+		door:     p.Network.Kind() == 0,
 	}
 	s.retryCfg.AttemptTimeout = p.Timeout
 	h, ok := s.target.handlers[op]
