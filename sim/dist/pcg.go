@@ -11,7 +11,11 @@
 
 package dist
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/ressim/ressim/sim/internal/wide"
+)
 
 // pcg is rand.PCG: 128 bits of state, seeded as rand.NewPCG(hi, lo).
 type pcg struct {
@@ -35,8 +39,14 @@ func (p *pcg) Uint64() uint64 {
 	// state = state * mul + inc
 	hi, lo := bits.Mul64(p.lo, mulLo)
 	hi += p.hi*mulLo + p.lo*mulHi
-	lo, c := bits.Add64(lo, incLo, 0)
-	hi, _ = bits.Add64(hi, incHi, c)
+	var c uint64
+	if wide.Wasm { // no add-with-carry there, and Uint64 inlines
+		lo, c = wide.AddCarry(lo, incLo)
+		hi += incHi + c
+	} else {
+		lo, c = bits.Add64(lo, incLo, 0)
+		hi, _ = bits.Add64(hi, incHi, c)
+	}
 	p.lo, p.hi = lo, hi
 	// DXSM, rand's four assignments and return written as two statements
 	hi = (hi ^ hi>>32) * cheapMul

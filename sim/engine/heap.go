@@ -1,6 +1,10 @@
 package engine
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/ressim/ressim/sim/internal/wide"
+)
 
 // entry is a heap element: an event's firing time and sequence number, and a
 // reference to its record (or, with laneBit set, to a lane's head).
@@ -109,7 +113,12 @@ func (h *eventHeap) pop() entry {
 // nothing is scheduled before it (At, After and the lanes refuse the
 // past). Flipping the sign bits, as before did once, cost two
 // instructions per comparison, three comparisons per level of the heap.
+// WebAssembly has no subtract-with-borrow (bits.Sub64 is eight
+// instructions there): it compares (package wide).
 func before(a, b *entry) uint64 {
+	if wide.Wasm {
+		return wide.Less(uint64(a.at), a.seq, uint64(b.at), b.seq)
+	}
 	_, borrow := bits.Sub64(a.seq, b.seq, 0)
 	_, borrow = bits.Sub64(uint64(a.at), uint64(b.at), borrow)
 	return borrow

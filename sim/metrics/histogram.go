@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+
+	"github.com/ressim/ressim/sim/internal/wide"
 )
 
 // DefaultPrecisionBits is the precision used by NewHistogram(0) and by the
@@ -164,7 +166,11 @@ func (h *Histogram) recordSlow(v int64) {
 // sum adds v, counted already, to the sum, the extremes and the count.
 func (h *Histogram) sum(v int64) {
 	var c uint64
-	h.sumLo, c = bits.Add64(h.sumLo, uint64(v), 0)
+	if wide.Wasm { // no add-with-carry there (package wide)
+		h.sumLo, c = wide.AddCarry(h.sumLo, uint64(v))
+	} else {
+		h.sumLo, c = bits.Add64(h.sumLo, uint64(v), 0)
+	}
 	h.sumHi += c
 	// note(v), with the minimum compared in its stored form (see above).
 	if int64(uint64(v)+h.mins) >= 0 {
