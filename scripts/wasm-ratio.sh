@@ -12,8 +12,13 @@
 # Usage: scripts/wasm-ratio.sh [ROUNDS] [BENCH]   (from the repository root;
 #        ROUNDS default 3; BENCH a -test.bench pattern, default
 #        'BenchmarkExecute/(mm10|metastable-retry-storm)$'; needs node).
-# Environment: PGO=off to build without the profile; BENCHTIME (default 5x).
-# Times move with the machine's load: run it when the machine is idle.
+# Environment: PGO=off to build without the profile; BENCHTIME (default 5x);
+# CPU=N runs both sides on core N only (taskset). Times move with the
+# machine's load: run it when the machine is idle. On this kind of machine
+# node's times also moved with the core it ran on (650-700 ms an op of
+# mm10 on one, 1,000-1,100 ms in stretches on the other; native the same
+# on both), so pin both sides to one core and say which;
+# scripts/wasm-instructions.sh counts instructions, which do not move.
 set -euo pipefail
 rounds=${1:-3}
 bench=${2:-'BenchmarkExecute/(mm10|metastable-retry-storm)$'}
@@ -29,6 +34,7 @@ exec_js=$(go env GOROOT)/lib/wasm/wasm_exec_node.js
 for i in $(seq "$rounds"); do
 	for side in native wasm; do
 		if [ "$side" = native ]; then cmd=("$work/native.test"); else cmd=(env GOGC="${WASM_GOGC:-400}" node "$exec_js" "$work/wasm.test"); fi
+		[ -n "${CPU:-}" ] && cmd=(taskset -c "$CPU" "${cmd[@]}")
 		(cd sim/run && "${cmd[@]}" -test.run '^$' -test.bench "$bench" -test.benchtime "${BENCHTIME:-5x}") |
 			awk -v s="$side" '/ns\/op/ { n = $1; sub(/-[0-9]+$/, "", n); print s, n, $3 }' >>"$work/times"
 	done
