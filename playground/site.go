@@ -12,6 +12,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/ressim/ressim/internal/atomicfile"
+	"github.com/ressim/ressim/internal/wasmjump"
 )
 
 //go:embed web
@@ -79,6 +82,27 @@ func Build(ctx context.Context, dir string) error {
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("playground: build main.wasm: %w\n%s", err, b)
+	}
+	return threadJumps(out)
+}
+
+// threadJumps rewrites the built main.wasm with wasmjump.Thread: its
+// forward jumps become direct branches instead of trips through each
+// function's dispatch loop, which took a fifth of the instructions the
+// page's engine executes (docs/performance.md, issue 31). A module the
+// pass cannot read (a future toolchain writing opcodes it does not know)
+// is kept as the go command built it: slower, never wrong.
+func threadJumps(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("playground: %w", err)
+	}
+	t, _, err := wasmjump.Thread(b)
+	if err != nil {
+		return nil
+	}
+	if err := atomicfile.WriteBytes(path, t); err != nil {
+		return fmt.Errorf("playground: %w", err)
 	}
 	return nil
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/ressim/ressim/internal/wasmjump"
 )
 
 // builtSite builds the site once per test binary into a temporary folder
@@ -83,6 +85,22 @@ func TestBuiltCatalogue(t *testing.T) {
 	}
 	if string(b) != JSON(List()) {
 		t.Errorf("%s differs from List's answer: rebuild the site", CatalogueFile)
+	}
+}
+
+// TestBuiltWasmThreaded: Build threads main.wasm's jumps (wasmjump): a
+// second pass finds no forward jump left to rewrite.
+func TestBuiltWasmThreaded(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(site(t), WasmFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, st, err := wasmjump.Thread(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Loops == 0 || st.Forward != 0 {
+		t.Errorf("main.wasm is not threaded: %+v", st)
 	}
 }
 

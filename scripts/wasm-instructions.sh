@@ -24,7 +24,9 @@
 #        counts of a tree in parallel). Without REV only this checkout is
 #        counted. BENCH is a -test.bench pattern (default
 #        'BenchmarkExecute/mm10$'). Both builds use cmd/ressim/default.pgo,
-#        as scripts/wasm-ratio.sh and the page's main.wasm do.
+#        as scripts/wasm-ratio.sh and the page's main.wasm do, and both are
+#        threaded by internal/wasmjump where the tree has it (THREAD=off:
+#        neither).
 set -euo pipefail
 rev=${1:-}
 bench=${2:-'BenchmarkExecute/mm10$'}
@@ -44,6 +46,10 @@ for tree in "${trees[@]}"; do
 	dir=$work/old
 	[ "$tree" = new ] && dir=$PWD
 	(cd "$dir" && GOOS=js GOARCH=wasm go test -c -pgo="$dir/cmd/ressim/default.pgo" -o "$work/$tree.test" ./sim/run)
+	# Threaded as the page's main.wasm is, where the tree has the pass.
+	if [ "${THREAD:-on}" != off ] && [ -d "$dir/internal/wasmjump/cmd/wasmjump" ]; then
+		(cd "$dir" && go run ./internal/wasmjump/cmd/wasmjump "$work/$tree.test" "$work/$tree.test")
+	fi
 	for n in 1 3; do
 		(cd "$dir/sim/run" && GOGC=400 valgrind --tool=cachegrind --cache-sim=no --smc-check=all-non-file \
 			--cachegrind-out-file=/dev/null node --no-liftoff --wasm-lazy-compilation --single-threaded \

@@ -12,7 +12,8 @@
 # Usage: scripts/wasm-ratio.sh [ROUNDS] [BENCH]   (from the repository root;
 #        ROUNDS default 3; BENCH a -test.bench pattern, default
 #        'BenchmarkExecute/(mm10|metastable-retry-storm)$'; needs node).
-# Environment: PGO=off to build without the profile; BENCHTIME (default 5x);
+# Environment: PGO=off to build without the profile; THREAD=off to run the
+# WebAssembly binary as the go command wrote it; BENCHTIME (default 5x);
 # CPU=N runs both sides on core N only (taskset). Times move with the
 # machine's load: run it when the machine is idle. On this kind of machine
 # node's times also moved with the core it ran on (650-700 ms an op of
@@ -29,6 +30,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go test -c -pgo="$pgo" -o "$work/native.test" ./sim/run
 GOOS=js GOARCH=wasm go test -c -pgo="$pgo" -o "$work/wasm.test" ./sim/run
+# The page's main.wasm has its jumps threaded (playground.Build); so does
+# the benchmark, unless THREAD=off.
+[ "${THREAD:-on}" = off ] || go run ./internal/wasmjump/cmd/wasmjump "$work/wasm.test" "$work/wasm.test"
 exec_js=$(go env GOROOT)/lib/wasm/wasm_exec_node.js
 [ -f "$exec_js" ] || exec_js=$(go env GOROOT)/misc/wasm/wasm_exec_node.js
 for i in $(seq "$rounds"); do

@@ -1,0 +1,31 @@
+// Package wasmjump rewrites a WebAssembly module built by the Go toolchain
+// so that its forward jumps are direct branches instead of trips through
+// the function's dispatch loop.
+//
+// Go's WebAssembly back end compiles every function as one loop around a
+// br_table on the local PC_B (the "entry loop"): a resumed goroutine
+// enters a function with the resume point in PC_B, and every jump between
+// basic blocks is written the same way, as
+//
+//	i32.const K; local.set PC_B; br $entryLoop
+//
+// so that the br_table sends it on to block K. Engines compile each such
+// jump into a loop back edge (with its interrupt check), a bounds check
+// and an indirect jump, and every value the function keeps in locals
+// passes through the loop header. In ressim's hot path this dispatch is
+// the largest single cost of WebAssembly over native code
+// (docs/performance.md, issue 31).
+//
+// The code of basic block K sits right after the end of the K-th block
+// around the br_table, so from the code of block J < K the same jump is a
+// plain br out to that block's end. Thread makes that change, and folds
+// an if that only branches into a br_if. Backward jumps (loops) keep the
+// dispatch: WebAssembly can only branch backwards to a loop. Nothing else
+// changes: PC_B is read only by the br_table, the resume points and the
+// return addresses (constants) stay as they were, so a goroutine resumes
+// as before and the module computes the same values.
+//
+// Thread accepts only what Go's linker writes (empty block types, the
+// opcodes Go emits) and reports anything else as an error, leaving the
+// caller to keep the module it had.
+package wasmjump

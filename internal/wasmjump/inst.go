@@ -1,0 +1,134 @@
+package wasmjump
+
+import "fmt"
+
+// Opcodes that Thread reads or writes.
+const (
+	opBlock     = 0x02
+	opLoop      = 0x03
+	opIf        = 0x04
+	opElse      = 0x05
+	opEnd       = 0x0b
+	opBr        = 0x0c
+	opBrIf      = 0x0d
+	opBrTable   = 0x0e
+	opLocalGet  = 0x20
+	opLocalSet  = 0x21
+	opGlobalGet = 0x23
+	opI32Const  = 0x41
+	blockEmpty  = 0x40 // the empty block type, the only one Go writes
+)
+
+// inst is one decoded instruction: its opcode, where its bytes are in the
+// function body, and the one immediate Thread needs (a branch depth, a
+// local's index, an i32 constant or a block type). labels holds a
+// br_table's targets, the default last.
+type inst struct {
+	op         byte
+	start, end int
+	imm        int64
+	labels     []uint32
+}
+
+// decode reads the instructions of a function body from r up to the
+// body's end.
+func decode(r *reader, out []inst) ([]inst, error) {
+	for r.pos < len(r.b) {
+		in := inst{start: r.pos}
+		op, err := r.byte()
+		if err != nil {
+			return nil, err
+		}
+		in.op = op
+		if err := immediates(r, &in); err != nil {
+			return nil, fmt.Errorf("opcode 0x%02x at byte %d: %w", op, in.start, err)
+		}
+		in.end = r.pos
+		out = append(out, in)
+	}
+	return out, nil
+}
+
+// immediates reads in's immediates, keeping those Thread needs.
+func immediates(r *reader, in *inst) error {
+	op := in.op
+	switch {
+	case op == opBlock || op == opLoop || op == opIf:
+		t, err := r.byte()
+		in.imm = int64(t)
+		return err
+	case op == opBr || op == opBrIf || op == opLocalGet || op == opLocalSet:
+		v, err := r.u32()
+		in.imm = int64(v)
+		return err
+	case op == opBrTable:
+		return brTable(r, in)
+	case op == opI32Const:
+		v, err := r.sleb(32)
+		in.imm = v
+		return err
+	case op == 0x42: // i64.const
+		_, err := r.sleb(64)
+		return err
+	case op == 0x43: // f32.const
+		return r.skip(4)
+	case op == 0x44: // f64.const
+		return r.skip(8)
+	case op == 0x11: // call_indirect: type, table
+		return u32s(r, 2)
+	case op >= 0x28 && op <= 0x3e: // loads and stores: align, offset
+		return u32s(r, 2)
+	case op == 0x10 || (op >= 0x22 && op <= 0x26) || op == 0x3f || op == 0x40:
+		// call, local.tee, global.get/set, table.get/set, memory.size/grow
+		return u32s(r, 1)
+	case op <= 0x01 || op == opElse || op == opEnd || op == 0x0f || op == 0x1a || op == 0x1b || (op >= 0x45 && op <= 0xc4):
+		return nil // no immediates
+	case op == 0xfc:
+		return prefixFC(r)
+	}
+	return fmt.Errorf("not an opcode the Go toolchain writes")
+}
+
+// prefixFC reads the immediates of the 0xfc instructions (saturating
+// truncation, bulk memory).
+func prefixFC(r *reader) error {
+	sub, err := r.u32()
+	if err != nil {
+		return err
+	}
+	switch {
+	case sub <= 7:
+		return nil
+	case sub == 9 || sub == 11 || sub == 13 || (sub >= 15 && sub <= 17):
+		return u32s(r, 1)
+	case sub == 8 || sub == 10 || sub == 12 || sub == 14:
+		return u32s(r, 2)
+	}
+	return fmt.Errorf("0xfc %d: not an instruction the Go toolchain writes", sub)
+}
+
+func brTable(r *reader, in *inst) error {
+	n, err := r.u32()
+	if err != nil {
+		return err
+	}
+	if int(n) >= len(r.b)-r.pos { // every label takes at least one byte
+		return errShort
+	}
+	in.labels = make([]uint32, n+1)
+	for i := range in.labels {
+		if in.labels[i], err = r.u32(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func u32s(r *reader, n int) error {
+	for range n {
+		if _, err := r.u32(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

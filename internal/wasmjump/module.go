@@ -1,0 +1,87 @@
+package wasmjump
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// header is the magic number and version 1 that begin every module.
+var header = []byte{0x00, 'a', 's', 'm', 0x01, 0x00, 0x00, 0x00}
+
+const sectionCode = 10
+
+// Thread returns module with the forward jumps of its functions' entry
+// loops made direct branches (see the package comment), and what it did.
+// module is not modified. An error means module is not one Thread can
+// read; the caller should then keep it as it is.
+func Thread(module []byte) ([]byte, Stats, error) {
+	var st Stats
+	if !bytes.HasPrefix(module, header) {
+		return nil, st, fmt.Errorf("wasmjump: not a WebAssembly module (version 1)")
+	}
+	out := make([]byte, 0, len(module))
+	out = append(out, header...)
+	r := &reader{b: module, pos: len(header)}
+	for r.pos < len(module) {
+		start := r.pos
+		id, err := r.byte()
+		if err != nil {
+			return nil, st, err
+		}
+		size, err := r.u32()
+		if err != nil {
+			return nil, st, fmt.Errorf("wasmjump: section at byte %d: %w", start, err)
+		}
+		if int(size) > len(module)-r.pos {
+			return nil, st, fmt.Errorf("wasmjump: section at byte %d: size %d past the end", start, size)
+		}
+		content := module[r.pos : r.pos+int(size)]
+		r.pos += int(size)
+		if id != sectionCode {
+			out = append(out, module[start:r.pos]...)
+			continue
+		}
+		code, err := codeSection(content, &st)
+		if err != nil {
+			return nil, st, fmt.Errorf("wasmjump: code section at byte %d: %w", start, err)
+		}
+		out = append(out, id)
+		out = appendUleb(out, uint64(len(code)))
+		out = append(out, code...)
+	}
+	return out, st, nil
+}
+
+// codeSection rewrites the bodies of a code section's content.
+func codeSection(content []byte, st *Stats) ([]byte, error) {
+	r := &reader{b: content}
+	n, err := r.u32()
+	if err != nil {
+		return nil, err
+	}
+	out := appendUleb(make([]byte, 0, len(content)), uint64(n))
+	var scratch []inst
+	for i := range n {
+		size, err := r.u32()
+		if err != nil {
+			return nil, fmt.Errorf("body %d: %w", i, err)
+		}
+		if int(size) > len(content)-r.pos {
+			return nil, fmt.Errorf("body %d: size %d past the end", i, size)
+		}
+		b := content[r.pos : r.pos+int(size)]
+		r.pos += int(size)
+		st.Functions++
+		var nb []byte
+		nb, scratch, err = body(b, scratch, st)
+		if err != nil {
+			return nil, fmt.Errorf("body %d: %w", i, err)
+		}
+		out = appendUleb(out, uint64(len(nb)))
+		out = append(out, nb...)
+	}
+	if r.pos != len(content) {
+		return nil, fmt.Errorf("%d bytes after the last body", len(content)-r.pos)
+	}
+	return out, nil
+}
