@@ -1,6 +1,6 @@
 // Package wasmjump rewrites a WebAssembly module built by the Go toolchain
 // so that its forward jumps are direct branches instead of trips through
-// the function's dispatch loop.
+// the function's dispatch loop, and its small copies are loads and stores.
 //
 // Go's WebAssembly back end compiles every function as one loop around a
 // br_table on the local PC_B (the "entry loop"): a resumed goroutine
@@ -24,6 +24,11 @@
 // changes: PC_B is read only by the br_table, the resume points and the
 // return addresses (constants) stay as they were, so a goroutine resumes
 // as before and the module computes the same values.
+//
+// Thread also writes out the back end's small constant-size memory.copy
+// and memory.fill (struct copies and zeroing) as loads and stores, which
+// V8 would otherwise compile into calls to C's memmove and memset
+// (bulk.go says why the forward copy is exact).
 //
 // Thread accepts only what Go's linker writes (empty block types, the
 // opcodes Go emits) and reports anything else as an error, leaving the

@@ -84,27 +84,29 @@ func immediates(r *reader, in *inst) error {
 	case op <= 0x01 || op == opElse || op == opEnd || op == 0x0f || op == 0x1a || op == 0x1b || (op >= 0x45 && op <= 0xc4):
 		return nil // no immediates
 	case op == 0xfc:
-		return prefixFC(r)
+		sub, err := prefixFC(r)
+		in.imm = int64(sub)
+		return err
 	}
 	return fmt.Errorf("not an opcode the Go toolchain writes")
 }
 
-// prefixFC reads the immediates of the 0xfc instructions (saturating
-// truncation, bulk memory).
-func prefixFC(r *reader) error {
+// prefixFC reads the sub-opcode and immediates of the 0xfc instructions
+// (saturating truncation, bulk memory).
+func prefixFC(r *reader) (uint32, error) {
 	sub, err := r.u32()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	switch {
 	case sub <= 7:
-		return nil
+		return sub, nil
 	case sub == 9 || sub == 11 || sub == 13 || (sub >= 15 && sub <= 17):
-		return u32s(r, 1)
+		return sub, u32s(r, 1)
 	case sub == 8 || sub == 10 || sub == 12 || sub == 14:
-		return u32s(r, 2)
+		return sub, u32s(r, 2)
 	}
-	return fmt.Errorf("0xfc %d: not an instruction the Go toolchain writes", sub)
+	return 0, fmt.Errorf("0xfc %d: not an instruction the Go toolchain writes", sub)
 }
 
 func brTable(r *reader, in *inst) error {

@@ -6,9 +6,7 @@ import (
 )
 
 // header is the magic number and version 1 that begin every module.
-var header = []byte{0x00, 'a', 's', 'm', 0x01, 0x00, 0x00, 0x00}
-
-const sectionCode = 10
+const header = "\x00asm\x01\x00\x00\x00"
 
 // Thread returns module with the forward jumps of its functions' entry
 // loops made direct branches (see the package comment), and what it did.
@@ -16,12 +14,13 @@ const sectionCode = 10
 // read; the caller should then keep it as it is.
 func Thread(module []byte) ([]byte, Stats, error) {
 	var st Stats
-	if !bytes.HasPrefix(module, header) {
+	if !bytes.HasPrefix(module, []byte(header)) {
 		return nil, st, fmt.Errorf("wasmjump: not a WebAssembly module (version 1)")
 	}
 	out := make([]byte, 0, len(module))
 	out = append(out, header...)
 	r := &reader{b: module, pos: len(header)}
+	var sg sigs
 	for r.pos < len(module) {
 		start := r.pos
 		id, err := r.byte()
@@ -37,11 +36,20 @@ func Thread(module []byte) ([]byte, Stats, error) {
 		}
 		content := module[r.pos : r.pos+int(size)]
 		r.pos += int(size)
+		switch id {
+		case sectionType:
+			err = sg.readTypes(content)
+		case sectionFunction:
+			err = sg.readFuncs(content)
+		}
+		if err != nil {
+			return nil, st, fmt.Errorf("wasmjump: section %d at byte %d: %w", id, start, err)
+		}
 		if id != sectionCode {
 			out = append(out, module[start:r.pos]...)
 			continue
 		}
-		code, err := codeSection(content, &st)
+		code, err := codeSection(content, &sg, &st)
 		if err != nil {
 			return nil, st, fmt.Errorf("wasmjump: code section at byte %d: %w", start, err)
 		}
@@ -53,7 +61,7 @@ func Thread(module []byte) ([]byte, Stats, error) {
 }
 
 // codeSection rewrites the bodies of a code section's content.
-func codeSection(content []byte, st *Stats) ([]byte, error) {
+func codeSection(content []byte, sg *sigs, st *Stats) ([]byte, error) {
 	r := &reader{b: content}
 	n, err := r.u32()
 	if err != nil {
@@ -72,8 +80,12 @@ func codeSection(content []byte, st *Stats) ([]byte, error) {
 		b := content[r.pos : r.pos+int(size)]
 		r.pos += int(size)
 		st.Functions++
+		params, err := sg.params(int(i))
+		if err != nil {
+			return nil, err
+		}
 		var nb []byte
-		nb, scratch, err = body(b, scratch, st)
+		nb, scratch, err = body(b, params, scratch, st)
 		if err != nil {
 			return nil, fmt.Errorf("body %d: %w", i, err)
 		}

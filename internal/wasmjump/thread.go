@@ -1,9 +1,6 @@
 package wasmjump
 
-import (
-	"errors"
-	"fmt"
-)
+import "errors"
 
 // Stats counts what Thread did to a module.
 type Stats struct {
@@ -12,6 +9,8 @@ type Stats struct {
 	Forward   int // jumps made direct branches
 	Folded    int // of those, ifs folded into a br_if
 	Backward  int // jumps left to the dispatch loop
+	Copies    int // memory.copy written out as loads and stores
+	Fills     int // memory.fill written out as stores
 }
 
 // dispatch describes a body's entry loop: the index of the instruction
@@ -117,44 +116,4 @@ func plan(ins []inst, d dispatch, st *Stats) ([]edit, error) {
 		k += 2
 	}
 	return nil, errors.New("entry loop without its end")
-}
-
-// body rewrites one function body (locals and code, without its size).
-func body(b []byte, scratch []inst, st *Stats) ([]byte, []inst, error) {
-	r := &reader{b: b}
-	n, err := r.u32()
-	if err != nil {
-		return nil, scratch, fmt.Errorf("locals: %w", err)
-	}
-	for range n {
-		if _, err := r.u32(); err != nil {
-			return nil, scratch, fmt.Errorf("locals: %w", err)
-		}
-		if _, err := r.byte(); err != nil {
-			return nil, scratch, fmt.Errorf("locals: %w", err)
-		}
-	}
-	codeStart := r.pos
-	ins, err := decode(r, scratch[:0])
-	if err != nil {
-		return nil, ins, err
-	}
-	d, ok := findDispatch(ins)
-	if !ok {
-		return b, ins, nil
-	}
-	st.Loops++
-	edits, err := plan(ins, d, st)
-	if err != nil || len(edits) == 0 {
-		return b, ins, err
-	}
-	out := make([]byte, 0, len(b))
-	out = append(out, b[:codeStart]...)
-	last := codeStart
-	for _, e := range edits {
-		out = append(out, b[last:ins[e.from].start]...)
-		out = append(out, e.b...)
-		last = ins[e.to-1].end
-	}
-	return append(out, b[last:]...), ins, nil
 }

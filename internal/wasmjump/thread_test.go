@@ -31,6 +31,8 @@ func cat(parts ...any) []byte {
 			b = append(b, p)
 		case []byte:
 			b = append(b, p...)
+		case string:
+			b = append(b, p...)
 		default:
 			panic(p)
 		}
@@ -47,11 +49,15 @@ func dispatchHead() []byte {
 		opLocalGet, 0, opBrTable, 3, 0, 1, 2, 2, end)
 }
 
-// module wraps one function body in a module with only a code section.
+// module wraps one function body in a module: the function takes PC_B (an
+// i32) and returns an i32, as Go's do.
 func module(body []byte) []byte {
 	code := appendUleb(appendUleb(nil, 1), uint64(len(body)))
 	code = append(code, body...)
-	m := append(append([]byte(nil), header...), sectionCode)
+	m := cat(header,
+		sectionType, 6, 1, 0x60, 1, 0x7f, 1, 0x7f, // one type: (i32) -> i32
+		sectionFunction, 2, 1, 0, // one function, of type 0
+		sectionCode)
 	m = appendUleb(m, uint64(len(code)))
 	return append(m, code...)
 }
@@ -116,7 +122,7 @@ func TestThreadLeavesOthers(t *testing.T) {
 	plain := cat(0, opI32Const, 7, 0x1a, end) // i32.const 7; drop
 	m := module(plain)
 	custom := cat(0, 4, 3, 'a', 'b', 'c') // custom section "abc", empty
-	in := append(append(append([]byte(nil), m[:8]...), custom...), m[8:]...)
+	in := cat(m[:8], custom, m[8:])
 	got, st, err := Thread(in)
 	if err != nil {
 		t.Fatal(err)
@@ -135,10 +141,13 @@ func TestThreadErrors(t *testing.T) {
 	}{
 		{"not a module", []byte("hello"), "not a WebAssembly module"},
 		{"section past the end", cat(header, sectionCode, 9, 0), "past the end"},
+		{"body without a declared function", cat(header, sectionCode, 3, 1, 1, end), "only 0 functions declared"},
+		{"function of a type not declared", cat(header, sectionFunction, 2, 1, 0), "type 0 of 0"},
 		{"unknown opcode", module(cat(0, 0xfd, 0, end)), "not an opcode"},
 		{"body cut short", module(cat(0, opI32Const)), "unexpected end"},
 		{"loop never ends", module(cat(dispatchHead(), end)), "without its end"},
 		{"trailing bytes", cat(header, sectionCode, 2, 0, 0), "after the last body"},
+		{"not a function type", cat(header, sectionType, 2, 1, 0x50), "not a function type"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := Thread(tc.in)
@@ -163,8 +172,58 @@ func FuzzThread(f *testing.F) {
 		if err != nil {
 			t.Fatalf("threaded module does not read back: %v", err)
 		}
-		if !bytes.Equal(again, out) || st.Forward != 0 {
+		if !bytes.Equal(again, out) || st.Forward != 0 || st.Copies != 0 || st.Fills != 0 {
 			t.Fatalf("second pass changed the module (%+v)", st)
 		}
 	})
+}
+
+// TestThreadBulk: a memory.copy or memory.fill (of zeros) of a constant
+// size up to maxInline becomes loads and stores through two new locals,
+// after the function's parameter (PC_B, local 0).
+func TestThreadBulk(t *testing.T) {
+	get := func(i byte) []byte { return []byte{opLocalGet, i} }
+	copyOp, fillOp := []byte{0xfc, 10, 0, 0}, []byte{0xfc, 11, 0}
+	move := func(load, store, off byte) []byte { return cat(get(1), get(2), load, 0, off, store, 0, off) }
+	zero := func(c, store, off byte) []byte { return cat(get(1), c, 0, store, 0, off) }
+	newLocals := []byte{1, 2, 0x7f}
+	for _, tc := range []struct {
+		name string
+		code []byte
+		want []byte
+		st   Stats
+	}{
+		{"copy of 23 bytes",
+			cat(0, get(0), get(0), opI32Const, 23, copyOp, end),
+			cat(newLocals, get(0), get(0), opLocalSet, 2, opLocalSet, 1,
+				move(0x29, 0x37, 0), move(0x29, 0x37, 8), move(0x28, 0x36, 16), move(0x2f, 0x3b, 20), move(0x2d, 0x3a, 22), end),
+			Stats{Copies: 1}},
+		{"fill of 40 zero bytes",
+			cat(0, get(0), opI32Const, 0, opI32Const, 40, fillOp, end),
+			cat(newLocals, get(0), opLocalSet, 1,
+				zero(0x42, 0x37, 0), zero(0x42, 0x37, 8), zero(0x42, 0x37, 16), zero(0x42, 0x37, 24), zero(0x42, 0x37, 32), end),
+			Stats{Fills: 1}},
+		{"copy larger than maxInline stays",
+			cat(0, get(0), get(0), opI32Const, 0x81, 1, copyOp, end), // 129
+			cat(0, get(0), get(0), opI32Const, 0x81, 1, copyOp, end), Stats{}},
+		{"copy of a size computed at run time stays",
+			cat(0, get(0), get(0), get(0), copyOp, end), cat(0, get(0), get(0), get(0), copyOp, end), Stats{}},
+		{"fill of ones stays",
+			cat(0, get(0), opI32Const, 1, opI32Const, 40, fillOp, end),
+			cat(0, get(0), opI32Const, 1, opI32Const, 40, fillOp, end), Stats{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, st, err := Thread(module(tc.code))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.st.Functions = 1
+			if st != tc.st {
+				t.Errorf("stats %+v, want %+v", st, tc.st)
+			}
+			if want := module(tc.want); !bytes.Equal(got, want) {
+				t.Errorf("got  %x\nwant %x", got, want)
+			}
+		})
+	}
 }

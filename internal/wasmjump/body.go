@@ -1,0 +1,96 @@
+package wasmjump
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// maxLocals is the most locals a body may have after Thread adds two (V8
+// and the other engines refuse more than 50,000).
+const maxLocals = 50000
+
+// body rewrites one function body (locals and code, without its size);
+// params is the number of the function's parameters.
+func body(b []byte, params int, scratch []inst, st *Stats) ([]byte, []inst, error) {
+	r := &reader{b: b}
+	groups, locals, err := readLocals(r)
+	if err != nil {
+		return nil, scratch, fmt.Errorf("locals: %w", err)
+	}
+	groupsEnd := r.pos
+	ins, err := decode(r, scratch[:0])
+	if err != nil {
+		return nil, ins, err
+	}
+	var edits []edit
+	if d, ok := findDispatch(ins); ok {
+		st.Loops++
+		if edits, err = plan(ins, d, st); err != nil {
+			return nil, ins, err
+		}
+	}
+	var bulks []bulk
+	if n := uint64(params) + locals + 2; n <= maxLocals {
+		bulks = findBulk(ins, nil)
+	}
+	if len(edits) == 0 && len(bulks) == 0 {
+		return b, ins, nil
+	}
+	dst := uint32(uint64(params) + locals)
+	for _, bk := range bulks {
+		if bk.fill {
+			st.Fills++
+		} else {
+			st.Copies++
+		}
+		edits = append(edits, edit{from: bk.from, to: bk.to, b: bk.expand(nil, dst, dst+1)})
+	}
+	slices.SortFunc(edits, func(x, y edit) int { return cmp.Compare(x.from, y.from) })
+
+	out := make([]byte, 0, len(b)+len(b)/8)
+	if len(bulks) > 0 { // one more group of locals: two i32
+		out = appendUleb(out, groups+1)
+		out = append(out, b[uleb32Len(b):groupsEnd]...)
+		out = append(out, 2, 0x7f)
+	} else {
+		out = append(out, b[:groupsEnd]...)
+	}
+	last := groupsEnd
+	for _, e := range edits {
+		out = append(out, b[last:ins[e.from].start]...)
+		out = append(out, e.b...)
+		last = ins[e.to-1].end
+	}
+	return append(out, b[last:]...), ins, nil
+}
+
+// readLocals reads a body's local declarations: the number of groups and
+// of locals.
+func readLocals(r *reader) (groups, locals uint64, err error) {
+	n, err := r.u32()
+	if err != nil {
+		return 0, 0, err
+	}
+	for range n {
+		c, err := r.u32()
+		if err != nil {
+			return 0, 0, err
+		}
+		locals += uint64(c)
+		if _, err := r.byte(); err != nil {
+			return 0, 0, err
+		}
+	}
+	return uint64(n), locals, nil
+}
+
+// uleb32Len returns the length of the LEB128 value b starts with (b was
+// read once already).
+func uleb32Len(b []byte) int {
+	n := 1
+	for n <= len(b) && b[n-1]&0x80 != 0 {
+		n++
+	}
+	return n
+}
