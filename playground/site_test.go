@@ -3,6 +3,7 @@
 package playground
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -89,18 +90,19 @@ func TestBuiltCatalogue(t *testing.T) {
 }
 
 // TestBuiltWasmThreaded: Build threads main.wasm's jumps (wasmjump): a
-// second pass finds no forward jump left to rewrite.
+// second pass finds nothing left to rewrite (a module as the go command
+// writes it always has forward jumps).
 func TestBuiltWasmThreaded(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(site(t), WasmFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, st, err := wasmjump.Thread(b)
+	again, st, err := wasmjump.Thread(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Loops == 0 || st.Forward != 0 {
-		t.Errorf("main.wasm is not threaded: %+v", st)
+	if !bytes.Equal(again, b) {
+		t.Errorf("main.wasm is not threaded: a second pass did %+v", st)
 	}
 }
 

@@ -16,6 +16,7 @@ const (
 	opLocalSet  = 0x21
 	opGlobalGet = 0x23
 	opI32Const  = 0x41
+	opI32Eqz    = 0x45
 	blockEmpty  = 0x40 // the empty block type, the only one Go writes
 )
 

@@ -9,6 +9,7 @@ type Stats struct {
 	Forward   int // jumps made direct branches
 	Folded    int // of those, ifs folded into a br_if
 	Backward  int // jumps left to the dispatch loop
+	Unlooped  int // dispatch loops made blocks: nothing branches back to them
 	Copies    int // memory.copy written out as loads and stores
 	Fills     int // memory.fill written out as stores
 }
@@ -17,6 +18,7 @@ type Stats struct {
 // after the br_table block's end, the number of blocks around the
 // br_table, PC_B's local and the br_table's targets.
 type dispatch struct {
+	loop   int // the loop instruction's index
 	code   int
 	blocks int
 	pcB    int64
@@ -38,6 +40,7 @@ func findDispatch(ins []inst) (dispatch, bool) {
 	if i >= len(ins) || ins[i].op != opLoop || ins[i].imm != blockEmpty {
 		return dispatch{}, false
 	}
+	loop := i
 	i++
 	m := 0
 	for i < len(ins) && ins[i].op == opBlock && ins[i].imm == blockEmpty {
@@ -52,7 +55,18 @@ func findDispatch(ins []inst) (dispatch, bool) {
 			return dispatch{}, false
 		}
 	}
-	return dispatch{code: i + 3, blocks: m, pcB: ins[i].imm, labels: ins[i+1].labels}, true
+	return dispatch{loop: loop, code: i + 3, blocks: m, pcB: ins[i].imm, labels: ins[i+1].labels}, true
+}
+
+// entry is the edit that sends a call (PC_B 0, not a resumption) to its
+// basic block with a conditional branch before the br_table: engines
+// compile a br_table into a bounds check and an indirect jump, taken on
+// every call otherwise.
+func (d dispatch) entry() edit {
+	get := appendUleb([]byte{opLocalGet}, uint64(d.pcB))
+	b := append(append([]byte(nil), get...), opI32Eqz, opBrIf)
+	b = appendUleb(b, uint64(d.labels[0]))
+	return edit{from: d.code - 3, to: d.code - 2, b: append(b, get...)}
 }
 
 // target returns the block a jump to pc reaches, as the br_table would.
@@ -70,12 +84,25 @@ type edit struct {
 }
 
 // plan finds the jumps of a body with dispatch d that can be direct
-// branches and returns the edits, in order.
+// branches and returns the edits, in order. When no branch is left that
+// goes back to the entry loop, the loop becomes a block (the first edit):
+// the engine then has no loop to check for interrupts and no values to
+// merge at its head.
 func plan(ins []inst, d dispatch, st *Stats) ([]edit, error) {
-	var edits []edit
+	edits := []edit{{from: d.loop, to: d.loop + 1, b: []byte{opBlock, blockEmpty}}, d.entry()}
+	looped := false   // a branch back to the loop is left
 	seg, nest := 0, 0 // the basic block being read; explicit blocks open in it
 	for k := d.code; k < len(ins); k++ {
+		loopDepth := int64(nest + d.blocks - 1 - seg)
 		switch ins[k].op {
+		case opBr, opBrIf:
+			looped = looped || ins[k].imm == loopDepth
+			continue
+		case opBrTable:
+			for _, l := range ins[k].labels {
+				looped = looped || int64(l) == loopDepth
+			}
+			continue
 		case opBlock, opLoop, opIf:
 			nest++
 			continue
@@ -85,15 +112,18 @@ func plan(ins []inst, d dispatch, st *Stats) ([]edit, error) {
 				continue
 			}
 			seg++
-			if seg == d.blocks {
-				return edits, nil // the entry loop's end
+			if seg < d.blocks {
+				continue
 			}
-			continue
+			if looped { // the entry loop's end
+				return edits[1:], nil
+			}
+			st.Unlooped++
+			return edits, nil
 		case opI32Const:
 		default:
 			continue
 		}
-		loopDepth := int64(nest + d.blocks - 1 - seg)
 		if k+2 >= len(ins) || ins[k+1].op != opLocalSet || ins[k+1].imm != d.pcB ||
 			ins[k+2].op != opBr || ins[k+2].imm != loopDepth {
 			continue
@@ -101,6 +131,8 @@ func plan(ins []inst, d dispatch, st *Stats) ([]edit, error) {
 		to := d.target(ins[k].imm)
 		if to <= seg {
 			st.Backward++
+			looped = true
+			k += 2
 			continue
 		}
 		st.Forward++
