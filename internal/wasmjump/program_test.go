@@ -37,14 +37,7 @@ func TestThreadedProgram(t *testing.T) {
 	if err := os.WriteFile(threaded, out, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	root, err := exec.Command(goCmd, "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	execJS := filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm", "wasm_exec_node.js")
-	if _, err := os.Stat(execJS); err != nil {
-		execJS = filepath.Join(strings.TrimSpace(string(root)), "misc", "wasm", "wasm_exec_node.js")
-	}
+	execJS := wasmExec(t, goCmd)
 	want, got := runNode(t, node, execJS, orig), runNode(t, node, execJS, threaded)
 	if !bytes.Equal(got, want) {
 		t.Errorf("threaded output:\n%s\nwant:\n%s", got, want)
@@ -53,6 +46,67 @@ func TestThreadedProgram(t *testing.T) {
 		t.Errorf("the program's output is not what it computes:\n%s", want)
 	}
 	t.Logf("%+v; %d bytes, threaded %d", st, len(in), len(out))
+}
+
+// TestThreadedPackageTests runs the tests of the packages with code of
+// their own for WebAssembly (the engine's heap, the metrics' and the
+// random draws' 128-bit arithmetic through sim/internal/wide), compiled to
+// WebAssembly and threaded, in node: real code with tight loops, where a
+// wrong branch depth would show. (The playground's tests run the whole
+// model threaded against the CLI; every sim package's tests passed this
+// way by hand, sim/topology's in 49 s of node, too long to repeat here.)
+func TestThreadedPackageTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs three packages' tests in WebAssembly: not with -short")
+	}
+	goCmd, node := need(t, "go"), need(t, "node", "nodejs")
+	execJS := wasmExec(t, goCmd)
+	dir := t.TempDir()
+	for _, pkg := range []string{"sim/engine", "sim/metrics", "sim/dist"} {
+		t.Run(pkg, func(t *testing.T) {
+			bin := filepath.Join(dir, filepath.Base(pkg)+".test")
+			build := exec.Command(goCmd, "test", "-c", "-o", bin, "./"+pkg)
+			build.Dir = filepath.Join("..", "..")
+			build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+			if b, err := build.CombinedOutput(); err != nil {
+				t.Fatalf("go test -c: %v\n%s", err, b)
+			}
+			in, err := os.ReadFile(bin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, st, err := Thread(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Forward == 0 {
+				t.Fatalf("nothing threaded: %+v", st)
+			}
+			if err := os.WriteFile(bin, out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(node, execJS, bin, "-test.short")
+			cmd.Dir = filepath.Join("..", "..", pkg)
+			if b, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%s threaded: %v\n%s", pkg, err, b)
+			}
+		})
+	}
+}
+
+// wasmExec returns the toolchain's wasm_exec_node.js (lib/wasm since Go
+// 1.24, misc/wasm before).
+func wasmExec(t *testing.T, goCmd string) string {
+	t.Helper()
+	root, err := exec.Command(goCmd, "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm", "wasm_exec_node.js")
+	if _, err := os.Stat(p); err != nil {
+		p = filepath.Join(strings.TrimSpace(string(root)), "misc", "wasm", "wasm_exec_node.js")
+	}
+	return p
 }
 
 func runNode(t *testing.T, node, execJS, module string) []byte {
