@@ -120,3 +120,23 @@ func startBrowser(t *testing.T, chrome string, width, height int, timeout time.D
 	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
 	return ctx
 }
+
+// TestThreadJumpsKeepsWhatItCannotRead: a main.wasm the pass cannot read
+// is left as the go command wrote it, and the build goes on.
+func TestThreadJumpsKeepsWhatItCannotRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), WasmFile)
+	want := []byte("\x00asm\x01\x00\x00\x00\x0a\x09") // a code section cut short
+	if err := os.WriteFile(path, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := threadJumps(path); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("main.wasm changed to %x", got)
+	}
+}

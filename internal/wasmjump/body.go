@@ -14,7 +14,7 @@ const maxLocals = 50000
 // params is the number of the function's parameters.
 func body(b []byte, params int, scratch []inst, st *Stats) ([]byte, []inst, error) {
 	r := &reader{b: b}
-	groups, locals, err := readLocals(r)
+	groups, countEnd, locals, err := readLocals(r)
 	if err != nil {
 		return nil, scratch, fmt.Errorf("locals: %w", err)
 	}
@@ -51,7 +51,7 @@ func body(b []byte, params int, scratch []inst, st *Stats) ([]byte, []inst, erro
 	out := make([]byte, 0, len(b)+len(b)/8)
 	if len(bulks) > 0 { // one more group of locals: two i32
 		out = appendUleb(out, groups+1)
-		out = append(out, b[uleb32Len(b):groupsEnd]...)
+		out = append(out, b[countEnd:groupsEnd]...)
 		out = append(out, 2, 0x7f)
 	} else {
 		out = append(out, b[:groupsEnd]...)
@@ -65,32 +65,23 @@ func body(b []byte, params int, scratch []inst, st *Stats) ([]byte, []inst, erro
 	return append(out, b[last:]...), ins, nil
 }
 
-// readLocals reads a body's local declarations: the number of groups and
-// of locals.
-func readLocals(r *reader) (groups, locals uint64, err error) {
+// readLocals reads a body's local declarations: the number of groups,
+// where the groups begin (after their count) and the number of locals.
+func readLocals(r *reader) (groups uint64, countEnd int, locals uint64, err error) {
 	n, err := r.u32()
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
+	countEnd = r.pos
 	for range n {
 		c, err := r.u32()
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		locals += uint64(c)
 		if _, err := r.byte(); err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 	}
-	return uint64(n), locals, nil
-}
-
-// uleb32Len returns the length of the LEB128 value b starts with (b was
-// read once already).
-func uleb32Len(b []byte) int {
-	n := 1
-	for n <= len(b) && b[n-1]&0x80 != 0 {
-		n++
-	}
-	return n
+	return uint64(n), countEnd, locals, nil
 }

@@ -20,7 +20,9 @@
 // around the br_table, so from the code of block J < K the same jump is a
 // plain br out to that block's end. Thread makes that change, and folds
 // an if that only branches into a br_if. Backward jumps (loops) keep the
-// dispatch: WebAssembly can only branch backwards to a loop. Nothing else
+// dispatch: WebAssembly can only branch backwards to a loop. An entry
+// loop that no branch goes back to any more becomes a block, and a call
+// (PC_B 0) reaches its first block by a br_if ahead of the br_table. Nothing else
 // changes: PC_B is read only by the br_table, the resume points and the
 // return addresses (constants) stay as they were, so a goroutine resumes
 // as before and the module computes the same values.

@@ -9,7 +9,10 @@ import (
 const header = "\x00asm\x01\x00\x00\x00"
 
 // Thread returns module with the forward jumps of its functions' entry
-// loops made direct branches (see the package comment), and what it did.
+// loops made direct branches, the loops nothing branches back to made
+// blocks, a call's way to its first block ahead of the br_table, and small
+// constant-size copies and fills written out (see the package comment),
+// and what it did.
 // module is not modified. An error means module is not one Thread can
 // read; the caller should then keep it as it is.
 func Thread(module []byte) ([]byte, Stats, error) {

@@ -17,15 +17,7 @@ func TestThreadedProgram(t *testing.T) {
 	goCmd, node := need(t, "go"), need(t, "node", "nodejs")
 	dir := t.TempDir()
 	orig := filepath.Join(dir, "prog.wasm")
-	build := exec.Command(goCmd, "build", "-o", orig, "./testdata/prog")
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
-	in, err := os.ReadFile(orig)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := goWasm(t, goCmd, ".", orig, "build", "./testdata/prog")
 	out, st, err := Thread(in)
 	if err != nil {
 		t.Fatal(err)
@@ -65,16 +57,7 @@ func TestThreadedPackageTests(t *testing.T) {
 	for _, pkg := range []string{"sim/engine", "sim/metrics", "sim/dist"} {
 		t.Run(pkg, func(t *testing.T) {
 			bin := filepath.Join(dir, filepath.Base(pkg)+".test")
-			build := exec.Command(goCmd, "test", "-c", "-o", bin, "./"+pkg)
-			build.Dir = filepath.Join("..", "..")
-			build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-			if b, err := build.CombinedOutput(); err != nil {
-				t.Fatalf("go test -c: %v\n%s", err, b)
-			}
-			in, err := os.ReadFile(bin)
-			if err != nil {
-				t.Fatal(err)
-			}
+			in := goWasm(t, goCmd, filepath.Join("..", ".."), bin, "test", "-c", "./"+pkg)
 			out, st, err := Thread(in)
 			if err != nil {
 				t.Fatal(err)
@@ -92,6 +75,23 @@ func TestThreadedPackageTests(t *testing.T) {
 			}
 		})
 	}
+}
+
+// goWasm runs the go command (build or test -c, in args) for GOOS=js
+// GOARCH=wasm in dir, writing the module to out, and returns the module.
+func goWasm(t *testing.T, goCmd, dir, out string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(goCmd, append([]string{args[0], "-o", out}, args[1:]...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go %v: %v\n%s", args, err, b)
+	}
+	in, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
 }
 
 // wasmExec returns the toolchain's wasm_exec_node.js (lib/wasm since Go

@@ -14,15 +14,14 @@ type Stats struct {
 	Fills     int // memory.fill written out as stores
 }
 
-// dispatch describes a body's entry loop: the index of the instruction
-// after the br_table block's end, the number of blocks around the
-// br_table, PC_B's local and the br_table's targets.
+// dispatch describes a body's entry loop (indices are into the body's
+// instructions).
 type dispatch struct {
-	loop   int // the loop instruction's index
-	code   int
-	blocks int
-	pcB    int64
-	labels []uint32
+	loop   int      // the loop instruction
+	code   int      // the first instruction after the br_table block's end: basic block 0
+	blocks int      // the blocks around the br_table, one a basic block after the first
+	pcB    int64    // PC_B's local
+	labels []uint32 // the br_table's targets, the default last
 }
 
 // findDispatch recognises the start Go's back end gives a function with
