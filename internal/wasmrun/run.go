@@ -1,0 +1,146 @@
+package wasmrun
+
+import (
+	"context"
+	"crypto/rand"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/chromedp/chromedp"
+)
+
+//go:embed fs.js
+var fsJS []byte
+
+// Options says what Run runs and where.
+type Options struct {
+	// Chrome is Chromium's executable (required).
+	Chrome string
+	// Binary is the js/wasm program (required).
+	Binary string
+	// Args are its arguments, after its name.
+	Args []string
+	// Env is its environment, as KEY=VALUE; TMPDIR defaults to /tmp.
+	Env []string
+	// Dir is its working directory, an absolute path (required); the
+	// host's files are read at the same paths.
+	Dir string
+	// Root is the host folder the program may read (required, absolute);
+	// nothing outside it is visible.
+	Root string
+	// ExecJS is Go's wasm_exec.js; empty reads $GOROOT/lib/wasm's.
+	ExecJS []byte
+}
+
+// Result is what the program did.
+type Result struct {
+	Stdout, Stderr string
+	// Code is its exit code: 0, what it passed to os.Exit, or 2 when it
+	// trapped (Error says how).
+	Code int
+	// Error is the JavaScript error that ended it without an exit, if any.
+	Error string
+}
+
+// Run runs the program in a new headless Chromium and waits for it to
+// exit or ctx to end. It is safe to call from several goroutines: each
+// call starts its own server and browser.
+func Run(ctx context.Context, o Options) (Result, error) {
+	if o.Chrome == "" || o.Binary == "" || !filepath.IsAbs(o.Dir) || !filepath.IsAbs(o.Root) {
+		return Result{}, errors.New("wasmrun: Chrome, Binary, an absolute Dir and an absolute Root are required")
+	}
+	srv, err := newServer(o)
+	if err != nil {
+		return Result{}, err
+	}
+	defer srv.root.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return Result{}, fmt.Errorf("wasmrun: %w", err)
+	}
+	hs := &http.Server{Handler: srv}
+	go hs.Serve(ln)
+	defer hs.Close()
+
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(o.Chrome), chromedp.NoSandbox, chromedp.DisableGPU)...)
+	defer cancelAlloc()
+	bctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	url := "http://" + ln.Addr().String() + "/" + srv.token + "/"
+	if err := chromedp.Do(bctx, chromedp.Navigate(url)); err != nil {
+		return Result{}, fmt.Errorf("wasmrun: loading the page: %w", err)
+	}
+	script, err := runScript(o)
+	if err != nil {
+		return Result{}, err
+	}
+	out, err := chromedp.Run(bctx, chromedp.Evaluate[string](script, chromedp.EvalAwaitPromise))
+	if err != nil {
+		return Result{}, fmt.Errorf("wasmrun: running %s: %w", o.Binary, err)
+	}
+	var res Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		return Result{}, fmt.Errorf("wasmrun: the page's answer: %w", err)
+	}
+	return res, nil
+}
+
+func newServer(o Options) (*server, error) {
+	execJS := o.ExecJS
+	if len(execJS) == 0 {
+		var err error
+		if execJS, err = os.ReadFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js")); err != nil {
+			return nil, fmt.Errorf("wasmrun: Go's wasm_exec.js: %w", err)
+		}
+	}
+	root, err := os.OpenRoot(o.Root)
+	if err != nil {
+		return nil, fmt.Errorf("wasmrun: %w", err)
+	}
+	var b [16]byte
+	rand.Read(b[:])
+	return &server{token: hex.EncodeToString(b[:]), root: root, rootDir: filepath.ToSlash(filepath.Clean(o.Root)),
+		binary: o.Binary, execJS: execJS}, nil
+}
+
+// runScript starts the program in the page and resolves to its Result
+// as JSON once it exits.
+func runScript(o Options) (string, error) {
+	env := map[string]string{"TMPDIR": "/tmp"}
+	for _, kv := range o.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	argv := append([]string{filepath.Base(o.Binary)}, o.Args...)
+	j, err := json.Marshal(map[string]any{"dir": filepath.ToSlash(o.Dir), "root": filepath.ToSlash(o.Root), "argv": argv, "env": env})
+	if err != nil {
+		return "", fmt.Errorf("wasmrun: %w", err)
+	}
+	return fmt.Sprintf(`(async (o) => {
+	wasmrunFS.start(o.dir, o.root);
+	const go = new Go();
+	go.argv = o.argv;
+	go.env = o.env;
+	let code = 0, error = "";
+	go.exit = (c) => { code = c; };
+	try {
+		const { instance } = await WebAssembly.instantiateStreaming(fetch("bin.wasm"), go.importObject);
+		await go.run(instance);
+	} catch (e) {
+		code = 2;
+		error = String(e && e.stack || e);
+	}
+	return JSON.stringify({ Code: code, Error: error, Stdout: wasmrunFS.output(1), Stderr: wasmrunFS.output(2) });
+})(%s)`, j), nil
+}

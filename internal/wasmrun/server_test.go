@@ -1,0 +1,74 @@
+package wasmrun
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestServer is a step table of what the server answers without a
+// browser: nothing without the token, nothing but GET, the host's files
+// only under the root (not through a link out of it, not through an
+// unclean path), the folders above the root as the way down to it.
+func TestServer(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "a", "root")
+	if err := os.MkdirAll(filepath.Join(root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	must(t, os.WriteFile(filepath.Join(root, "sub", "f.txt"), []byte("in"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "secret.txt"), []byte("out"), 0o644))
+	must(t, os.Symlink(filepath.Join(dir, "secret.txt"), filepath.Join(root, "link.txt")))
+	bin := filepath.Join(dir, "p.wasm")
+	must(t, os.WriteFile(bin, []byte("\x00asm"), 0o644))
+	s, err := newServer(Options{Binary: bin, Root: root, ExecJS: []byte("// exec")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.root.Close()
+	host := func(what, p string) string { return "/" + s.token + "/host/" + what + "?p=" + url.QueryEscape(p) }
+	for _, c := range []struct {
+		method, path string
+		code         int
+		body         string // a prefix of the body, if code is 200
+	}{
+		{"GET", "/", 404, ""},
+		{"GET", "/wrongtoken/fs.js", 404, ""},
+		{"GET", "/" + s.token + "/", 200, "<!doctype html>"},
+		{"POST", "/" + s.token + "/", 404, ""},
+		{"GET", "/" + s.token + "/fs.js", 200, "// fs.js"},
+		{"GET", "/" + s.token + "/wasm_exec.js", 200, "// exec"},
+		{"GET", "/" + s.token + "/bin.wasm", 200, "\x00asm"},
+		{"GET", host("read", root+"/sub/f.txt"), 200, "in"},
+		{"GET", host("stat", root+"/sub/f.txt"), 200, `{"dir":false,"size":2}`},
+		{"GET", host("stat", root), 200, `{"dir":true`},
+		{"GET", host("list", root+"/sub"), 200, `["f.txt"]`},
+		{"GET", host("list", root+"/sub/f.txt"), 404, ""},
+		{"GET", host("read", root+"/sub"), 404, ""},
+		{"GET", host("read", dir+"/secret.txt"), 404, ""},
+		{"GET", host("read", root+"/../../secret.txt"), 404, ""},
+		{"GET", host("read", root+"/link.txt"), 404, ""},
+		{"GET", host("read", "sub/f.txt"), 404, ""},
+		{"GET", host("read", root+"/missing"), 404, ""},
+		{"GET", host("list", dir+"/a"), 200, `["root"]`},
+		{"GET", host("stat", dir), 200, `{"dir":true`},
+		{"GET", host("read", dir+"/a"), 404, ""},
+	} {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest(c.method, c.path, nil))
+		if w.Code != c.code || (c.code == http.StatusOK && !strings.HasPrefix(w.Body.String(), c.body)) {
+			t.Errorf("%s %s: %d %q, want %d %q", c.method, c.path, w.Code, w.Body.String(), c.code, c.body)
+		}
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
