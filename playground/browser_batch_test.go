@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/ressim/ressim/internal/tooltest"
 )
 
 // TestBrowserCompareSweep drives the page's compare and sweep modes in
@@ -26,7 +27,7 @@ import (
 // the reason. Screenshots go to the artifacts folder (8-compare.png,
 // 9-sweep.png, 10-refused.png).
 func TestBrowserCompareSweep(t *testing.T) {
-	chrome := need(t, "chromium", "chromium-browser", "google-chrome")
+	chrome := tooltest.Need(t, "chromium", "chromium-browser", "google-chrome")
 	dir := site(t)
 	shots := artifacts(t)
 	url := serveSite(t, dir)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/ressim/ressim/internal/tooltest"
 )
 
 // TestBrowser drives the page in headless Chromium, served by Serve on
@@ -26,7 +27,7 @@ import (
 // the labels of every control are checked. It skips without Chromium
 // unless CI is set.
 func TestBrowser(t *testing.T) {
-	chrome := need(t, "chromium", "chromium-browser", "google-chrome")
+	chrome := tooltest.Need(t, "chromium", "chromium-browser", "google-chrome")
 	dir := site(t)
 	shots := artifacts(t)
 	url := serveSite(t, dir)

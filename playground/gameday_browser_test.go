@@ -13,6 +13,7 @@ import (
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 
+	"github.com/ressim/ressim/internal/tooltest"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/output"
@@ -29,7 +30,7 @@ import (
 // step go to the artifacts folder. It skips without Chromium unless CI is
 // set.
 func TestBrowserGameDay(t *testing.T) {
-	chrome := need(t, "chromium", "chromium-browser", "google-chrome")
+	chrome := tooltest.Need(t, "chromium", "chromium-browser", "google-chrome")
 	dir := site(t)
 	shots := artifacts(t)
 	url := serveSite(t, dir)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/ressim/ressim/internal/tooltest"
 	"github.com/ressim/ressim/sim/experiment"
 	"github.com/ressim/ressim/sim/run"
 	"github.com/ressim/ressim/sim/run/compare"
@@ -22,7 +23,7 @@ import (
 // worker runs it, gives the summary.json that ressim run writes for the
 // same file and seed (the CLI's own Execute, on this machine).
 func TestWasmSameBytesAsCLI(t *testing.T) {
-	node := need(t, "node", "nodejs")
+	node := tooltest.Need(t, "node", "nodejs")
 	dir := site(t)
 	const file = "../experiments/metastable-retry-storm.toml"
 	const seed = 3
@@ -56,7 +57,7 @@ func TestWasmSameBytesAsCLI(t *testing.T) {
 // writes for the same file, seed and replications; and its sweep the
 // sweep.json of ressim sweep. Small counts keep it to seconds.
 func TestWasmCompareSameBytesAsCLI(t *testing.T) {
-	node := need(t, "node", "nodejs")
+	node := tooltest.Need(t, "node", "nodejs")
 	dir := site(t)
 	for _, tc := range []struct {
 		op, file, output string

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/ressim/ressim/internal/tooltest"
 )
 
 // TestBrowserProjector checks the page as a room sees it on a projector,
@@ -24,7 +25,7 @@ import (
 // Screenshots of the viewport go to the artifacts folder
 // (projector-run.png, projector-compare.png).
 func TestBrowserProjector(t *testing.T) {
-	chrome := need(t, "chromium", "chromium-browser", "google-chrome")
+	chrome := tooltest.Need(t, "chromium", "chromium-browser", "google-chrome")
 	dir := site(t)
 	shots := artifacts(t)
 	url := serveSite(t, dir)

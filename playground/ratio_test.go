@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/ressim/ressim/internal/tooltest"
 )
 
 // TestWasmRatio measures what issue 31 asks of WebAssembly where the
@@ -36,7 +37,7 @@ func TestWasmRatio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chrome := need(t, "chromium", "chromium-browser", "google-chrome")
+	chrome := tooltest.Need(t, "chromium", "chromium-browser", "google-chrome")
 	dir := site(t)
 	// Native rounds run before Chromium starts and after it has closed:
 	// alternated with it, they took a fifth longer (162 against 200 ms a

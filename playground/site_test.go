@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -41,25 +40,6 @@ func site(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
-}
-
-// inCI reports whether the CI environment variable is set: tools the CI
-// installs (node, chromium) must then be there.
-func inCI() bool { return os.Getenv("CI") != "" }
-
-// need finds one of the named programs, or skips (fails in CI).
-func need(t *testing.T, names ...string) string {
-	t.Helper()
-	for _, n := range names {
-		if p, err := exec.LookPath(n); err == nil {
-			return p
-		}
-	}
-	if inCI() {
-		t.Fatalf("none of %v installed, and CI is set", names)
-	}
-	t.Skipf("none of %v installed", names)
-	return ""
 }
 
 // artifacts is where a test writes its screenshots and measurements:

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/ressim/ressim/internal/tooltest"
 )
 
 // stages are the marks the page and its worker put on the page's
@@ -98,7 +99,7 @@ func TestPlaygroundSpeed(t *testing.T) {
 	if n <= 0 {
 		t.Skip("set RESSIM_PLAYGROUND_SPEED to the number of page loads to time")
 	}
-	chrome := need(t, "chromium", "chromium-browser", "google-chrome")
+	chrome := tooltest.Need(t, "chromium", "chromium-browser", "google-chrome")
 	url := serveSite(t, site(t))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.WindowSize(1280, 800))...)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ressim/ressim/internal/tooltest"
 )
 
 // TestThreadedProgram builds testdata/prog for WebAssembly with the go
@@ -14,7 +16,7 @@ import (
 // the same, and the module must have had jumps of every kind to rewrite.
 // Without go or node it is skipped, unless CI is set.
 func TestThreadedProgram(t *testing.T) {
-	goCmd, node := need(t, "go"), need(t, "node", "nodejs")
+	goCmd, node := tooltest.Need(t, "go"), tooltest.Need(t, "node", "nodejs")
 	dir := t.TempDir()
 	orig := filepath.Join(dir, "prog.wasm")
 	in := goWasm(t, goCmd, ".", orig, "build", "./testdata/prog")
@@ -51,7 +53,7 @@ func TestThreadedPackageTests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs three packages' tests in WebAssembly: not with -short")
 	}
-	goCmd, node := need(t, "go"), need(t, "node", "nodejs")
+	goCmd, node := tooltest.Need(t, "go"), tooltest.Need(t, "node", "nodejs")
 	execJS := wasmExec(t, goCmd)
 	dir := t.TempDir()
 	for _, pkg := range []string{"sim/engine", "sim/metrics", "sim/dist"} {
@@ -119,20 +121,4 @@ func runNode(t *testing.T, node, execJS, module string) []byte {
 		t.Fatalf("node %s: %v\n%s", filepath.Base(module), err, stderr.Bytes())
 	}
 	return out
-}
-
-// need returns the path of the first of names installed; the test is
-// skipped without any, or fails when CI is set.
-func need(t *testing.T, names ...string) string {
-	t.Helper()
-	for _, n := range names {
-		if p, err := exec.LookPath(n); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatalf("none of %v installed, and CI is set", names)
-	}
-	t.Skipf("none of %v installed", names)
-	return ""
 }

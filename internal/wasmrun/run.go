@@ -39,6 +39,10 @@ type Options struct {
 	Root string
 	// ExecJS is Go's wasm_exec.js; empty reads $GOROOT/lib/wasm's.
 	ExecJS []byte
+	// JSFlags are V8's flags, as Chromium's --js-flags takes them
+	// (--perf-basic-prof to profile the compiled code with perf); empty
+	// for none.
+	JSFlags string
 }
 
 // Result is what the program did.
@@ -71,8 +75,11 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	go hs.Serve(ln)
 	defer hs.Close()
 
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(o.Chrome), chromedp.NoSandbox, chromedp.DisableGPU)...)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(o.Chrome), chromedp.NoSandbox, chromedp.DisableGPU)
+	if o.JSFlags != "" {
+		opts = append(opts, chromedp.Flag("js-flags", o.JSFlags))
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	defer cancelAlloc()
 	bctx, cancel := chromedp.NewContext(actx)
 	defer cancel()

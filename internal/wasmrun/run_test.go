@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ressim/ressim/internal/tooltest"
 )
 
 // TestRun builds testdata/prog for js/wasm and runs it in Chromium with
@@ -17,7 +19,7 @@ import (
 // removed, and its output and exit code come back. Without go or
 // Chromium it is skipped, unless CI is set.
 func TestRun(t *testing.T) {
-	goCmd, chrome := need(t, "go"), need(t, "chromium", "chromium-browser", "google-chrome")
+	goCmd, chrome := tooltest.Need(t, "go"), tooltest.Need(t, "chromium", "chromium-browser", "google-chrome")
 	bin := filepath.Join(t.TempDir(), "prog.wasm")
 	build := exec.Command(goCmd, "build", "-o", bin, "./testdata/prog")
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
@@ -63,7 +65,7 @@ func TestRunGoTest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds sim/dist's tests for WebAssembly: not with -short")
 	}
-	goCmd, _ := need(t, "go"), need(t, "chromium", "chromium-browser", "google-chrome")
+	goCmd, _ := tooltest.Need(t, "go"), tooltest.Need(t, "chromium", "chromium-browser", "google-chrome")
 	tool := filepath.Join(t.TempDir(), "wasmrun")
 	if out, err := exec.Command(goCmd, "build", "-o", tool, "./cmd/wasmrun").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -75,19 +77,4 @@ func TestRunGoTest(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "ok  \tgithub.com/ressim/ressim/sim/dist") {
 		t.Fatalf("go test -exec wasmrun: %v\n%s", err, out)
 	}
-}
-
-// need finds one of the named programs, or skips (fails in CI).
-func need(t *testing.T, names ...string) string {
-	t.Helper()
-	for _, n := range names {
-		if p, err := exec.LookPath(n); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatalf("none of %v installed, and CI is set", names)
-	}
-	t.Skipf("none of %v installed", names)
-	return ""
 }

@@ -3,7 +3,7 @@
 // serves as go test's -exec:
 //
 //	GOOS=js GOARCH=wasm go test -exec="$PWD/wasmrun" ./sim/dist
-//	wasmrun [-chrome PATH] [-root DIR] [-timeout D] PROGRAM [ARGS...]
+//	wasmrun [-chrome PATH] [-root DIR] [-timeout D] [-js-flags FLAGS] PROGRAM [ARGS...]
 //
 // The program runs in the current directory and may read the files
 // under -root (default: the Go module holding the current directory);

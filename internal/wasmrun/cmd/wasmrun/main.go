@@ -17,8 +17,9 @@ func main() {
 	chrome := flag.String("chrome", "", "Chromium's executable (default: chromium, chromium-browser or google-chrome on the PATH)")
 	root := flag.String("root", "", "the folder the program may read (default: the module holding the current directory)")
 	timeout := flag.Duration("timeout", 30*time.Minute, "how long the program may run")
+	jsFlags := flag.String("js-flags", "", "V8's flags, as Chromium's --js-flags (e.g. --perf-basic-prof)")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: wasmrun [-chrome PATH] [-root DIR] [-timeout D] PROGRAM [ARGS...]")
+		fmt.Fprintln(os.Stderr, "usage: wasmrun [-chrome PATH] [-root DIR] [-timeout D] [-js-flags FLAGS] PROGRAM [ARGS...]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -26,7 +27,7 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	code, err := run(*chrome, *root, *timeout, flag.Arg(0), flag.Args()[1:])
+	code, err := run(wasmrun.Options{Chrome: *chrome, Root: *root, JSFlags: *jsFlags, Binary: flag.Arg(0), Args: flag.Args()[1:]}, *timeout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "wasmrun:", err)
 		os.Exit(2)
@@ -34,29 +35,31 @@ func main() {
 	os.Exit(code)
 }
 
-func run(chrome, root string, timeout time.Duration, prog string, args []string) (int, error) {
+// run completes o from the command line's defaults (Chromium on the
+// PATH, the current directory, its module, this environment) and runs it.
+func run(o wasmrun.Options, timeout time.Duration) (int, error) {
 	var err error
-	if chrome == "" {
-		if chrome, err = findChrome(); err != nil {
+	if o.Chrome == "" {
+		if o.Chrome, err = findChrome(); err != nil {
 			return 0, err
 		}
 	}
-	dir, err := os.Getwd()
-	if err != nil {
+	if o.Dir, err = os.Getwd(); err != nil {
 		return 0, err
 	}
-	if root == "" {
-		root = moduleRoot(dir)
+	if o.Root == "" {
+		o.Root = moduleRoot(o.Dir)
 	}
-	if root, err = filepath.Abs(root); err != nil {
+	if o.Root, err = filepath.Abs(o.Root); err != nil {
 		return 0, err
 	}
-	if prog, err = filepath.Abs(prog); err != nil {
+	if o.Binary, err = filepath.Abs(o.Binary); err != nil {
 		return 0, err
 	}
+	o.Env = os.Environ()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	res, err := wasmrun.Run(ctx, wasmrun.Options{Chrome: chrome, Binary: prog, Args: args, Env: os.Environ(), Dir: dir, Root: root})
+	res, err := wasmrun.Run(ctx, o)
 	if err != nil {
 		return 0, err
 	}
