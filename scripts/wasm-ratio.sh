@@ -7,7 +7,8 @@
 # set as the page sets it (GOGC 400, playground.PageGCPercent; the native
 # side keeps Go's default, as the CLI does): WASM_GOGC=100 measures both at
 # the default. The two run alternately, ROUNDS times, and the script prints
-# each benchmark's median ns/op both ways and the ratio.
+# each benchmark's median ns/op both ways, their ratio, and the median and
+# range of the rounds' own ratios.
 #
 # Usage: scripts/wasm-ratio.sh [ROUNDS] [BENCH]   (from the repository root;
 #        ROUNDS default 3; BENCH a -test.bench pattern, default
@@ -68,5 +69,9 @@ for line in open(sys.argv[1]):
     t[(name, side)].append(float(ns))
 for name in sorted({n for n, _ in t}):
     nat, wasm = statistics.median(t[(name, 'native')]), statistics.median(t[(name, 'wasm')])
-    print(f"{name:45s} native {nat / 1e6:8.1f} ms  wasm {wasm / 1e6:8.1f} ms  ratio {wasm / nat:5.2f}")
+    # Each round's two sides ran back to back: their ratios cancel the
+    # machine's slower drifts, and their spread shows what is left.
+    pairs = sorted(w / n for n, w in zip(t[(name, 'native')], t[(name, 'wasm')]))
+    print(f"{name:45s} native {nat / 1e6:8.1f} ms  wasm {wasm / 1e6:8.1f} ms  ratio {wasm / nat:5.2f}"
+          f"  (rounds: median {statistics.median(pairs):.2f}, {pairs[0]:.2f}-{pairs[-1]:.2f})")
 PY

@@ -58,18 +58,19 @@ func (s *server) host(w http.ResponseWriter, r *http.Request, what, p string) {
 		http.NotFound(w, r)
 		return
 	}
-	if p == "/" || strings.HasPrefix(s.rootDir, strings.TrimSuffix(p, "/")+"/") {
-		next, _, _ := strings.Cut(strings.TrimPrefix(s.rootDir, strings.TrimSuffix(p, "/")+"/"), "/")
-		answer(w, what, map[string]any{"dir": true, "size": 0}, []string{next})
-		return
+	rel, under := ".", p == s.rootDir
+	if !under {
+		rel, under = strings.CutPrefix(p, strings.TrimSuffix(s.rootDir, "/")+"/")
 	}
-	rel := "."
-	if p != s.rootDir {
-		var ok bool
-		if rel, ok = strings.CutPrefix(p, s.rootDir+"/"); !ok {
+	if !under {
+		above := strings.TrimSuffix(p, "/") + "/" // "/" for the file system's root
+		if below, ok := strings.CutPrefix(s.rootDir, above); ok {
+			next, _, _ := strings.Cut(below, "/")
+			answer(w, what, map[string]any{"dir": true, "size": 0}, []string{next})
+		} else {
 			http.NotFound(w, r)
-			return
 		}
+		return
 	}
 	f, err := s.root.Open(rel)
 	if err != nil {

@@ -66,6 +66,25 @@ func TestServer(t *testing.T) {
 	}
 }
 
+// TestServerWholeRoot: with the file system's root as the root, every
+// absolute path is under it (no folder is above it).
+func TestServerWholeRoot(t *testing.T) {
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "f.txt"), []byte("in"), 0o644))
+	s, err := newServer(Options{Binary: filepath.Join(dir, "f.txt"), Root: "/", ExecJS: []byte("//")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.root.Close()
+	for p, want := range map[string]string{"/": `{"dir":true`, dir: `{"dir":true`, dir + "/f.txt": `{"dir":false,"size":2}`} {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest("GET", "/"+s.token+"/host/stat?p="+url.QueryEscape(p), nil))
+		if w.Code != http.StatusOK || !strings.HasPrefix(w.Body.String(), want) {
+			t.Errorf("stat %s: %d %q, want %q", p, w.Code, w.Body.String(), want)
+		}
+	}
+}
+
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
