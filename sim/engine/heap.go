@@ -78,16 +78,17 @@ func (h *eventHeap) insert(e entry, root bool) {
 		hole = m
 		c = 4*(c+int(k&3)) + 1
 	}
-	if c < n { // fewer than four children
-		m := c
-		for j := c + 1; j < n; j++ {
-			if s[j].less(&s[m]) {
-				m = j
-			}
+	if c < n { // one to three children, compared without a loop
+		m := &s[c]
+		if c+1 < n && s[c+1].less(m) {
+			m = &s[c+1]
 		}
-		if s[m].less(&e) {
-			*hole = s[m]
-			hole = &s[m]
+		if c+2 < n && s[c+2].less(m) {
+			m = &s[c+2]
+		}
+		if m.less(&e) {
+			*hole = *m
+			hole = m
 		}
 	}
 	*hole = e
