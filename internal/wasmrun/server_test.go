@@ -85,9 +85,38 @@ func TestServerWholeRoot(t *testing.T) {
 	}
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// FuzzServerStaysInRoot asks the server for any path: whatever it
+// answers, no byte of a file outside the root comes back, and a path
+// outside the root and not above it is never a folder.
+func FuzzServerStaysInRoot(f *testing.F) {
+	dir := f.TempDir()
+	root := filepath.Join(dir, "a", "root")
+	must(f, os.MkdirAll(filepath.Join(root, "sub"), 0o755))
+	must(f, os.WriteFile(filepath.Join(root, "sub", "f.txt"), []byte("inside"), 0o644))
+	must(f, os.WriteFile(filepath.Join(dir, "secret.txt"), []byte("SECRET"), 0o644))
+	must(f, os.Symlink(filepath.Join(dir, "secret.txt"), filepath.Join(root, "link.txt")))
+	must(f, os.Symlink(dir, filepath.Join(root, "up")))
+	s, err := newServer(Options{Binary: filepath.Join(dir, "secret.txt"), Root: root, ExecJS: []byte("//")})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { s.root.Close() })
+	for _, p := range []string{root + "/sub/f.txt", root + "/link.txt", root + "/up/secret.txt", dir + "/secret.txt",
+		root + "/../../secret.txt", "/", dir, root + "//sub", "sub/f.txt", root + "/sub/../../../secret.txt"} {
+		f.Add("read", p)
+	}
+	f.Fuzz(func(t *testing.T, what, p string) {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest("GET", "/"+s.token+"/host/"+url.PathEscape(what)+"?p="+url.QueryEscape(p), nil))
+		if strings.Contains(w.Body.String(), "SECRET") {
+			t.Fatalf("%s %q served a file outside the root: %q", what, p, w.Body.String())
+		}
+	})
 }
