@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -29,7 +30,9 @@ type Options struct {
 	Binary string
 	// Args are its arguments, after its name.
 	Args []string
-	// Env is its environment, as KEY=VALUE; TMPDIR defaults to /tmp.
+	// Env is its environment, as KEY=VALUE, but for TMPDIR, which is
+	// always /tmp (the page's own, empty at start: the host's temporary
+	// folder is not under the root).
 	Env []string
 	// Dir is its working directory, an absolute path (required); the
 	// host's files are read at the same paths.
@@ -71,7 +74,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("wasmrun: %w", err)
 	}
-	hs := &http.Server{Handler: srv}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 	go hs.Serve(ln)
 	defer hs.Close()
 
@@ -123,12 +126,13 @@ func newServer(o Options) (*server, error) {
 // runScript starts the program in the page and resolves to its Result
 // as JSON once it exits.
 func runScript(o Options) (string, error) {
-	env := map[string]string{"TMPDIR": "/tmp"}
+	env := map[string]string{}
 	for _, kv := range o.Env {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			env[k] = v
 		}
 	}
+	env["TMPDIR"] = "/tmp"
 	argv := append([]string{filepath.Base(o.Binary)}, o.Args...)
 	j, err := json.Marshal(map[string]any{"dir": filepath.ToSlash(o.Dir), "root": filepath.ToSlash(o.Root), "argv": argv, "env": env})
 	if err != nil {

@@ -32,7 +32,7 @@ func TestRun(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	res, err := Run(ctx, Options{Chrome: chrome, Binary: bin, Dir: root, Root: root})
+	res, err := Run(ctx, Options{Chrome: chrome, Binary: bin, Dir: root, Root: root, Env: []string{"TMPDIR=/var/tmp"}})
 	if err != nil {
 		t.Fatal(err)
 	}
