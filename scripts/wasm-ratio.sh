@@ -24,8 +24,11 @@
 # machine's load: run it when the machine is idle. On this kind of machine
 # node's times also moved with the core it ran on (650-700 ms an op of
 # mm10 on one, 1,000-1,100 ms in stretches on the other; native the same
-# on both), so pin both sides to one core and say which;
-# scripts/wasm-instructions.sh counts instructions, which do not move.
+# on both), so with node pin both sides to one core and say which. Do not
+# pin Chromium: a Go loop in its WebAssembly ran 2.4x slower on one core
+# than on two, where node's did not move (docs/performance.md, sixth
+# pass). scripts/wasm-instructions.sh counts instructions, which do not
+# move.
 set -euo pipefail
 rounds=${1:-3}
 bench=${2:-'BenchmarkExecute/(mm10|metastable-retry-storm)$'}
