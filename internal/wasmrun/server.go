@@ -66,7 +66,7 @@ func (s *server) host(w http.ResponseWriter, r *http.Request, what, p string) {
 		above := strings.TrimSuffix(p, "/") + "/" // "/" for the file system's root
 		if below, ok := strings.CutPrefix(s.rootDir, above); ok {
 			next, _, _ := strings.Cut(below, "/")
-			answer(w, what, map[string]any{"dir": true, "size": 0}, []string{next})
+			answer(w, what, hostStat{Dir: true}, []string{next})
 		} else {
 			http.NotFound(w, r)
 		}
@@ -95,15 +95,21 @@ func (s *server) host(w http.ResponseWriter, r *http.Request, what, p string) {
 			return
 		}
 	}
-	answer(w, what, map[string]any{"dir": st.IsDir(), "size": st.Size()}, names)
+	answer(w, what, hostStat{Dir: st.IsDir(), Size: st.Size()}, names)
+}
+
+// hostStat is what fs.js needs of a host path's stat.
+type hostStat struct {
+	Dir  bool  `json:"dir"`
+	Size int64 `json:"size"`
 }
 
 // answer writes the stat or the list as JSON; a file's bytes asked of a
 // folder, or a folder's names asked of a file, do not exist.
-func answer(w http.ResponseWriter, what string, stat map[string]any, names []string) {
+func answer(w http.ResponseWriter, what string, stat hostStat, names []string) {
 	var v any = stat
 	switch {
-	case what == "list" && stat["dir"] == true:
+	case what == "list" && stat.Dir:
 		if names == nil {
 			names = []string{}
 		}
