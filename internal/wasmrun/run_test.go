@@ -78,3 +78,23 @@ func TestRunGoTest(t *testing.T) {
 		t.Fatalf("go test -exec wasmrun: %v\n%s", err, out)
 	}
 }
+
+// TestRunNotAModule: a program the page cannot start comes back as code
+// 2 with the browser's error, not as a hang or a Go error.
+func TestRunNotAModule(t *testing.T) {
+	chrome := tooltest.Need(t, "chromium", "chromium-browser", "google-chrome")
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bad.wasm")
+	if err := os.WriteFile(bin, []byte("not WebAssembly"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := Run(ctx, Options{Chrome: chrome, Binary: bin, Dir: dir, Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Code != 2 || !strings.Contains(res.Error, "WebAssembly") {
+		t.Errorf("got %+v, want code 2 and WebAssembly's error", res)
+	}
+}
