@@ -6,8 +6,9 @@
 # experiment with its figures, and the comparison of every file that has
 # variants) with --cpuprofile, merges the profiles, and writes the result to
 # cmd/ressim/default.pgo, which `go build` picks up by itself (-pgo=auto).
-# The playground's WebAssembly build has none: the same profile gave it no
-# measurable gain in Chromium (docs/playground.md). Rerun it when the hot paths change
+# The playground's main.wasm is built with the same profile
+# (playground.PGOFile), and so are the benchmarks of scripts/wasm-ratio.sh
+# and scripts/wasm-instructions.sh. Rerun it when the hot paths change
 # (docs/performance.md says how much it gains and how to check).
 #
 # Usage: scripts/pgo.sh            (from the repository root; about 25 s on 2 cores with a warm build cache)

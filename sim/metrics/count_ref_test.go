@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// countRef is Count as it was before Add tested the sign of delta: the
-// clamp and the maximum checked on every change.
+// countRef is Count as it was before it kept a weight (count.go): the area
+// integrated change by change, area += value*(now - last), with the clamp
+// and the maximum checked on every change.
 type countRef struct {
 	v, last, max int64
 	hi, lo       uint64
@@ -25,21 +26,28 @@ func (c *countRef) add(now, delta int64) {
 	c.max = max(c.max, c.v)
 }
 
-// TestCountAddMatchesReference drives a Count and countRef through the
-// same random changes, constant (+1, -1) and variable, some at the same
-// instant or an earlier one, and compares value, maximum and area.
-func TestCountAddMatchesReference(t *testing.T) {
+// TestCountMatchesReference drives a Count and countRef through the
+// same random changes, Inc, Dec and Add (+1, -1 and variable), some at
+// the same instant or an earlier one, and compares value, maximum and
+// the exact area.
+func TestCountMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var c Count
 	var ref countRef
 	now := int64(0)
 	for i := range 100000 {
 		now += r.Int64N(1000) - 100 // sometimes earlier: treated as the last instant
-		switch r.IntN(4) {
+		switch r.IntN(6) {
 		case 0:
-			c.Add(now, 1)
+			c.Inc(now)
 			ref.add(now, 1)
 		case 1:
+			c.Dec(now)
+			ref.add(now, -1)
+		case 2:
+			c.Add(now, 1)
+			ref.add(now, 1)
+		case 3:
 			c.Add(now, -1)
 			ref.add(now, -1)
 		default:
@@ -47,8 +55,10 @@ func TestCountAddMatchesReference(t *testing.T) {
 			c.Add(now, d)
 			ref.add(now, d)
 		}
-		if c.Value() != ref.v || c.Max() != ref.max || c.hi != ref.hi || c.lo != ref.lo {
-			t.Fatalf("change %d: value %d max %d area %d:%d, want %d %d %d:%d", i, c.Value(), c.Max(), c.hi, c.lo, ref.v, ref.max, ref.hi, ref.lo)
+		// The reference's area runs to its last change; Count's to any
+		// instant at or after it.
+		if a := c.area(ref.last); c.Value() != ref.v || c.Max() != ref.max || a.hi != ref.hi || a.lo != ref.lo {
+			t.Fatalf("change %d: value %d max %d area %d:%d, want %d %d %d:%d", i, c.Value(), c.Max(), a.hi, a.lo, ref.v, ref.max, ref.hi, ref.lo)
 		}
 	}
 }

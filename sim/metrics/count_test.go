@@ -74,7 +74,14 @@ func FuzzCount(f *testing.F) {
 			area.Add(area, big.NewInt(v*dt))
 			d := int64(b&15) - 7
 			v = max(v+d, 0)
-			c.Add(now, d)
+			switch d { // Inc and Dec are Add's +1 and -1
+			case 1:
+				c.Inc(now)
+			case -1:
+				c.Dec(now)
+			default:
+				c.Add(now, d)
+			}
 			if c.Value() != v || c.Value() < 0 {
 				t.Fatalf("value %d, want %d", c.Value(), v)
 			}
@@ -84,6 +91,16 @@ func FuzzCount(f *testing.F) {
 			t.Fatalf("area %v, want %v", c.Area(now), wf)
 		}
 	})
+}
+
+// BenchmarkCountIncDec is the hot path's pair: one of each per op.
+func BenchmarkCountIncDec(b *testing.B) {
+	b.ReportAllocs()
+	var c Count
+	for i := 0; i < b.N; i++ {
+		c.Inc(int64(2 * i))
+		c.Dec(int64(2*i + 1))
+	}
 }
 
 func BenchmarkCountAdd(b *testing.B) {

@@ -47,9 +47,9 @@ func (m *Model) queueExpired(now engine.Time, a *attempt) {
 	if s.cfg.Abandonment == AtDequeue {
 		m.attemptTo(now, a, apExpired, "its deadline passed; it stays queued (at_dequeue)")
 		a.qExpired = true
-		s.st.queue.Add(int64(now), -1)
-		s.st.inSystem.Add(int64(now), -1)
-		s.st.expired.Add(int64(now), 1)
+		s.st.queue.Dec(int64(now))
+		s.st.inSystem.Dec(int64(now))
+		s.st.expired.Inc(int64(now))
 		return
 	}
 	in.queue.remove(a)
@@ -70,16 +70,16 @@ func (in *instance) leaveQueue(now engine.Time, a *attempt) {
 		a.expireEv = 0
 	}
 	if a.qExpired {
-		s.st.expired.Add(int64(now), -1)
+		s.st.expired.Dec(int64(now))
 		return
 	}
-	s.st.queue.Add(int64(now), -1)
+	s.st.queue.Dec(int64(now))
 }
 
 // leaveSystem stops counting a as in the system, unless it already had
 // when it expired in the queue.
 func (in *instance) leaveSystem(now engine.Time, a *attempt) {
 	if !a.qExpired {
-		in.svc.st.inSystem.Add(int64(now), -1)
+		in.svc.st.inSystem.Dec(int64(now))
 	}
 }

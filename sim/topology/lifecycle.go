@@ -243,8 +243,8 @@ func (in *instance) release(now engine.Time, a *attempt, o policies.Outcome) {
 		if s.m.tracksRunning {
 			in.removeRunning(a)
 		}
-		s.st.busy.Add(int64(now), -1)
-		s.st.inSystem.Add(int64(now), -1)
+		s.st.busy.Dec(int64(now))
+		s.st.inSystem.Dec(int64(now))
 	case p == apSending || p == apNetwork:
 		// Arrived and turned away before it was admitted.
 	case p == apQueued || p == apExpired:

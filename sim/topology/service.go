@@ -196,13 +196,13 @@ func (in *instance) arrive(now engine.Time, a *attempt) {
 	switch {
 	case in.busy < in.capacity && in.queueLen() == 0:
 		s.st.inc(m, now, cAdmitted)
-		s.st.inSystem.Add(int64(now), 1)
+		s.st.inSystem.Inc(int64(now))
 		m.attemptTo(now, a, apAdmitted, "")
 		in.start(now, a)
 	case !in.queueFull() && in.enqueue(now, a):
 		s.st.inc(m, now, cAdmitted)
-		s.st.inSystem.Add(int64(now), 1)
-		s.st.queue.Add(int64(now), 1)
+		s.st.inSystem.Inc(int64(now))
+		s.st.queue.Inc(int64(now))
 	default:
 		// in.leave, written out: in the retry storm more than half of the
 		// attempts are refused here, and the call costs more than the
@@ -251,7 +251,7 @@ func (in *instance) start(now engine.Time, a *attempt) {
 		return
 	}
 	in.busy++
-	s.st.busy.Add(int64(now), 1)
+	s.st.busy.Inc(int64(now))
 	m.attemptTo(now, a, apWorking, "took a worker")
 	a.started = now
 	if a.trace != 0 && now > a.arrived {

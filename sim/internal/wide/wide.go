@@ -17,7 +17,7 @@ import (
 // and the compiler keeps one branch, and does not count the other in the
 // function's inlining cost. (A wrapper choosing by build tag would cost
 // its callers about 7 units of the inliner's budget of 80 natively, and
-// take Count.Add and pcg.Uint64 over it.)
+// take pcg.Uint64 over it.)
 const Wasm = runtime.GOARCH == "wasm"
 
 // AddCarry returns x + y modulo 2^64 and the carry out of it, 1 or 0:
@@ -28,6 +28,15 @@ func AddCarry(x, y uint64) (sum, carry uint64) {
 		carry = 1 // no else: the compiler makes carry the comparison itself
 	}
 	return sum, carry
+}
+
+// SubBorrow returns x - y modulo 2^64 and the borrow out of it, 1 or
+// 0: bits.Sub64(x, y, 0) by a comparison.
+func SubBorrow(x, y uint64) (diff, borrow uint64) {
+	if x < y {
+		borrow = 1
+	}
+	return x - y, borrow
 }
 
 // Less returns 1 if the 128-bit number (xhi, xlo) is below (yhi, ylo),

@@ -55,6 +55,11 @@ func check(t *testing.T, x, y uint64) {
 	if s != ws || c != wc {
 		t.Fatalf("AddCarry(%#x, %#x) = %#x, %d; bits.Add64 gives %#x, %d", x, y, s, c, ws, wc)
 	}
+	d, b := SubBorrow(x, y)
+	wd, wb := bits.Sub64(x, y, 0)
+	if d != wd || b != wb {
+		t.Fatalf("SubBorrow(%#x, %#x) = %#x, %d; bits.Sub64 gives %#x, %d", x, y, d, b, wd, wb)
+	}
 	h, l := Mul(x, y)
 	wh, wl := bits.Mul64(x, y)
 	if h != wh || l != wl {
