@@ -4,9 +4,9 @@
 
 // This file is copied from Go 1.26's src/math/rand/v2/exp.go (the
 // ziggurat exponential sampler and its tables), with the method
-// (*rand.Rand).ExpFloat64 turned into the function expFloat64 of pcg
-// (pcg.go, rand.PCG's copy), so that a draw steps the generator directly
-// rather than through the rand.Source interface. The algorithm, the order in
+// (*rand.Rand).ExpFloat64 turned into Source's (source.go), stepping its
+// pcg (pcg.go, rand.PCG's copy) directly rather than through the
+// rand.Source interface. The algorithm, the order in
 // which it consumes the stream and the tables are unchanged, so its
 // values are bit for bit those of (*rand.Rand).ExpFloat64 on the same
 // stream (TestExpFloat64MatchesRand checks it).
@@ -27,9 +27,16 @@ const (
 	re = 7.69711747013104972
 )
 
-// expFloat64 is (*rand.Rand).ExpFloat64 over p: an exponential
-// variate of rate 1 (mean 1) in (0, +math.MaxFloat64].
-func expFloat64(p *pcg) float64 {
+// ExpFloat64 returns an exponential variate of rate 1 (mean 1, unitless)
+// in (0, +math.MaxFloat64], as (*rand.Rand).ExpFloat64: multiply by a
+// mean to scale it.
+//
+// The sampler is written here, in the method, rather than in a function
+// the method calls: profile-guided optimisation inlines a hot call only
+// where it is written in the function being compiled, so a wrapper
+// inlined into the event loop's handlers left the sampler a call there.
+func (s *Source) ExpFloat64() float64 {
+	p := &s.pcg
 	for {
 		u := p.Uint64()
 		j := uint32(u)

@@ -41,16 +41,14 @@ func (s *Source) Uint64() uint64 { return s.pcg.Uint64() }
 // Float64 returns a uniform float64 in [0, 1), as (*rand.Rand).Float64.
 func (s *Source) Float64() float64 { return s.pcg.float64() }
 
-// ExpFloat64 returns an exponential variate of rate 1 (mean 1, unitless),
-// as (*rand.Rand).ExpFloat64: multiply by a mean to scale it.
-func (s *Source) ExpFloat64() float64 { return expFloat64(&s.pcg) }
+// ExpFloat64 is in exp.go.
 
 // DrawFrom is Draw on src: the same durations, from the same draws of the
 // stream, with the exponential families' draws made on src's PCG
 // directly.
 func (d *Dist) DrawFrom(src *Source) time.Duration {
 	if d.kind == Exponential { // the usual service time, tested first
-		return toDuration(expFloat64(&src.pcg) * d.mean)
+		return toDuration(src.ExpFloat64() * d.mean)
 	}
 	var x float64
 	switch d.kind {
@@ -59,13 +57,13 @@ func (d *Dist) DrawFrom(src *Source) time.Duration {
 	case Erlang:
 		m := d.mean / float64(d.k)
 		for i := 0; i < d.k; i++ {
-			x += expFloat64(&src.pcg) * m
+			x += src.ExpFloat64() * m
 		}
 	case Hyperexponential:
 		if src.pcg.float64() < d.p {
-			x = expFloat64(&src.pcg) * d.m1
+			x = src.ExpFloat64() * d.m1
 		} else {
-			x = expFloat64(&src.pcg) * d.m2
+			x = src.ExpFloat64() * d.m2
 		}
 	default:
 		return d.Draw(src.Rand)

@@ -164,7 +164,7 @@ func (m *Model) complete(now engine.Time, a *attempt) {
 		s.st.win[k]++
 	}
 	sojourn := int64(now - a.arrived)
-	s.st.ivSojourn.record(sojourn, a.measured)
+	s.st.ivSojourn.of(a.measured).Record(sojourn)
 	if a.measured {
 		s.st.hold.Record(int64(now - a.started))
 	}

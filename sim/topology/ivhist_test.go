@@ -24,7 +24,7 @@ func TestIntervalHistogram(t *testing.T) {
 		for i := 0; i < 200 && iv != 3; i++ {
 			v := int64(rng.ExpFloat64() * 1e7)
 			measured := iv > 1 || (iv == 1 && i%3 == 0)
-			h.record(v, measured)
+			h.of(measured).Record(v)
 			want.Record(v)
 			if measured {
 				wantWin.Record(v)
@@ -39,8 +39,8 @@ func TestIntervalHistogram(t *testing.T) {
 		}
 		h.reset()
 	}
-	h.record(5e6, true)
-	h.record(7e6, false)
+	h.of(true).Record(5e6)
+	h.of(false).Record(7e6)
 	wantWin.Record(5e6)
 	h.flush(&win)
 	if !sameHistogram(&win, &wantWin) {
