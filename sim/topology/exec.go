@@ -2,7 +2,9 @@ package topology
 
 import (
 	"fmt"
+	"time"
 
+	"github.com/ressim/ressim/sim/dist"
 	"github.com/ressim/ressim/sim/engine"
 	"github.com/ressim/ressim/sim/policies"
 )
@@ -21,7 +23,15 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 		}
 		st := &steps[a.step]
 		if st.Kind == WorkStep {
-			d := in.shape(a, st.Work.DrawFrom(s.rng))
+			// DrawFrom, its exponential case written out: PGO inlines
+			// the draw here, where it would stay a call inside DrawFrom.
+			var d time.Duration
+			if mean, ok := st.Work.Exponential(); ok {
+				d = dist.Duration(s.rng.ExpFloat64() * mean)
+			} else {
+				d = st.Work.DrawFrom(s.rng)
+			}
+			d = in.shape(a, d)
 			if a.phase != apWorking {
 				m.attemptTo(now, a, apWorking, "")
 			}
@@ -32,30 +42,7 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 			a.workEv = m.after(d, &m.hWork, a)
 			return
 		}
-		expired := m.propagate && a.dl.Expired(now.Duration())
-		pick := -1
-		if st.Kind == ChooseStep {
-			pick = st.choose(s.rng.Float64())
-		}
-		for _, ss := range h.sites {
-			if ss.step != a.step || pick >= 0 && ss.call != pick {
-				continue
-			}
-			if ss.prob > 0 && ss.prob < 1 && s.rng.Float64() >= ss.prob {
-				continue
-			}
-			if expired {
-				// No call is made once the deadline has passed.
-				if ss.critical {
-					a.failed = true
-				} else {
-					a.degraded = true
-				}
-				continue
-			}
-			a.pending++
-			m.startCall(now, ss.site, a, nil, ss.critical)
-		}
+		m.startCalls(now, a, st)
 		a.step++
 		if a.pending > 0 {
 			m.attemptTo(now, a, apCalling, "")
@@ -66,6 +53,38 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 		}
 	}
 	m.complete(now, a)
+}
+
+// startCalls starts the calls of a's current step st, a call step or a
+// choice: those the step makes (all of a call step's, the one a choice
+// picks, each with its probability), or, once a's deadline has passed,
+// none, marking a failed or degraded by what the calls were.
+func (m *Model) startCalls(now engine.Time, a *attempt, st *Step) {
+	s := a.inst.svc
+	expired := m.propagate && a.dl.Expired(now.Duration())
+	pick := -1
+	if st.Kind == ChooseStep {
+		pick = st.choose(s.rng.Float64())
+	}
+	for _, ss := range a.site.handler.sites {
+		if ss.step != a.step || pick >= 0 && ss.call != pick {
+			continue
+		}
+		if ss.prob > 0 && ss.prob < 1 && s.rng.Float64() >= ss.prob {
+			continue
+		}
+		if expired {
+			// No call is made once the deadline has passed.
+			if ss.critical {
+				a.failed = true
+			} else {
+				a.degraded = true
+			}
+			continue
+		}
+		a.pending++
+		m.startCall(now, ss.site, a, nil, ss.critical)
+	}
 }
 
 // Handle, the work event, ends a local work step, unless a freeze held it
