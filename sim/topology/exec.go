@@ -39,7 +39,13 @@ func (m *Model) advance(now engine.Time, a *attempt) {
 				m.noteAttempt(now, a, fmt.Sprintf("work step %d: %v", a.step+1, d))
 			}
 			a.workStart, a.stepStart = now, now
-			a.workEv = m.after(d, &m.hWork, a)
+			// m.after written out: PGO inlines the engine's After
+			// only where its call is written.
+			id, err := m.sim.After(d, &m.hWork, a)
+			if err != nil {
+				panic(err)
+			}
+			a.workEv = id
 			return
 		}
 		m.startCalls(now, a, st)
