@@ -4,9 +4,10 @@
 //
 // It exists to measure WebAssembly where ressim's workshop runs it: the
 // page's main.wasm runs in the browser's V8, which compiles WebAssembly
-// differently from the V8 of the node on the PATH (issue 31 measured
-// BenchmarkExecute/mm10 at 2.8x native in Chromium 156 and 4.1x in node
-// 20; docs/performance.md). With it, scripts/wasm-ratio.sh runs the same
+// differently from the V8 of the node on the PATH (issue 31 measured the
+// page's simulation stage of mm10 at 2.8x native in Chromium 156, pinned
+// to one core, where the whole BenchmarkExecute/mm10 was 3.5-4.0x in
+// Chromium and 3.7x in node 20; docs/performance.md, sixth pass). With it, scripts/wasm-ratio.sh runs the same
 // test binary in either (RUNTIME=chromium).
 //
 // The program sees node's file-system API (the part syscall/fs_js.go

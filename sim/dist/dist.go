@@ -225,12 +225,12 @@ func (d *Dist) Draw(rng *rand.Rand) time.Duration {
 	case Normal:
 		x = d.sampleNormal(rng)
 	}
-	return toDuration(x)
+	return Duration(x)
 }
 
-// toDuration rounds x nanoseconds to a Duration, saturating at about 292
-// years rather than overflowing.
-func toDuration(x float64) time.Duration {
+// Duration rounds x nanoseconds to a Duration as the draws do, saturating
+// at about 292 years rather than overflowing.
+func Duration(x float64) time.Duration {
 	if x >= math.MaxInt64/2 {
 		return math.MaxInt64 / 2
 	}

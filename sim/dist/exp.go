@@ -4,9 +4,9 @@
 
 // This file is copied from Go 1.26's src/math/rand/v2/exp.go (the
 // ziggurat exponential sampler and its tables), with the method
-// (*rand.Rand).ExpFloat64 turned into Source's (source.go), stepping its
-// pcg (pcg.go, rand.PCG's copy) directly rather than through the
-// rand.Source interface. The algorithm, the order in
+// (*rand.Rand).ExpFloat64 turned into the method Source.ExpFloat64
+// (Source is in source.go), stepping its pcg (pcg.go, rand.PCG's copy)
+// directly rather than through the rand.Source interface. The algorithm, the order in
 // which it consumes the stream and the tables are unchanged, so its
 // values are bit for bit those of (*rand.Rand).ExpFloat64 on the same
 // stream (TestExpFloat64MatchesRand checks it).

@@ -56,16 +56,12 @@ func (d *Dist) Exponential() (mean float64, ok bool) {
 	return d.mean, true
 }
 
-// Duration rounds x nanoseconds to a Duration as the draws do,
-// saturating at about 292 years rather than overflowing.
-func Duration(x float64) time.Duration { return toDuration(x) }
-
 // DrawFrom is Draw on src: the same durations, from the same draws of the
 // stream, with the exponential families' draws made on src's PCG
 // directly.
 func (d *Dist) DrawFrom(src *Source) time.Duration {
 	if d.kind == Exponential { // the usual service time, tested first
-		return toDuration(src.ExpFloat64() * d.mean)
+		return Duration(src.ExpFloat64() * d.mean)
 	}
 	var x float64
 	switch d.kind {
@@ -85,5 +81,5 @@ func (d *Dist) DrawFrom(src *Source) time.Duration {
 	default:
 		return d.Draw(src.Rand)
 	}
-	return toDuration(x)
+	return Duration(x)
 }

@@ -117,3 +117,35 @@ func TestSeedStreamMatchesStream(t *testing.T) {
 		s2.Branch(77)
 	}
 }
+
+// TestExponentialWrittenOut checks the split a hot caller writes out
+// (topology's Model.advance): Exponential reports the mean of an
+// exponential distribution and refuses every other family, and
+// Duration(src.ExpFloat64()*mean) draws what DrawFrom draws on a twin
+// stream, duration for duration.
+func TestExponentialWrittenOut(t *testing.T) {
+	ms := time.Millisecond
+	for _, p := range []Params{
+		{Kind: Constant, Mean: 10 * ms},
+		{Kind: Exponential, Mean: 10 * ms},
+		{Kind: Exponential, Mean: 1},
+		{Kind: Erlang, Mean: 10 * ms, K: 3},
+		{Kind: Hyperexponential, Mean: 10 * ms, SCV: 4},
+		{Kind: Uniform, Min: 5 * ms, Max: 15 * ms},
+	} {
+		d := Must(p)
+		mean, ok := d.Exponential()
+		if ok != (p.Kind == Exponential) || ok && mean != float64(p.Mean) || !ok && mean != 0 {
+			t.Fatalf("%v: Exponential() = %v, %v", p, mean, ok)
+		}
+		if !ok {
+			continue
+		}
+		a, b := NewSource(3, 4), NewSource(3, 4)
+		for i := 0; i < 100000; i++ {
+			if got, want := Duration(a.ExpFloat64()*mean), d.DrawFrom(b); got != want {
+				t.Fatalf("%v, draw %d: written out %v, DrawFrom %v", p, i, got, want)
+			}
+		}
+	}
+}

@@ -134,6 +134,6 @@ func (c *Count) Area(now int64) float64 {
 // change.
 func (c *Count) area(now int64) u128 {
 	h, l := bits.Mul64(uint64(c.v), uint64(max(now, c.last)))
-	l, b := bits.Sub64(l, c.w.lo, 0)
+	l, b := minus(l, c.w.lo)
 	return u128{h - c.w.hi - b, l}
 }
