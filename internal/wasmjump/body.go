@@ -12,7 +12,7 @@ const maxLocals = 50000
 
 // body rewrites one function body (locals and code, without its size);
 // params is the number of the function's parameters.
-func body(b []byte, params int, scratch []inst, st *Stats) ([]byte, []inst, error) {
+func body(b []byte, params, idx int, fi *funcInfo, scratch []inst, st *Stats) ([]byte, []inst, error) {
 	r := &reader{b: b}
 	groups, countEnd, locals, err := readLocals(r)
 	if err != nil {
@@ -35,7 +35,7 @@ func body(b []byte, params int, scratch []inst, st *Stats) ([]byte, []inst, erro
 		bulks = findBulk(ins, nil)
 	}
 	if len(edits) == 0 && len(bulks) == 0 {
-		return b, ins, nil
+		return forwardBody(b, params, idx, fi, ins, st)
 	}
 	dst := uint32(uint64(params) + locals)
 	for _, bk := range bulks {
@@ -56,6 +56,41 @@ func body(b []byte, params int, scratch []inst, st *Stats) ([]byte, []inst, erro
 	} else {
 		out = append(out, b[:groupsEnd]...)
 	}
+	last := groupsEnd
+	for _, e := range edits {
+		out = append(out, b[last:ins[e.from].start]...)
+		out = append(out, e.b...)
+		last = ins[e.to-1].end
+	}
+	out = append(out, b[last:]...)
+	r = &reader{b: out}
+	if _, _, _, err := readLocals(r); err != nil {
+		return nil, ins, err
+	}
+	if ins, err = decode(r, ins[:0]); err != nil {
+		return nil, ins, err
+	}
+	return forwardBody(out, params, idx, fi, ins, st)
+}
+
+// forwardBody applies the frame pass (forward.go) to the idx-th body b,
+// whose instructions are ins.
+func forwardBody(b []byte, params, idx int, fi *funcInfo, ins []inst, st *Stats) ([]byte, []inst, error) {
+	r := &reader{b: b}
+	groups, countEnd, locals, err := readLocals(r)
+	if err != nil {
+		return nil, ins, err
+	}
+	groupsEnd := r.pos
+	edits, n, reads := forward(b, ins, fi, idx, uint32(uint64(params)+locals))
+	if n == 0 || uint64(params)+locals+uint64(n) > maxLocals {
+		return b, ins, nil
+	}
+	st.Forwarded += reads
+	out := appendUleb(make([]byte, 0, len(b)+len(b)/8), groups+1)
+	out = append(out, b[countEnd:groupsEnd]...)
+	out = appendUleb(out, uint64(n))
+	out = append(out, 0x7e) // i64
 	last := groupsEnd
 	for _, e := range edits {
 		out = append(out, b[last:ins[e.from].start]...)

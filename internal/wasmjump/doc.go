@@ -1,6 +1,8 @@
 // Package wasmjump rewrites a WebAssembly module built by the Go toolchain
 // so that its forward jumps are direct branches instead of trips through
-// the function's dispatch loop, and its small copies are loads and stores.
+// the function's dispatch loop, its small copies are loads and stores, and
+// its reloads of a value it already holds from its own frame are reads of
+// a local.
 //
 // Go's WebAssembly back end compiles every function as one loop around a
 // br_table on the local PC_B (the "entry loop"): a resumed goroutine
@@ -31,6 +33,14 @@
 // and memory.fill (struct copies and zeroing) as loads and stores, which
 // V8 would otherwise compile into calls to C's memmove and memset
 // (bulk.go says why the forward copy is exact).
+//
+// Thread also forwards a function's loads of its own frame (forward.go):
+// Go's back end keeps arguments and spilled values in the frame, in
+// linear memory, and loads an argument again at each use; where the pass
+// proves that nothing but the function's own stores can have changed the
+// slot since it was last loaded or stored (no call, no move of the stack
+// pointer, no way for the frame's address to have got out), the load
+// becomes a read of a local that the first load copied the value to.
 //
 // Thread accepts only what Go's linker writes (empty block types, the
 // opcodes Go emits) and reports anything else as an error, leaving the

@@ -21,9 +21,10 @@ const (
 )
 
 // inst is one decoded instruction: its opcode, where its bytes are in the
-// function body, and the one immediate Thread needs (a branch depth, a
-// local's index, an i32 constant or a block type). labels holds a
-// br_table's targets, the default last.
+// function body, and the one immediate the passes need (a branch depth, a
+// local's, global's or function's index, an i32 or i64 constant, a block
+// type, a load's or store's offset, call_indirect's type, the 0xfc
+// sub-opcode). labels holds a br_table's targets, the default last.
 type inst struct {
 	op         byte
 	start, end int
@@ -69,19 +70,32 @@ func immediates(r *reader, in *inst) error {
 		in.imm = v
 		return err
 	case op == 0x42: // i64.const
-		_, err := r.sleb(64)
+		v, err := r.sleb(64)
+		in.imm = v
 		return err
 	case op == 0x43: // f32.const
 		return r.skip(4)
 	case op == 0x44: // f64.const
 		return r.skip(8)
 	case op == 0x11: // call_indirect: type, table
-		return u32s(r, 2)
+		v, err := r.u32()
+		in.imm = int64(v)
+		if err != nil {
+			return err
+		}
+		return u32s(r, 1)
 	case op >= 0x28 && op <= 0x3e: // loads and stores: align, offset
-		return u32s(r, 2)
+		if err := u32s(r, 1); err != nil {
+			return err
+		}
+		v, err := r.u32()
+		in.imm = int64(v)
+		return err
 	case op == 0x10 || (op >= 0x22 && op <= 0x26) || op == 0x3f || op == 0x40:
 		// call, local.tee, global.get/set, table.get/set, memory.size/grow
-		return u32s(r, 1)
+		v, err := r.u32()
+		in.imm = int64(v)
+		return err
 	case op <= 0x01 || op == opElse || op == opEnd || op == 0x0f || op == 0x1a || op == 0x1b || (op >= 0x45 && op <= 0xc4):
 		return nil // no immediates
 	case op == 0xfc:

@@ -10,9 +10,10 @@ const header = "\x00asm\x01\x00\x00\x00"
 
 // Thread returns module with the forward jumps of its functions' entry
 // loops made direct branches, the loops nothing branches back to made
-// blocks, a call's way to its first block ahead of the br_table, and small
-// constant-size copies and fills written out (see the package comment),
-// and what it did.
+// blocks, a call's way to its first block ahead of the br_table, small
+// constant-size copies and fills written out, and loads of a frame slot
+// whose value a local already holds made reads of that local (see the
+// package comment), and what it did.
 // module is not modified. An error means module is not one Thread can
 // read; the caller should then keep it as it is.
 func Thread(module []byte) ([]byte, Stats, error) {
@@ -20,10 +21,14 @@ func Thread(module []byte) ([]byte, Stats, error) {
 	if !bytes.HasPrefix(module, []byte(header)) {
 		return nil, st, fmt.Errorf("wasmjump: not a WebAssembly module (version 1)")
 	}
+	var sg sigs
+	if err := sg.scan(module); err != nil {
+		return nil, st, err
+	}
+	fi := sg.info()
 	out := make([]byte, 0, len(module))
 	out = append(out, header...)
 	r := &reader{b: module, pos: len(header)}
-	var sg sigs
 	for r.pos < len(module) {
 		start := r.pos
 		id, err := r.byte()
@@ -39,20 +44,11 @@ func Thread(module []byte) ([]byte, Stats, error) {
 		}
 		content := module[r.pos : r.pos+int(size)]
 		r.pos += int(size)
-		switch id {
-		case sectionType:
-			err = sg.readTypes(content)
-		case sectionFunction:
-			err = sg.readFuncs(content)
-		}
-		if err != nil {
-			return nil, st, fmt.Errorf("wasmjump: section %d at byte %d: %w", id, start, err)
-		}
 		if id != sectionCode {
 			out = append(out, module[start:r.pos]...)
 			continue
 		}
-		code, err := codeSection(content, &sg, &st)
+		code, err := codeSection(content, &sg, fi, &st)
 		if err != nil {
 			return nil, st, fmt.Errorf("wasmjump: code section at byte %d: %w", start, err)
 		}
@@ -64,7 +60,7 @@ func Thread(module []byte) ([]byte, Stats, error) {
 }
 
 // codeSection rewrites the bodies of a code section's content.
-func codeSection(content []byte, sg *sigs, st *Stats) ([]byte, error) {
+func codeSection(content []byte, sg *sigs, fi *funcInfo, st *Stats) ([]byte, error) {
 	r := &reader{b: content}
 	n, err := r.u32()
 	if err != nil {
@@ -88,7 +84,7 @@ func codeSection(content []byte, sg *sigs, st *Stats) ([]byte, error) {
 			return nil, err
 		}
 		var nb []byte
-		nb, scratch, err = body(b, params, scratch, st)
+		nb, scratch, err = body(b, params, int(i), fi, scratch, st)
 		if err != nil {
 			return nil, fmt.Errorf("body %d: %w", i, err)
 		}

@@ -24,7 +24,7 @@ func TestThreadedProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Forward == 0 || st.Folded == 0 || st.Backward == 0 || st.Loops == 0 {
+	if st.Forward == 0 || st.Folded == 0 || st.Backward == 0 || st.Loops == 0 || st.Forwarded == 0 {
 		t.Errorf("stats %+v: the toolchain no longer writes the jumps Thread rewrites", st)
 	}
 	threaded := filepath.Join(dir, "threaded.wasm")

@@ -12,6 +12,7 @@ type Stats struct {
 	Unlooped  int // dispatch loops made blocks: nothing branches back to them
 	Copies    int // memory.copy written out as loads and stores
 	Fills     int // memory.fill written out as stores
+	Forwarded int // loads of a frame slot made reads of a local (forward.go)
 }
 
 // dispatch describes a body's entry loop (indices are into the body's

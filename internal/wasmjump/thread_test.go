@@ -179,6 +179,9 @@ func TestThreadErrors(t *testing.T) {
 func FuzzThread(f *testing.F) {
 	f.Add(module(cat(dispatchHead(), jump(1, 2), opI32Const, 1, opIf, e, jump(2, 3), end, end, jump(0, 1), end, end, 0x00, end)))
 	f.Add(module(cat(0, opI32Const, 7, 0x1a, end)))
+	f.Add(namedModule([]string{"f", "runtime.sigpanic"},
+		cat(spHead, ld(8), drop, block, e, opI32Const, 1, opIf, e, call(1), end, ld(8), drop, end, ld(8), drop, opI32Const, 0, end),
+		cat(spHead, opI32Const, 0, end)))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		out, _, err := Thread(in)
 		if err != nil {
@@ -188,7 +191,7 @@ func FuzzThread(f *testing.F) {
 		if err != nil {
 			t.Fatalf("threaded module does not read back: %v", err)
 		}
-		if !bytes.Equal(again, out) || st.Forward != 0 || st.Copies != 0 || st.Fills != 0 {
+		if !bytes.Equal(again, out) || st.Forward != 0 || st.Copies != 0 || st.Fills != 0 || st.Forwarded != 0 {
 			t.Fatalf("second pass changed the module (%+v)", st)
 		}
 	})

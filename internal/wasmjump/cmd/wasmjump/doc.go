@@ -1,5 +1,5 @@
 // Command wasmjump threads the jumps of a WebAssembly module built by the
-// Go toolchain (package wasmjump): the scripts that measure the WebAssembly
+// Go toolchain and forwards its frame loads (package wasmjump): the scripts that measure the WebAssembly
 // benchmark run it on their test binaries, as playground.Build does on the
 // page's main.wasm, so that what they measure is what the page runs.
 //
