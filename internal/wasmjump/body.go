@@ -73,8 +73,8 @@ func body(b []byte, params, idx int, fi *funcInfo, scratch []inst, st *Stats) ([
 	return forwardBody(out, params, idx, fi, ins, st)
 }
 
-// forwardBody applies the frame pass (forward.go) to the idx-th body b,
-// whose instructions are ins.
+// forwardBody applies the frame pass (forward.go) and ends the panics'
+// paths (exits.go) in the idx-th body b, whose instructions are ins.
 func forwardBody(b []byte, params, idx int, fi *funcInfo, ins []inst, st *Stats) ([]byte, []inst, error) {
 	r := &reader{b: b}
 	groups, countEnd, locals, err := readLocals(r)
@@ -83,14 +83,29 @@ func forwardBody(b []byte, params, idx int, fi *funcInfo, ins []inst, st *Stats)
 	}
 	groupsEnd := r.pos
 	edits, n, reads := forward(b, ins, fi, idx, uint32(uint64(params)+locals))
-	if n == 0 || uint64(params)+locals+uint64(n) > maxLocals {
+	if uint64(params)+locals+uint64(n) > maxLocals {
+		edits, n, reads = nil, 0, 0
+	}
+	var ex []edit
+	if len(ins) > 1 {
+		ex = exits(ins, fi, ins[1].imm)
+	}
+	if len(edits) == 0 && len(ex) == 0 {
 		return b, ins, nil
 	}
 	st.Forwarded += reads
-	out := appendUleb(make([]byte, 0, len(b)+len(b)/8), groups+1)
-	out = append(out, b[countEnd:groupsEnd]...)
-	out = appendUleb(out, uint64(n))
-	out = append(out, 0x7e) // i64
+	st.Exits += len(ex)
+	edits = append(edits, ex...)
+	slices.SortFunc(edits, func(x, y edit) int { return cmp.Compare(x.from, y.from) })
+	out := make([]byte, 0, len(b)+len(b)/8)
+	if n > 0 {
+		out = appendUleb(out, groups+1)
+		out = append(out, b[countEnd:groupsEnd]...)
+		out = appendUleb(out, uint64(n))
+		out = append(out, 0x7e) // i64
+	} else {
+		out = append(out, b[:groupsEnd]...)
+	}
 	last := groupsEnd
 	for _, e := range edits {
 		out = append(out, b[last:ins[e.from].start]...)

@@ -42,6 +42,12 @@
 // pointer, no way for the frame's address to have got out), the load
 // becomes a read of a local that the first load copied the value to.
 //
+// And it ends the path of each call to one of the runtime's panics (a nil
+// check's sigpanic, an index check's goPanicIndex) at a return
+// (exits.go): those calls only ever return to unwind, and as long as the
+// engine believes they may come back, it keeps every value the checked
+// code uses in memory across them, on the hot path.
+//
 // Thread accepts only what Go's linker writes (empty block types, the
 // opcodes Go emits) and reports anything else as an error, leaving the
 // caller to keep the module it had.

@@ -13,6 +13,7 @@ type Stats struct {
 	Copies    int // memory.copy written out as loads and stores
 	Fills     int // memory.fill written out as stores
 	Forwarded int // loads of a frame slot made reads of a local (forward.go)
+	Exits     int // panics' paths made to end at the call (exits.go)
 }
 
 // dispatch describes a body's entry loop (indices are into the body's
