@@ -46,23 +46,11 @@ func body(b []byte, params, idx int, fi *funcInfo, scratch []inst, st *Stats) ([
 		}
 		edits = append(edits, edit{from: bk.from, to: bk.to, b: bk.expand(nil, dst, dst+1)})
 	}
-	slices.SortFunc(edits, func(x, y edit) int { return cmp.Compare(x.from, y.from) })
-
-	out := make([]byte, 0, len(b)+len(b)/8)
+	var added uint64
 	if len(bulks) > 0 { // one more group of locals: two i32
-		out = appendUleb(out, groups+1)
-		out = append(out, b[countEnd:groupsEnd]...)
-		out = append(out, 2, 0x7f)
-	} else {
-		out = append(out, b[:groupsEnd]...)
+		added = 2
 	}
-	last := groupsEnd
-	for _, e := range edits {
-		out = append(out, b[last:ins[e.from].start]...)
-		out = append(out, e.b...)
-		last = ins[e.to-1].end
-	}
-	out = append(out, b[last:]...)
+	out := rewrite(b, ins, edits, locs{groups, countEnd, groupsEnd}, added, 0x7f)
 	r = &reader{b: out}
 	if _, _, _, err := readLocals(r); err != nil {
 		return nil, ins, err
@@ -96,23 +84,37 @@ func forwardBody(b []byte, params, idx int, fi *funcInfo, ins []inst, st *Stats)
 	st.Forwarded += reads
 	st.Exits += len(ex)
 	edits = append(edits, ex...)
+	return rewrite(b, ins, edits, locs{groups, countEnd, groupsEnd}, uint64(n), 0x7e), ins, nil // i64
+}
+
+// locs is where a body's local declarations are: the number of groups,
+// where the groups begin (after their count) and end.
+type locs struct {
+	groups              uint64
+	countEnd, groupsEnd int
+}
+
+// rewrite returns body b, whose instructions are ins and local
+// declarations l, with edits applied (in order of their first
+// instruction) and, if n > 0, one more group of n locals of type t.
+func rewrite(b []byte, ins []inst, edits []edit, l locs, n uint64, t byte) []byte {
 	slices.SortFunc(edits, func(x, y edit) int { return cmp.Compare(x.from, y.from) })
 	out := make([]byte, 0, len(b)+len(b)/8)
 	if n > 0 {
-		out = appendUleb(out, groups+1)
-		out = append(out, b[countEnd:groupsEnd]...)
-		out = appendUleb(out, uint64(n))
-		out = append(out, 0x7e) // i64
+		out = appendUleb(out, l.groups+1)
+		out = append(out, b[l.countEnd:l.groupsEnd]...)
+		out = appendUleb(out, n)
+		out = append(out, t)
 	} else {
-		out = append(out, b[:groupsEnd]...)
+		out = append(out, b[:l.groupsEnd]...)
 	}
-	last := groupsEnd
+	last := l.groupsEnd
 	for _, e := range edits {
 		out = append(out, b[last:ins[e.from].start]...)
 		out = append(out, e.b...)
 		last = ins[e.to-1].end
 	}
-	return append(out, b[last:]...), ins, nil
+	return append(out, b[last:]...)
 }
 
 // readLocals reads a body's local declarations: the number of groups,
