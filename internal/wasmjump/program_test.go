@@ -44,19 +44,21 @@ func TestThreadedProgram(t *testing.T) {
 
 // TestThreadedPackageTests runs the tests of the packages with code of
 // their own for WebAssembly (the engine's heap, the metrics' and the
-// random draws' 128-bit arithmetic through sim/internal/wide), compiled to
-// WebAssembly and threaded, in node: real code with tight loops, where a
-// wrong branch depth would show. (The playground's tests run the whole
-// model threaded against the CLI; every sim package's tests passed this
-// way by hand, sim/topology's in 49 s of node, too long to repeat here.)
+// random draws' 128-bit arithmetic through sim/internal/wide) and of the
+// model (sim/topology, whose request path is where the frame pass and
+// the panics' paths rewrite most), compiled to WebAssembly and threaded,
+// in node: real code with tight loops, where a wrong branch depth or a
+// wrongly forwarded load would show. (The playground's tests run the
+// whole model threaded against the CLI; every sim package's tests passed
+// this way by hand, docs/performance.md, eighth pass.)
 func TestThreadedPackageTests(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs three packages' tests in WebAssembly: not with -short")
+		t.Skip("builds and runs four packages' tests in WebAssembly: not with -short")
 	}
 	goCmd, node := tooltest.Need(t, "go"), tooltest.Need(t, "node", "nodejs")
 	execJS := wasmExec(t, goCmd)
 	dir := t.TempDir()
-	for _, pkg := range []string{"sim/engine", "sim/metrics", "sim/dist"} {
+	for _, pkg := range []string{"sim/engine", "sim/metrics", "sim/dist", "sim/topology"} {
 		t.Run(pkg, func(t *testing.T) {
 			bin := filepath.Join(dir, filepath.Base(pkg)+".test")
 			in := goWasm(t, goCmd, filepath.Join("..", ".."), bin, "test", "-c", "./"+pkg)
