@@ -28,8 +28,10 @@ import "strings"
 //
 // A function that lets its frame's address out in any other way (a
 // pointer to a local passed on, a defer record linked into the
-// goroutine) is left as it is, as is one that uses an instruction this
-// pass does not know.
+// goroutine) is read a second time in a mode that says what a store
+// through an unknown address may change (classify); a function in the
+// runtime's low-level packages that does so, or one that uses an
+// instruction this pass does not know, is left as it is.
 
 // forward is the pass over one body's instructions ins: it returns the
 // edits (in order) and the number of new i64 locals they read and

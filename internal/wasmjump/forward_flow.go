@@ -220,13 +220,9 @@ func (f *forwarder) kill() {
 	}
 }
 
+// find returns the index of slot's fact, or -1.
 func (f *forwarder) find(slot int64) int {
-	for i, x := range f.facts {
-		if x.off == slot {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(f.facts, func(x fact) bool { return x.off == slot })
 }
 
 // setFact makes the instruction at k the one producer of slot's value.

@@ -302,21 +302,14 @@ func (f *forwarder) prefixFC(in inst) bool {
 	switch {
 	case in.imm <= 7:
 		return f.popPlain(1) && f.push(value{})
-	case in.imm == 10: // memory.copy: dst, src, n
-		if _, ok := f.pop(); !ok {
-			return false
+	case in.imm == 10: // memory.copy: n, src, dst (addresses used at once)
+		for range 3 {
+			if _, ok := f.pop(); !ok {
+				return false
+			}
 		}
-		if _, ok := f.pop(); !ok {
-			return false
-		}
-		if _, ok := f.pop(); !ok {
-			return false
-		}
-	case in.imm == 11: // memory.fill: dst, value, n
-		if !f.popPlain(1) {
-			return false
-		}
-		if !f.popPlain(1) {
+	case in.imm == 11: // memory.fill: n, value (plain), dst (used at once)
+		if !f.popPlain(2) {
 			return false
 		}
 		if _, ok := f.pop(); !ok {

@@ -28,39 +28,28 @@ func Thread(module []byte) ([]byte, Stats, error) {
 	fi := sg.info()
 	out := make([]byte, 0, len(module))
 	out = append(out, header...)
-	r := &reader{b: module, pos: len(header)}
-	for r.pos < len(module) {
-		start := r.pos
-		id, err := r.byte()
-		if err != nil {
-			return nil, st, err
-		}
-		size, err := r.u32()
-		if err != nil {
-			return nil, st, fmt.Errorf("wasmjump: section at byte %d: %w", start, err)
-		}
-		if int(size) > len(module)-r.pos {
-			return nil, st, fmt.Errorf("wasmjump: section at byte %d: size %d past the end", start, size)
-		}
-		content := module[r.pos : r.pos+int(size)]
-		r.pos += int(size)
+	err := sections(module, func(id byte, start, end int, content []byte) error {
 		if id != sectionCode {
-			out = append(out, module[start:r.pos]...)
-			continue
+			out = append(out, module[start:end]...)
+			return nil
 		}
-		code, err := codeSection(content, &sg, fi, &st)
+		code, err := codeSection(content, fi, &st)
 		if err != nil {
-			return nil, st, fmt.Errorf("wasmjump: code section at byte %d: %w", start, err)
+			return fmt.Errorf("wasmjump: code section at byte %d: %w", start, err)
 		}
 		out = append(out, id)
 		out = appendUleb(out, uint64(len(code)))
 		out = append(out, code...)
+		return nil
+	})
+	if err != nil {
+		return nil, st, err
 	}
 	return out, st, nil
 }
 
 // codeSection rewrites the bodies of a code section's content.
-func codeSection(content []byte, sg *sigs, fi *funcInfo, st *Stats) ([]byte, error) {
+func codeSection(content []byte, fi *funcInfo, st *Stats) ([]byte, error) {
 	r := &reader{b: content}
 	n, err := r.u32()
 	if err != nil {
@@ -79,12 +68,12 @@ func codeSection(content []byte, sg *sigs, fi *funcInfo, st *Stats) ([]byte, err
 		b := content[r.pos : r.pos+int(size)]
 		r.pos += int(size)
 		st.Functions++
-		params, err := sg.params(int(i))
-		if err != nil {
-			return nil, err
+		idx := fi.imports + int(i) // in the function index space
+		if idx >= len(fi.params) {
+			return nil, fmt.Errorf("body %d: only %d functions declared", i, len(fi.params)-fi.imports)
 		}
 		var nb []byte
-		nb, scratch, err = body(b, params, int(i), fi, scratch, st)
+		nb, scratch, err = body(b, fi.params[idx], int(i), fi, scratch, st)
 		if err != nil {
 			return nil, fmt.Errorf("body %d: %w", i, err)
 		}

@@ -28,8 +28,31 @@ type sigs struct {
 	names                   map[uint32]string
 }
 
-// scan reads the sections of module (after the header) that sigs needs.
+// scan reads the sections of module that sigs needs.
 func (s *sigs) scan(module []byte) error {
+	return sections(module, func(id byte, start, end int, content []byte) error {
+		var err error
+		switch id {
+		case sectionType:
+			err = s.readTypes(content)
+		case sectionImport:
+			err = s.readImports(content)
+		case sectionFunction:
+			err = s.readFuncs(content)
+		case sectionCustom:
+			s.readNames(content) // a name section that does not read names nothing
+		}
+		if err != nil {
+			return fmt.Errorf("wasmjump: section %d at byte %d: %w", id, start, err)
+		}
+		return nil
+	})
+}
+
+// sections calls f with each section of module (after the header): its
+// id, where it starts and ends in module (id and size included) and its
+// content, in order, stopping at f's first error.
+func sections(module []byte, f func(id byte, start, end int, content []byte) error) error {
 	r := &reader{b: module, pos: len(header)}
 	for r.pos < len(module) {
 		start := r.pos
@@ -46,18 +69,8 @@ func (s *sigs) scan(module []byte) error {
 		}
 		content := module[r.pos : r.pos+int(size)]
 		r.pos += int(size)
-		switch id {
-		case sectionType:
-			err = s.readTypes(content)
-		case sectionImport:
-			err = s.readImports(content)
-		case sectionFunction:
-			err = s.readFuncs(content)
-		case sectionCustom:
-			s.readNames(content) // a name section that does not read names nothing
-		}
-		if err != nil {
-			return fmt.Errorf("wasmjump: section %d at byte %d: %w", id, start, err)
+		if err := f(id, start, r.pos, content); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -221,15 +234,6 @@ func (s *sigs) readNames(content []byte) {
 		s.names = names
 		return
 	}
-}
-
-// params returns the number of parameters of the i-th body of the code
-// section.
-func (s *sigs) params(i int) (int, error) {
-	if i >= len(s.funcs) {
-		return 0, fmt.Errorf("body %d: only %d functions declared", i, len(s.funcs))
-	}
-	return s.typeParams[s.funcs[i]], nil
 }
 
 // info returns what the frame pass needs, by function index.
