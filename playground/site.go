@@ -89,8 +89,10 @@ func Build(ctx context.Context, dir string) error {
 // threadJumps rewrites the built main.wasm with wasmjump.Thread: its
 // forward jumps become direct branches instead of trips through each
 // function's dispatch loop, which took a fifth of the instructions the
-// page's engine executes, and a function's reloads of its own arguments
-// read a local instead of memory (docs/performance.md, issue 31). A module the
+// page's engine executes, a function's reloads of its own arguments
+// read a local instead of memory, and the addresses of its arguments'
+// slots are folded into the stores' offsets (docs/performance.md, issue
+// 31). A module the
 // pass cannot read (a future toolchain writing opcodes it does not know)
 // is kept as the go command built it: slower, never wrong.
 func threadJumps(path string) error {

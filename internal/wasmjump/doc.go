@@ -2,7 +2,7 @@
 // so that its forward jumps are direct branches instead of trips through
 // the function's dispatch loop, its small copies are loads and stores, and
 // its reloads of a value it already holds from its own frame are reads of
-// a local.
+// a local, and its addresses of frame slots are offsets of the accesses.
 //
 // Go's WebAssembly back end compiles every function as one loop around a
 // br_table on the local PC_B (the "entry loop"): a resumed goroutine
@@ -47,6 +47,13 @@
 // (exits.go): those calls only ever return to unwind, and as long as the
 // engine believes they may come back, it keeps every value the checked
 // code uses in memory across them, on the hot path.
+//
+// Before that frame pass, it folds the constant of each address Go writes
+// as SP+K in 64-bit arithmetic (an outgoing argument's or a result's
+// slot) into the offset of the load or store that uses it, and narrows
+// the widened tests of booleans to 32 bits (fold.go): V8 compiled each
+// such address into two instructions before the access, where x86's
+// addressing adds an offset for nothing.
 //
 // Thread accepts only what Go's linker writes (empty block types, the
 // opcodes Go emits) and reports anything else as an error, leaving the

@@ -14,6 +14,8 @@ type Stats struct {
 	Fills     int // memory.fill written out as stores
 	Forwarded int // loads of a frame slot made reads of a local (forward.go)
 	Exits     int // panics' paths made to end at the call (exits.go)
+	Offsets   int // frame addresses folded into their access's offset (fold.go)
+	Narrowed  int // widened booleans' tests made 32-bit (fold.go)
 }
 
 // dispatch describes a body's entry loop (indices are into the body's

@@ -182,6 +182,8 @@ func FuzzThread(f *testing.F) {
 	f.Add(namedModule([]string{"f", "runtime.sigpanic"},
 		cat(spHead, ld(8), drop, block, e, opI32Const, 1, opIf, e, call(1), end, ld(8), drop, end, ld(8), drop, opI32Const, 0, end),
 		cat(spHead, opI32Const, 0, end)))
+	f.Add(namedModule(nil, cat(spHead, addr(8), manySlots(func(k byte) []byte { return cat(addr(k), 0x29, 3, 0) }),
+		c64(3), 0x50, 0xad, 0x50, 0xad, 0x7c, st(0), opI32Const, 0, end)))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		out, _, err := Thread(in)
 		if err != nil {
@@ -191,7 +193,8 @@ func FuzzThread(f *testing.F) {
 		if err != nil {
 			t.Fatalf("threaded module does not read back: %v", err)
 		}
-		if !bytes.Equal(again, out) || st.Forward != 0 || st.Copies != 0 || st.Fills != 0 || st.Forwarded != 0 {
+		if !bytes.Equal(again, out) || st.Forward != 0 || st.Copies != 0 || st.Fills != 0 || st.Forwarded != 0 ||
+			st.Offsets != 0 || st.Narrowed != 0 {
 			t.Fatalf("second pass changed the module (%+v)", st)
 		}
 	})

@@ -28,7 +28,7 @@ func run(in, out string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", in, err)
 	}
-	fmt.Fprintf(os.Stderr, "wasmjump: %s: %d of %d functions with an entry loop, %d jumps made branches (%d as br_if), %d backward left, %d loops made blocks; %d copies and %d fills written out; %d frame loads forwarded; %d panics' paths ended; %d bytes, was %d\n",
-		in, st.Loops, st.Functions, st.Forward, st.Folded, st.Backward, st.Unlooped, st.Copies, st.Fills, st.Forwarded, st.Exits, len(t), len(b))
+	fmt.Fprintf(os.Stderr, "wasmjump: %s: %d of %d functions with an entry loop, %d jumps made branches (%d as br_if), %d backward left, %d loops made blocks; %d copies and %d fills written out; %d frame loads forwarded; %d panics' paths ended; %d frame addresses folded, %d tests narrowed; %d bytes, was %d\n",
+		in, st.Loops, st.Functions, st.Forward, st.Folded, st.Backward, st.Unlooped, st.Copies, st.Fills, st.Forwarded, st.Exits, st.Offsets, st.Narrowed, len(t), len(b))
 	return atomicfile.WriteBytes(out, t)
 }
