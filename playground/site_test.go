@@ -98,6 +98,14 @@ func startBrowser(t *testing.T, chrome string, width, height int, timeout time.D
 	ctx, cancelCtx := chromedp.NewContext(actx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
 	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	// Start the browser here, and stop at once if it does not start: on a
+	// context whose browser failed to start, chromedp starts another at the
+	// next action (a test's screenshot of its failure), and the two then
+	// close the same channel when they end, a panic that ends the whole
+	// test binary and hides the error.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start %s: %v", chrome, err)
+	}
 	return ctx
 }
 
