@@ -92,9 +92,9 @@ func Build(ctx context.Context, dir string) error {
 // page's engine executes, a function's reloads of its own arguments
 // read a local instead of memory, and the addresses of its arguments'
 // slots are folded into the stores' offsets (docs/performance.md, issue
-// 31). A module the
-// pass cannot read (a future toolchain writing opcodes it does not know)
-// is kept as the go command built it: slower, never wrong.
+// 31). A module the pass cannot read (a future toolchain writing opcodes
+// it does not know) is kept as the go command built it: slower, never
+// wrong.
 func threadJumps(path string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -71,21 +71,8 @@ func forwardBody(b []byte, params, idx int, fi *funcInfo, ins []inst, st *Stats)
 		return nil, ins, err
 	}
 	groupsEnd := r.pos
-	if len(ins) > 1 && ins[0].op == opGlobalGet && ins[1].op == opLocalSet {
-		if fe := folds(b, ins, ins[1].imm); len(fe) > 0 {
-			for _, e := range fe {
-				if len(e.b) == 1 {
-					st.Narrowed++
-				} else if len(e.b) > 1 {
-					st.Offsets++
-				}
-			}
-			b = rewrite(b, ins, fe, locs{groups, countEnd, groupsEnd}, 0, 0)
-			r = &reader{b: b, pos: groupsEnd}
-			if ins, err = decode(r, ins[:0]); err != nil {
-				return nil, ins, err
-			}
-		}
+	if b, ins, err = foldBody(b, ins, locs{groups, countEnd, groupsEnd}, st); err != nil {
+		return nil, ins, err
 	}
 	edits, n, reads := forward(b, ins, fi, idx, uint32(uint64(params)+locals))
 	if uint64(params)+locals+uint64(n) > maxLocals {

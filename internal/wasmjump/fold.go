@@ -31,12 +31,13 @@ const maxFoldScan = 32
 
 // folds returns the edits that fold SP-relative addresses into their
 // accesses' offsets and shorten the widened booleans' tests in ins, the
-// instructions of body b; sp is the local that caches SP.
-func folds(b []byte, ins []inst, sp int64) []edit {
-	var out []edit
+// instructions of body b (sp is the local that caches SP), and how many
+// of each it made.
+func folds(b []byte, ins []inst, sp int64) (out []edit, offsets, narrowed int) {
 	for k := 0; k+2 < len(ins); k++ {
 		if e, ok := narrowEqz(ins, k); ok {
 			out = append(out, e)
+			narrowed++
 			k += 2
 			continue
 		}
@@ -53,9 +54,27 @@ func folds(b []byte, ins []inst, sp int64) []edit {
 		}
 		out = append(out, edit{from: k + 1, to: k + 5},
 			edit{from: j, to: j + 1, b: reoffset(b, ins[j], uint64(off))})
+		offsets++
 		k += 4
 	}
-	return out
+	return out, offsets, narrowed
+}
+
+// foldBody applies folds to body b (instructions ins, local declarations
+// l) and returns the body and its instructions, decoded again if changed.
+func foldBody(b []byte, ins []inst, l locs, st *Stats) ([]byte, []inst, error) {
+	if len(ins) < 2 || ins[0].op != opGlobalGet || ins[1].op != opLocalSet {
+		return b, ins, nil // not Go's start: no SP cached
+	}
+	edits, offsets, narrowed := folds(b, ins, ins[1].imm)
+	if len(edits) == 0 {
+		return b, ins, nil
+	}
+	st.Offsets += offsets
+	st.Narrowed += narrowed
+	b = rewrite(b, ins, edits, l, 0, 0)
+	ins, err := decode(&reader{b: b, pos: l.groupsEnd}, ins[:0])
+	return b, ins, err
 }
 
 // narrowEqz reports the edit that writes ins[k:k+3], if it is i64.eqz;
@@ -90,7 +109,7 @@ func access(ins []inst, from int, sp int64) (int, bool) {
 			h, n, j = h+1, n+1, j+4
 			continue
 		}
-		if op := ins[j].op; op < 0x28 || op > 0x35 {
+		if !isLoad(ins[j].op) {
 			n++
 		}
 		pop, push, ok := effect(ins[j])
@@ -99,9 +118,7 @@ func access(ins []inst, from int, sp int64) (int, bool) {
 		}
 		if pop >= h {
 			op := ins[j].op
-			load := op >= 0x28 && op <= 0x35 && h == 1
-			store := op >= 0x36 && op <= 0x3e && h == 2
-			return j, load || store
+			return j, isLoad(op) && h == 1 || isStore(op) && h == 2
 		}
 		h += push - pop
 	}
@@ -116,18 +133,12 @@ func effect(in inst) (pop, push int, ok bool) {
 		return 0, 1, true
 	case op == opLocalSet || op == 0x24 || op == 0x1a: // local.set, global.set, drop
 		return 1, 0, true
-	case op == 0x22: // local.tee
+	case op == 0x22 || isLoad(op) || isUnary(op): // local.tee, loads, tests, conversions
 		return 1, 1, true
-	case op >= 0x28 && op <= 0x35: // loads
-		return 1, 1, true
-	case op >= 0x36 && op <= 0x3e: // stores
+	case isStore(op):
 		return 2, 0, true
-	case op == 0x45 || op == 0x50 || op >= 0x67 && op <= 0x69 || op >= 0x79 && op <= 0x7b ||
-		op >= 0x8b && op <= 0x91 || op >= 0x99 && op <= 0x9f || op >= 0xa7 && op <= 0xc4:
-		return 1, 1, true // tests, unary arithmetic, conversions
-	case op >= 0x46 && op <= 0x4f || op >= 0x51 && op <= 0x66 || op >= 0x6a && op <= 0x78 ||
-		op >= 0x7c && op <= 0x8a || op >= 0x92 && op <= 0x98 || op >= 0xa0 && op <= 0xa6:
-		return 2, 1, true // comparisons, binary arithmetic
+	case isBinary(op): // comparisons, arithmetic
+		return 2, 1, true
 	case op == 0x1b: // select
 		return 3, 1, true
 	}

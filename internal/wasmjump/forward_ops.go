@@ -34,9 +34,9 @@ func (f *forwarder) step(k int) bool {
 		return ok
 	case op >= opLocalGet && op <= 0x24:
 		return f.variable(k)
-	case op >= 0x28 && op <= 0x35:
+	case isLoad(op):
 		return f.load(k)
-	case op >= 0x36 && op <= 0x3e:
+	case isStore(op):
 		return f.store(k)
 	case op == 0xfc:
 		return f.prefixFC(in)
@@ -66,11 +66,9 @@ func (f *forwarder) numeric(in inst) bool {
 		return f.arith(op)
 	case op == 0xa7 || op == 0xad: // i32.wrap_i64, i64.extend_i32_u
 		return f.convert(op)
-	case op == 0x40 || op == 0x45 || op == 0x50 || op >= 0x67 && op <= 0x69 || op >= 0x79 && op <= 0x7b ||
-		op >= 0x8b && op <= 0x91 || op >= 0x99 && op <= 0x9f || op >= 0xa8 && op <= 0xc4:
+	case op == 0x40 || isUnary(op):
 		return f.popPlain(1) && f.push(value{}) // unary, memory.grow
-	case op >= 0x5b && op <= 0x66 || op >= 0x6c && op <= 0x78 || op >= 0x7e && op <= 0x8a ||
-		op >= 0x92 && op <= 0x98 || op >= 0xa0 && op <= 0xa6:
+	case isBinary(op):
 		return f.popPlain(2) && f.push(value{}) // binary
 	case op == 0x1b: // select
 		return f.popPlain(3) && f.push(value{})

@@ -149,3 +149,25 @@ func u32s(r *reader, n int) error {
 	}
 	return nil
 }
+
+// isLoad reports whether op is a load (i32.load to i64.load32_u): it pops
+// an address and pushes a value.
+func isLoad(op byte) bool { return op >= 0x28 && op <= 0x35 }
+
+// isStore reports whether op is a store (i32.store to i64.store32): it
+// pops an address and a value.
+func isStore(op byte) bool { return op >= 0x36 && op <= 0x3e }
+
+// isUnary reports whether op pops one number and pushes one: the tests
+// for zero, the unary arithmetic and the conversions.
+func isUnary(op byte) bool {
+	return op == 0x45 || op == 0x50 || op >= 0x67 && op <= 0x69 || op >= 0x79 && op <= 0x7b ||
+		op >= 0x8b && op <= 0x91 || op >= 0x99 && op <= 0x9f || op >= 0xa7 && op <= 0xc4
+}
+
+// isBinary reports whether op pops two numbers and pushes one: the
+// comparisons and the binary arithmetic.
+func isBinary(op byte) bool {
+	return op >= 0x46 && op <= 0x4f || op >= 0x51 && op <= 0x66 || op >= 0x6a && op <= 0x78 ||
+		op >= 0x7c && op <= 0x8a || op >= 0x92 && op <= 0x98 || op >= 0xa0 && op <= 0xa6
+}
