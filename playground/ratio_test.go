@@ -3,7 +3,6 @@
 package playground
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -80,13 +79,7 @@ func chromiumRounds(t *testing.T, chrome, dir, text string, n int) []float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chrome), chromedp.NoSandbox)...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, time.Duration(n+1)*time.Minute)
-	defer cancelTimeout()
+	ctx := startBrowser(t, chrome, 1280, 800, time.Duration(n+1)*time.Minute)
 	// A static file of the site gives the page its origin without starting
 	// the app; wasm_exec.js goes in through the debugger, which the page's
 	// Content-Security-Policy does not cover.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/ressim/ressim/internal/tooltest"
+	"github.com/ressim/ressim/internal/headless"
 	"github.com/ressim/ressim/internal/wasmjump"
 )
 
@@ -94,56 +94,22 @@ func TestBuiltWasmThreaded(t *testing.T) {
 // width x height window and returns a context for chromedp that ends
 // after timeout; the browser is closed when the test ends.
 //
-// The browser is started here, each try on a fresh allocator: on a
-// context whose browser failed to start, chromedp would start another at
-// the next action (a test's screenshot of its failure), and the two then
-// close the same channel when they end, a panic that ends the whole test
-// binary and hides the error. Chromium, started beside others on a loaded
-// machine, sometimes exits at once ("chrome failed to start"); a failed
-// start is tried again, up to browserStarts times, then fails the test.
+// The browser is started here, by headless.Start, which tries a start
+// that fails again on a fresh allocator: on a context whose browser failed
+// to start, chromedp would start another at the next action (a test's
+// screenshot of its failure), and the two then close the same channel, a
+// panic that ends the whole test binary and hides the error.
 func startBrowser(t *testing.T, chrome string, width, height int, timeout time.Duration) context.Context {
 	t.Helper()
-	var err error
-	for try := 1; try <= browserStarts; try++ {
-		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-			chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.WindowSize(width, height))...)
-		ctx, cancelCtx := chromedp.NewContext(actx)
-		ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
-		stop := func() { cancelTimeout(); cancelCtx(); cancelAlloc() }
-		if err = chromedp.Do(ctx); err == nil {
-			t.Cleanup(stop)
-			return ctx
-		}
-		stop()
-		t.Logf("start %s, try %d of %d: %v", chrome, try, browserStarts, err)
-	}
-	t.Fatalf("start %s: %v", chrome, err)
-	return nil
-}
-
-// browserStarts is how many times startBrowser tries to start Chromium.
-const browserStarts = 3
-
-// TestStartBrowserRetries: a browser that exits at its first start (as
-// Chromium sometimes does on a loaded machine) is started again on a fresh
-// allocator, and the context works.
-func TestStartBrowserRetries(t *testing.T) {
-	chrome := tooltest.Need(t, "chromium", "chromium-browser", "google-chrome")
-	dir := t.TempDir()
-	tried := filepath.Join(dir, "tried")
-	flaky := filepath.Join(dir, "flaky-chrome")
-	script := "#!/bin/sh\nif [ ! -e " + tried + " ]; then : > " + tried + "; exit 1; fi\nexec " + chrome + " \"$@\"\n"
-	if err := os.WriteFile(flaky, []byte(script), 0o755); err != nil {
+	ctx, cancelTimeout := context.WithTimeout(context.Background(), timeout)
+	bctx, stop, err := headless.Start(ctx, headless.Options{Chrome: chrome,
+		Extra: []chromedp.ExecAllocatorOption{chromedp.WindowSize(width, height)}, Logf: t.Logf})
+	if err != nil {
+		cancelTimeout()
 		t.Fatal(err)
 	}
-	ctx := startBrowser(t, flaky, 320, 240, time.Minute)
-	if _, err := os.Stat(tried); err != nil {
-		t.Fatalf("the first start did not run: %v", err)
-	}
-	got, err := chromedp.Run(ctx, chromedp.Evaluate[int]("6 * 7"))
-	if err != nil || got != 42 {
-		t.Fatalf("evaluate in the restarted browser: %d, %v", got, err)
-	}
+	t.Cleanup(func() { stop(); cancelTimeout() })
+	return bctx
 }
 
 // TestThreadJumpsKeepsWhatItCannotRead: a main.wasm the pass cannot read

@@ -101,11 +101,8 @@ func TestPlaygroundSpeed(t *testing.T) {
 	}
 	chrome := tooltest.Need(t, "chromium", "chromium-browser", "google-chrome")
 	url := serveSite(t, site(t))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.WindowSize(1280, 800))...)
-	defer cancel()
-	bctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
+	// Each load takes well under a minute; two each leave room for a slow machine.
+	bctx := startBrowser(t, chrome, 1280, 800, time.Duration(2*n)*time.Minute)
 	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatal(err)
 	}

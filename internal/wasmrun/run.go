@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/ressim/ressim/internal/headless"
 )
 
 //go:embed fs.js
@@ -78,14 +80,15 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	go hs.Serve(ln)
 	defer hs.Close()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(o.Chrome), chromedp.NoSandbox, chromedp.DisableGPU)
+	extra := []chromedp.ExecAllocatorOption{chromedp.DisableGPU}
 	if o.JSFlags != "" {
-		opts = append(opts, chromedp.Flag("js-flags", o.JSFlags))
+		extra = append(extra, chromedp.Flag("js-flags", o.JSFlags))
 	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
-	bctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
+	bctx, stop, err := headless.Start(ctx, headless.Options{Chrome: o.Chrome, Extra: extra})
+	if err != nil {
+		return Result{}, fmt.Errorf("wasmrun: %w", err)
+	}
+	defer stop()
 	url := "http://" + ln.Addr().String() + "/" + srv.token + "/"
 	if err := chromedp.Do(bctx, chromedp.Navigate(url)); err != nil {
 		return Result{}, fmt.Errorf("wasmrun: loading the page: %w", err)
