@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"testing"
 	"time"
@@ -97,10 +96,22 @@ func otlpSpans(t *testing.T, raw []byte) []*otlpTestSpan {
 	return out
 }
 
-var (
-	traceIDRe = regexp.MustCompile(`^[0-9a-f]{32}$`)
-	spanIDRe  = regexp.MustCompile(`^[0-9a-f]{16}$`)
-)
+// lowerHex reports whether s is n lower-case hexadecimal digits, as
+// OTLP/JSON writes trace (32) and span (16) IDs. It is not a package-level
+// regexp: compiling `[0-9a-f]{32}` at init was enough work for V8 to
+// compile regexp's compiler with TurboFan in every WebAssembly process of
+// this package, BenchmarkExecute's included (docs/performance.md).
+func lowerHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // TestTraceOTLP runs bundled experiments (retries over a failing
 // database, hedging, cancellation, a breaker with a fallback, a crash)
@@ -199,7 +210,7 @@ func tracedRequests(t *testing.T, raw []byte) int {
 func checkOTLP(t *testing.T, name string, spans []*otlpTestSpan, requests int, start time.Time) {
 	byID := map[string]*otlpTestSpan{}
 	for _, s := range spans {
-		if !traceIDRe.MatchString(s.TraceID) || !spanIDRe.MatchString(s.SpanID) || s.SpanID == "0000000000000000" {
+		if !lowerHex(s.TraceID, 32) || !lowerHex(s.SpanID, 16) || s.SpanID == "0000000000000000" {
 			t.Fatalf("span %q: trace ID %q, span ID %q", s.Name, s.TraceID, s.SpanID)
 		}
 		if byID[s.SpanID] != nil {
