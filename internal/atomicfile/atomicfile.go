@@ -25,7 +25,16 @@ import (
 // against a power failure in the seconds after they are written; they are
 // reproducible (the same file and seed give the same bytes), and the
 // syncs cost a small run 2 ms of its 7 (docs/performance.md).
-func Write(path string, fill func(w io.Writer) error) (err error) {
+func Write(path string, fill func(w io.Writer) error) error {
+	return WriteWith(path, bufio.NewWriterSize(nil, 64<<10), fill)
+}
+
+// WriteWith is Write through bw, which it resets to the file (and leaves
+// reset to nil): a caller writing several files reuses one buffer, whose
+// size is that of the writes to the file. Bigger writes are fewer system
+// calls, and in WebAssembly each is a round trip through JavaScript
+// (docs/performance.md).
+func WriteWith(path string, bw *bufio.Writer, fill func(w io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -41,13 +50,14 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	name := f.Name()
+	bw.Reset(f)
 	defer func() {
+		bw.Reset(nil)
 		if err != nil {
 			f.Close()
 			os.Remove(name)
 		}
 	}()
-	bw := bufio.NewWriterSize(f, 64<<10)
 	if err = fill(bw); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
