@@ -13,23 +13,22 @@ import (
 	"github.com/ressim/ressim/internal/tooltest"
 )
 
-// fakeChrome writes a launcher that appends a line to a count file on
-// each start, exits 1 on the first fails starts, and then runs then.
+// fakeChrome writes a launcher that appends a line to the file count on
+// each start, exits 1 on the first fails starts, and after them execs
+// the program then.
 func fakeChrome(t *testing.T, fails int, then string) (launcher, count string) {
 	t.Helper()
 	dir := t.TempDir()
 	count = filepath.Join(dir, "starts")
 	launcher = filepath.Join(dir, "chrome")
 	script := "#!/bin/sh\necho >> " + count + "\n" +
-		"if [ $(wc -l < " + count + ") -le " + itoa(fails) + " ]; then exit 1; fi\n" +
+		"if [ $(wc -l < " + count + ") -le " + strconv.Itoa(fails) + " ]; then exit 1; fi\n" +
 		"exec " + then + " \"$@\"\n"
 	if err := os.WriteFile(launcher, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return launcher, count
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 func starts(t *testing.T, count string) int {
 	t.Helper()
