@@ -7,7 +7,6 @@
 package atomicfile
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -26,15 +25,12 @@ import (
 // reproducible (the same file and seed give the same bytes), and the
 // syncs cost a small run 2 ms of its 7 (docs/performance.md).
 func Write(path string, fill func(w io.Writer) error) error {
-	return WriteWith(path, bufio.NewWriterSize(nil, 64<<10), fill)
+	return WriteWith(path, new(Buffer), fill)
 }
 
-// WriteWith is Write through bw, which it resets to the file (and leaves
-// reset to nil): a caller writing several files reuses one buffer, whose
-// size is that of the writes to the file. Bigger writes are fewer system
-// calls, and in WebAssembly each is a round trip through JavaScript
-// (docs/performance.md).
-func WriteWith(path string, bw *bufio.Writer, fill func(w io.Writer) error) (err error) {
+// WriteWith is Write through bw (see Buffer): a caller writing several
+// files passes the same one.
+func WriteWith(path string, bw *Buffer, fill func(w io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -50,9 +46,9 @@ func WriteWith(path string, bw *bufio.Writer, fill func(w io.Writer) error) (err
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	name := f.Name()
-	bw.Reset(f)
+	bw.reset(f)
 	defer func() {
-		bw.Reset(nil)
+		bw.reset(nil)
 		if err != nil {
 			f.Close()
 			os.Remove(name)
@@ -61,7 +57,7 @@ func WriteWith(path string, bw *bufio.Writer, fill func(w io.Writer) error) (err
 	if err = fill(bw); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = bw.Flush(); err != nil {
+	if err = bw.flush(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = f.Chmod(0o644); err != nil { // whatever the umask

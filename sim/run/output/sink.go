@@ -1,7 +1,6 @@
 package output
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -66,15 +65,9 @@ type Folder struct {
 	SVG bool
 
 	stage *atomicfile.Dir
-	memo  report.Scratch // memory reused by the figures drawn one after another
-	buf   *bufio.Writer  // the data files' write buffer, fileBuffer bytes
+	memo  report.Scratch    // memory reused by the figures drawn one after another
+	buf   atomicfile.Buffer // the data files' write buffer, reused from one to the next
 }
-
-// fileBuffer is the size of a Folder's write buffer: a bundled run's
-// largest file (mm10's timeseries.csv, 1.2 MB) goes out in two writes
-// instead of 19. Natively a write is cheap; in WebAssembly under node
-// each is a round trip through JavaScript and libuv's thread pool.
-const fileBuffer = 1 << 20
 
 // NewFolder returns the sink writing dir ("" for the command's default),
 // with the figures as SVG too if svg.
@@ -116,10 +109,7 @@ func (f *Folder) Interactive() bool { return false }
 // File writes name atomically into the staging folder and returns its
 // path in Dir.
 func (f *Folder) File(name string, fill func(io.Writer) error) (string, error) {
-	if f.buf == nil {
-		f.buf = bufio.NewWriterSize(nil, fileBuffer)
-	}
-	if err := atomicfile.WriteWith(filepath.Join(f.stage.Path(), name), f.buf, fill); err != nil {
+	if err := atomicfile.WriteWith(filepath.Join(f.stage.Path(), name), &f.buf, fill); err != nil {
 		return "", err
 	}
 	return filepath.Join(f.Dir, name), nil
