@@ -31,8 +31,11 @@
 # on both), so with node pin both sides to one core and say which. Do not
 # pin Chromium: a Go loop in its WebAssembly ran 2.4x slower on one core
 # than on two, where node's did not move (docs/performance.md, sixth
-# pass). scripts/wasm-instructions.sh counts instructions, which do not
-# move.
+# pass). Pinned, node's compile threads share the one core with the
+# thread that runs Go, and the first op of each process pays for them:
+# mm10 measured 2.98 pinned against 2.63-2.74 unpinned on one machine
+# (docs/performance.md, eleventh pass), so say which a figure is.
+# scripts/wasm-instructions.sh counts instructions, which do not move.
 set -euo pipefail
 rounds=${1:-3}
 bench=${2:-'BenchmarkExecute/(mm10|metastable-retry-storm)$'}
