@@ -12,9 +12,9 @@ const MaxBuffer = 1 << 20
 // writes of at most MaxBuffer bytes. It starts at 64 KiB and doubles as a
 // file needs it, so a small file costs a small buffer: a fixed 1 MiB one
 // cost every run its allocation (2-3 ms of fresh pages for runs of 5-10
-// ms). Keep one and
-// pass it to WriteWith for several files to reuse what it grew to. The
-// zero value is ready to use; a Buffer is not safe for concurrent use.
+// ms). Keep one and pass it to WriteWith for several files to reuse what
+// it grew to. The zero value is ready to use; a Buffer is not safe for
+// concurrent use.
 type Buffer struct {
 	b   []byte
 	w   io.Writer
