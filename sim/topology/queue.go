@@ -10,10 +10,13 @@ import (
 // from the middle, for a deadline-aware queue. A removed request leaves a
 // hole (nil) that pop skips; every request records its sequence number
 // (attempt.qseq), so finding its slot is O(1). The buffer never starts or
-// ends with a hole, and it is compacted when holes outnumber live requests
-// three to one, so its size stays within a constant factor of len() and
-// removal is amortised O(1). Nothing allocates once the buffer has grown
-// to its working size.
+// ends with a hole. A removal compacts it when holes outnumber live
+// requests three to one, so that after a removal its slots in use stay
+// within a constant factor of len() (or 64) and removal is amortised O(1).
+// A pop does not compact, which keeps a plain FIFO's pop small enough to
+// inline: it drops the holes it reaches at the head, each once, so after
+// pops the ratio may exceed the bound until the next removal. Nothing
+// allocates once the buffer has grown to its working size.
 type fifo struct {
 	buf     []*attempt // len is a power of two, or 0
 	head    int
