@@ -151,7 +151,7 @@ the chain's size before it solves it; --estimate prints only that and exits.`,
 					return nil
 				}
 				return ctmcExact(c, exp.Name, ep, lopt, sink, !noPlot)
-			} else if exp.Model.Clients != nil && len(exp.Model.Clients) == 1 && exp.Model.Clients[0].Call.TimeoutExponential {
+			} else if len(exp.Model.Clients) == 1 && exp.Model.Clients[0].Call.TimeoutExponential {
 				// An exponential timeout outside the exact class: say why.
 				fmt.Fprintf(c.ErrOrStderr(), "not the exact chain: %v\n", eerr)
 			}

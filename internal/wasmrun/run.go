@@ -11,8 +11,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -111,8 +111,14 @@ func Run(ctx context.Context, o Options) (Result, error) {
 func newServer(o Options) (*server, error) {
 	execJS := o.ExecJS
 	if len(execJS) == 0 {
-		var err error
-		if execJS, err = os.ReadFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js")); err != nil {
+		// The toolchain's own root, as go env reports it: the binary's
+		// runtime.GOROOT names the root it was built with, which a copied
+		// binary may not have (and which Go 1.24 deprecated).
+		root, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			return nil, fmt.Errorf("wasmrun: go env GOROOT, to find Go's wasm_exec.js: %w", err)
+		}
+		if execJS, err = os.ReadFile(filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm", "wasm_exec.js")); err != nil {
 			return nil, fmt.Errorf("wasmrun: Go's wasm_exec.js: %w", err)
 		}
 	}

@@ -66,7 +66,7 @@ func sameValue(a, b any) bool {
 // that need quoting, empty and nested tables, arrays of tables.
 func TestTOMLValueRoundTrip(t *testing.T) {
 	values := []any{
-		math.NaN(), math.Inf(1), math.Inf(-1), -0.0, 5e-324, float64(1 << 53), 3.0,
+		math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 5e-324, float64(1 << 53), 3.0,
 		"tab\there\r\n", "\x00\x1f\x7f é ✓", "bad \xff utf-8",
 		map[string]any{}, map[string]any{"a b": int64(1), "": "empty key", "x.y": map[string]any{"z": true}},
 		[]any{}, []any{int64(1), "two", 3.5, []any{false}},

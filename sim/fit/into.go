@@ -138,8 +138,7 @@ func intoSteps(e *experiment.Experiment, ed *tomltext.Editor, i int, sc *topolog
 // service does not make, and the reverse.
 func edgeWarnings(sc *topology.ServiceConfig, s *Service, name func(string) string) []string {
 	has := map[string]bool{}
-	var walk func(steps []topology.Step)
-	walk = func(steps []topology.Step) {
+	walk := func(steps []topology.Step) {
 		for _, st := range steps {
 			for _, c := range st.Calls {
 				has[c.Service] = true

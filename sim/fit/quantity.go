@@ -209,14 +209,3 @@ func histogramID(id string) string {
 	}
 	return base + "{" + strings.Join(kept, ",") + "}"
 }
-
-// joinNonEmpty joins the non-empty parts with sep.
-func joinNonEmpty(sep string, parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, sep)
-}

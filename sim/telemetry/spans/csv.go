@@ -119,11 +119,11 @@ func csvToSpan(rec []string, idx *[numCols]int) (telemetry.Span, error) {
 	}
 	us, err := strconv.ParseInt(get(colDuration), 10, 64)
 	if err != nil {
-		return s, fmt.Errorf("Duration %q is not an integer (microseconds)", get(colDuration))
+		return s, fmt.Errorf("column Duration: %q is not an integer (microseconds)", get(colDuration))
 	}
 	d, err := microsToNanos(us)
 	if err != nil {
-		return s, fmt.Errorf("Duration: %w", err)
+		return s, fmt.Errorf("column Duration: %w", err)
 	}
 	s.End, err = addNanos(s.Start, d)
 	return s, err
