@@ -48,7 +48,8 @@ func TestCompareShardMergeMatchesUnsharded(t *testing.T) {
 }
 
 // A comparison refuses to shard series "all", and a merge refuses to mix
-// a comparison's partials with a sweep's.
+// a comparison's partials with a sweep's, and a comparison's partial that
+// ends in a torn line.
 func TestCompareShardRefusals(t *testing.T) {
 	exp, data := loadSweep(t, "compare-small.toml")
 	dir := t.TempDir()
@@ -69,6 +70,17 @@ func TestCompareShardRefusals(t *testing.T) {
 	_, err = Merge(context.Background(), []string{cmp.Path, swp.Path}, MergeOptions{OutDir: filepath.Join(dir, "out")})
 	if !errors.Is(err, ErrPartial) || !strings.Contains(err.Error(), "kind or series") {
 		t.Fatalf("mixed kinds: %v", err)
+	}
+	// A comparison's shard killed while writing its last line.
+	b, err := os.ReadFile(cmp.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	torn := filepath.Join(dir, "torn.jsonl")
+	os.WriteFile(torn, b[:len(b)-10], 0o644)
+	_, err = Merge(context.Background(), []string{torn}, MergeOptions{OutDir: filepath.Join(dir, "out")})
+	if !errors.Is(err, ErrPartial) || !strings.Contains(err.Error(), "torn.jsonl ends in a torn line") {
+		t.Fatalf("torn comparison partial: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out")); !os.IsNotExist(err) {
 		t.Fatalf("refused merge left output: %v", err)

@@ -95,6 +95,13 @@ func TestMergeRefusals(t *testing.T) {
 		os.WriteFile(p, bytes.Replace(b, []byte(old), []byte(new), 1), 0o644)
 		return p
 	}
+	// A shard killed while writing its last line: the file ends mid-record.
+	torn := filepath.Join(dir, "torn.jsonl")
+	if b, err := os.ReadFile(paths[2]); err != nil {
+		t.Fatal(err)
+	} else {
+		os.WriteFile(torn, b[:len(b)-10], 0o644)
+	}
 	notPartial := filepath.Join(dir, "notes.txt")
 	os.WriteFile(notPartial, []byte("hello\n"), 0o644)
 	for _, tc := range []struct {
@@ -112,6 +119,7 @@ func TestMergeRefusals(t *testing.T) {
 		{"other version", []string{edit("ver", `"ressim_version":"`+version.Version+`"`, `"ressim_version":"0.0.0-other"`)}, "made by ressim 0.0.0-other"},
 		{"edited record", []string{edit("rec", `"replication":0`, `"replication":1`)}, "checksum mismatch"},
 		{"edited embedded file", []string{edit("file", `"file_bytes":"IyBB`, `"file_bytes":"IyBC`)}, "does not match its SHA-256"},
+		{"torn last line", []string{paths[0], paths[1], torn}, "torn.jsonl ends in a torn line: its shard was killed while writing"},
 		{"not a partial", []string{notPartial}, "corrupt"},
 		{"none", nil, "no partial file"},
 	} {
@@ -119,6 +127,9 @@ func TestMergeRefusals(t *testing.T) {
 		if !errors.Is(err, ErrPartial) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want ErrPartial containing %q", tc.name, err, tc.want)
 		}
+	}
+	if _, err := Merge(context.Background(), paths, MergeOptions{OutDir: filepath.Join(dir, "out"), Verify: -1}); err == nil || !strings.Contains(err.Error(), "verify must be >= 0") {
+		t.Errorf("a negative --verify: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out")); !os.IsNotExist(err) {
 		t.Errorf("a refused merge left an output folder: %v", err)
