@@ -63,6 +63,28 @@ func TestParseErrors(t *testing.T) {
 		`1 + $`:                                              "unexpected character '$' at column 5",
 		`x[5q]`:                                              "not a valid duration string",
 		`histogram_quantile(0.9)`:                            "expected 2 argument(s) in call to \"histogram_quantile\", got 1",
+		`x y`:                                                `unexpected "y" at column 3`,
+		`by`:                                                 `unexpected "by" at column 1`,
+		`-x[5m]`:                                             "unary expression only allowed on expressions of type scalar or instant vector at column 1",
+		`+x`:                                                 "",
+		`x[5m`:                                               `unexpected end of input in range, expected "]" at column 5`,
+		`x[foo]`:                                             `unexpected "foo" in range, expected a duration at column 3`,
+		`x[0s]`:                                              "range must be positive at column 3",
+		`(x)[5m]`:                                            "unsupported subquery (a range is only allowed on a vector selector here) at column 4",
+		`x{"a"="b"}`:                                         "unsupported quoted label name at column 3",
+		`x{1a="b"}`:                                          `unexpected "1a" in label matching, expected label name at column 3`,
+		`x{a>"b"}`:                                           `unexpected ">" in label matching, expected one of "=", "!=", "=~", "!~" at column 4`,
+		`x{__name__="y"}`:                                    `metric name must not be set twice: "x" or "y" at column 3`,
+		`x{a="\q"}`:                                          `invalid quoted string "\q" at column 5`,
+		`x{a="b",}`:                                          "",
+		`sum by (1) (x)`:                                     `unexpected "1" in grouping, expected label name at column 9`,
+		`sum by (a b) (x)`:                                   `unexpected "b" in grouping, expected "," or ")" at column 11`,
+		`sum()`:                                              "no arguments for aggregate expression provided at column 4",
+		`sum by (a) (x) by (b)`:                              "aggregation sum has two groupings at column 1",
+		`sum(x[5m])`:                                         "expected type instant vector in aggregation expression, got range vector at column 5",
+		`rate(x[5m] y)`:                                      `unexpected "y" in function call, expected "," or ")" at column 12`,
+		`x + on(a) 1`:                                        "vector matching only allowed between instant vectors at column 3",
+		`1e`:                                                 `bad number or duration syntax: "1e" at column 1`,
 		strings.Repeat("(", 100) + "1" + strings.Repeat(")", 100): "expression nested deeper than 64",
 		strings.Repeat("1+", MaxExprLen):                          "expression longer than",
 	} {
@@ -75,6 +97,28 @@ func TestParseErrors(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want it to contain %q", trim(expr), err, want)
+		}
+	}
+}
+
+// TestQuotedLabelValues: a label value may be written in double quotes
+// (Go's escapes), single quotes (read as Go's double-quoted, so \' is a
+// quote and a double quote needs no escape) or backquotes (raw), as
+// Prometheus reads them.
+func TestQuotedLabelValues(t *testing.T) {
+	for expr, want := range map[string]string{
+		`x{a="b\"c\n"}`: "b\"c\n",
+		`x{a='b\'c"d'}`: `b'c"d`,
+		"x{a=`b\\n`}":   `b\n`,
+	} {
+		e, err := Parse(expr)
+		if err != nil {
+			t.Errorf("%s: %v", expr, err)
+			continue
+		}
+		vs, ok := e.(*VectorSelector)
+		if !ok || len(vs.Matchers) != 2 || vs.Matchers[1].Name != "a" || vs.Matchers[1].Value != want {
+			t.Errorf("%s: parsed %#v, want a matcher a = %q", expr, e, want)
 		}
 	}
 }
