@@ -143,3 +143,55 @@ spec:
 		}
 	}
 }
+
+// TestIstioZeroWeights: a destination of weight 0 gets no traffic (Istio),
+// so a route whose other destinations all weigh 0 calls the one left, its
+// host whole (with the single-subset warning), and not the first listed:
+// after a blue/green shift to new-shop, the import once called old-shop.
+// A weight out of (0, 100] and a subset that makes no valid service name
+// are errors at the destination.
+func TestIstioZeroWeights(t *testing.T) {
+	route := func(dests string) string {
+		return "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: shop}\n" +
+			"spec:\n  hosts: [shop]\n  http:\n  - route:\n" + dests
+	}
+	for _, c := range []struct {
+		name, dests, call, warn string
+	}{
+		{"shifted to another host", "    - destination: {host: old-shop}\n      weight: 0\n    - destination: {host: new-shop}\n      weight: 100\n",
+			`call = "new-shop" # vs.yaml:10:27 VirtualService.spec.http[0].route[1].destination.host`, ""},
+		{"shifted to another subset", "    - destination: {host: shop, subset: v1}\n      weight: 100\n    - destination: {host: shop, subset: v2}\n      weight: 0\n",
+			`call = "shop" # vs.yaml:8:27`, `vs.yaml:8:27: VirtualService.spec.http[0].route[0].destination.host: not modelled: a single subset; the destination is the whole host "shop"`},
+	} {
+		res, err := Import("istio", []Source{{Name: "vs.yaml", Data: []byte(route(c.dests))}})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if !strings.Contains(res.TOML, c.call) || strings.Contains(res.TOML, "choose") {
+			t.Errorf("%s: the experiment lacks %q (or splits):\n%s", c.name, c.call, res.TOML)
+		}
+		var ws []string
+		for _, w := range res.Warnings {
+			ws = append(ws, w.String())
+		}
+		if c.warn != "" && !strings.Contains(strings.Join(ws, "\n"), c.warn) {
+			t.Errorf("%s: warnings lack %q:\n%s", c.name, c.warn, strings.Join(ws, "\n"))
+		}
+		if _, err := experiment.Parse("gen.toml", []byte(res.TOML)); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	for _, c := range []struct{ name, dests, want string }{
+		{"a weight over 100", "    - destination: {host: a}\n      weight: 150\n    - destination: {host: b}\n      weight: 10\n",
+			`vs.yaml:8:27: VirtualService.spec.http[0].route[0].destination.host: a route with several destinations needs a weight in (0, 100] on each, got "150"`},
+		{"a missing weight", "    - destination: {host: a}\n    - destination: {host: b}\n      weight: 10\n",
+			`a route with several destinations needs a weight in (0, 100] on each, got ""`},
+		{"a subset that makes a bad name", "    - destination: {host: a, subset: \"v 1\"}\n      weight: 50\n    - destination: {host: b}\n      weight: 50\n",
+			`destination "a-v 1" is not a valid ressim service name`},
+	} {
+		_, err := Import("istio", []Source{{Name: "vs.yaml", Data: []byte(route(c.dests))}})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error containing %q", c.name, err, c.want)
+		}
+	}
+}

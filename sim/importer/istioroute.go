@@ -92,12 +92,10 @@ func (g *istioReader) destination(n *yaml.Node, key string) (string, src, []bran
 		return "", src{}, nil
 	}
 	if len(ds) == 1 {
-		if ds[0].subset != "" {
-			g.warn(ds[0].from, "not modelled: a single subset; the destination is the whole host %s", strconv.Quote(ds[0].host))
-		}
-		return ds[0].host, ds[0].from, nil
+		return g.whole(ds[0])
 	}
 	var split []branch
+	var live []routeDest // the destinations split keeps, in its order
 	for _, d := range ds {
 		w, err := strconv.ParseFloat(d.weight, 64)
 		if err == nil && w == 0 {
@@ -116,11 +114,21 @@ func (g *istioReader) destination(n *yaml.Node, key string) (string, src, []bran
 			return "", src{}, nil
 		}
 		split = append(split, branch{service: name, weight: d.weight, from: d.from, wfrom: d.wfrom})
+		live = append(live, d)
 	}
-	if len(split) == 1 { // the others weigh 0
-		return ds[0].host, split[0].from, nil
+	if len(live) == 1 { // the others weigh 0: the route has one destination
+		return g.whole(live[0])
 	}
 	return ds[0].host, ds[0].from, split
+}
+
+// whole is the destination of a route that sends all its traffic to d:
+// its host, a subset of it not being modelled.
+func (g *istioReader) whole(d routeDest) (string, src, []branch) {
+	if d.subset != "" {
+		g.warn(d.from, "not modelled: a single subset; the destination is the whole host %s", strconv.Quote(d.host))
+	}
+	return d.host, d.from, nil
 }
 
 // routeDest is one destination of an http route, with its weight.
