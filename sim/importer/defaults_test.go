@@ -60,6 +60,21 @@ spec:
 		// max_ejection_percent: "Defaults to 10%".
 		{"envoy max_ejection_percent", "envoy", envoy("", ""), []string{"outlier.max_ejection_percent = 10 #"}, nil},
 		{"envoy max_ejection_percent set", "envoy", envoy("", "      max_ejection_percent: 40"), []string{"outlier.max_ejection_percent = 40 #"}, []string{"max_ejection_percent(default)"}},
+		// envoy/config/cluster/v3/circuit_breaker.proto: "If no Thresholds
+		// is defined for a given RoutingPriority, the default values are
+		// used"; max_requests "the default is 1024", max_retries "The
+		// maximum number of parallel retries ... the default is 3".
+		{"envoy circuit breaker defaults", "envoy", envoy("", ""), []string{
+			"bulkhead.max_concurrent = 1024 # cfg:17:5 static_resources.clusters[0].circuit_breakers.thresholds.max_requests(default)",
+			`bulkhead.max_wait = "0s" # cfg:17:5`,
+			`retry_budget.kind = "concurrency" # cfg:17:5 static_resources.clusters[0].circuit_breakers.thresholds.max_retries(default)`,
+			"retry_budget.budget_percent = 0 # cfg:17:5", "retry_budget.min_retry_concurrency = 3 # cfg:17:5"}, nil},
+		{"envoy max_retries set", "envoy", envoy("", "    circuit_breakers: {thresholds: [{max_retries: 7}]}"), []string{
+			"retry_budget.min_retry_concurrency = 7 #", "bulkhead.max_concurrent = 1024 #"}, []string{"max_retries(default)"}},
+		{"envoy retry_budget set", "envoy", envoy("", "    circuit_breakers: {thresholds: [{retry_budget: {min_retry_concurrency: 9}, max_requests: 64}]}"), []string{
+			"retry_budget.budget_percent = 20 #", "retry_budget.min_retry_concurrency = 9 #", "bulkhead.max_concurrent = 64 #"}, []string{"max_requests(default)", "max_retries(default)"}},
+		{"envoy HIGH thresholds only", "envoy", envoy("", "    circuit_breakers: {thresholds: [{priority: HIGH, max_retries: 9}]}"), []string{
+			"retry_budget.min_retry_concurrency = 3 # cfg:17:5"}, []string{"min_retry_concurrency = 9"}},
 		// istio networking/v1alpha3/destination_rule.proto,
 		// OutlierDetection.maxEjectionPercent: "Defaults to 10%".
 		{"istio maxEjectionPercent", "istio", istio(""), []string{"outlier.max_ejection_percent = 10 # cfg:8:5 DestinationRule.spec.trafficPolicy.outlierDetection.maxEjectionPercent(default)"}, nil},
@@ -68,6 +83,9 @@ spec:
 		res, err := Import(tc.kind, []Source{{Name: "cfg", Data: []byte(tc.src)}})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if _, err := experiment.Parse("gen.toml", []byte(res.TOML)); err != nil {
+			t.Errorf("%s: the generated experiment is invalid: %v\n%s", tc.name, err, res.TOML)
 		}
 		for _, w := range tc.want {
 			if !strings.Contains(res.TOML, w) {

@@ -125,6 +125,32 @@ func (g *envoyReader) cluster(n *yaml.Node, key string) {
 			}
 		}
 	}
+	g.breakerDefaults(at(g.file, n, key), c)
+}
+
+// breakerDefaults gives a cluster the DEFAULT-priority thresholds it
+// leaves out: envoy/config/cluster/v3/circuit_breaker.proto, "If no
+// Thresholds is defined for a given RoutingPriority, the default values
+// are used": max_requests "If not specified, the default is 1024",
+// max_retries "The maximum number of parallel retries ... If not
+// specified, the default is 3" (a retry_budget, when set, overrides it).
+// Every Envoy cluster has them, so a retry storm through Envoy runs into
+// 3 retries in flight per cluster: imported without them, the simulated
+// storm had no such bound.
+func (g *envoyReader) breakerDefaults(s src, c *callOut) {
+	th := s.key + ".circuit_breakers.thresholds"
+	if !hasKey(c, "bulkhead.max_concurrent", g.file) {
+		ds := src{s.file, s.line, s.col, th + ".max_requests(default)"}
+		c.set("bulkhead.max_concurrent", "1024", ds)
+		c.set("bulkhead.max_wait", `"0s"`, ds)
+	}
+	if !hasKey(c, "retry_budget.kind", g.file) {
+		ds := src{s.file, s.line, s.col, th + ".max_retries(default)"}
+		c.set("retry_budget.kind", `"concurrency"`, ds)
+		c.set("retry_budget.budget_percent", "0", ds)
+		c.set("retry_budget.min_retry_concurrency", "3", ds)
+		g.warn(ds, "no max_retries or retry_budget: Envoy's default retry circuit breaker allows 3 retries in flight to the cluster (CircuitBreakers.Thresholds.max_retries), imported as a concurrency budget of budget_percent 0 and min_retry_concurrency 3")
+	}
 }
 
 // breakers maps circuit_breakers.thresholds (priority DEFAULT).
