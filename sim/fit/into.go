@@ -64,9 +64,8 @@ func Into(m *Model, intoName string, into []byte, opt IntoOptions) (string, []st
 			lines = append(lines, tomltext.Line{Key: "workers", Value: fmt.Sprint(int(s.Workers.V)), Comment: comment(s.Workers)})
 		}
 		work := tomltext.Line{Key: "work", Value: distTOML(s.WorkParams()), Comment: workComment(s)}
-		st := e.KeyPos(fmt.Sprintf("service.%d.service_time", i))
-		switch {
-		case st.Line != e.KeyPos(fmt.Sprintf("service.%d", i)).Line && st.Line != head:
+		switch _, own := ownKey(e, fmt.Sprintf("service.%d", i), "service_time"); {
+		case own:
 			work.Key = "service_time"
 			lines = append(lines, work)
 			ed.Apply(head, lines)
@@ -89,18 +88,28 @@ func Into(m *Model, intoName string, into []byte, opt IntoOptions) (string, []st
 	return out, warnings, nil
 }
 
-// intoSteps puts the fitted work into each handler of service i: its
-// first work step's work, or a new work step before its first step.
+// intoSteps puts the fitted work into each handler of service i: an
+// operation's own service_time, else its first work step's work, else a
+// new work step before its first step.
 func intoSteps(e *experiment.Experiment, ed *tomltext.Editor, i int, sc *topology.ServiceConfig, work tomltext.Line, warnings *[]string) {
 	handlers := []struct {
 		path  string
 		steps []topology.Step
 	}{{fmt.Sprintf("service.%d", i), sc.Steps}}
 	for k, op := range sc.Operations {
+		path := fmt.Sprintf("service.%d.operation.%d", i, k)
+		if line, ok := ownKey(e, path, "service_time"); ok {
+			// The reader made it the operation's one work step, which
+			// the file does not write: replace the line it does write.
+			w := work
+			w.Key = "service_time"
+			ed.Apply(line, []tomltext.Line{w})
+			continue
+		}
 		handlers = append(handlers, struct {
 			path  string
 			steps []topology.Step
-		}{fmt.Sprintf("service.%d.operation.%d", i, k), op.Steps})
+		}{path, op.Steps})
 	}
 	if len(sc.Operations) > 1 {
 		*warnings = append(*warnings, fmt.Sprintf("service %s: %d operations share one fitted own work (metrics are per service)", sc.Name, len(sc.Operations)))
@@ -132,6 +141,14 @@ func intoSteps(e *experiment.Experiment, ed *tomltext.Editor, i int, sc *topolog
 			ind + "work = " + work.Value + " " + work.Comment,
 		})
 	}
+}
+
+// ownKey returns the line of key in the table at path, if the file
+// writes it there (KeyPos falls back to the table's own position, or its
+// name's, for a key the table lacks).
+func ownKey(e *experiment.Experiment, path, key string) (int, bool) {
+	p := e.KeyPos(path + "." + key).Line
+	return p, p != e.KeyPos(path).Line && p != e.KeyPos(path+".name").Line
 }
 
 // edgeWarnings names the calls the telemetry saw that the experiment's

@@ -1,0 +1,54 @@
+package fit
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ressim/ressim/sim/experiment"
+)
+
+// TestIntoOperations merges a fitted service into one whose handlers are
+// operations (experiments/bulkhead.toml: checkout's "product" operation has
+// a work step, its "cart" operation a service_time of its own). The work
+// step's work and the operation's service_time are each replaced in
+// place, and the result reads back with the fitted values. Before, the
+// reader's one work step for "cart" (which the file does not write) made
+// Into write a work key into the operation's table, and the merge failed
+// as invalid.
+func TestIntoOperations(t *testing.T) {
+	src, err := os.ReadFile("../../experiments/bulkhead.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Model{Services: []Service{{Name: "checkout", Workers: Value{V: 50, From: "pool series"}, Work: Value{V: 0.003, From: "busy / throughput"}}}}
+	out, warnings, err := Into(m, "bulkhead.toml", src, IntoOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"    # replaced by fit: work = { dist = \"exponential\", mean = \"2ms\" }\n    work = { dist = \"exponential\", mean = \"3ms\" } # own work 3ms: busy / throughput\n",
+		"  name = \"cart\"\n  # replaced by fit: service_time = { dist = \"exponential\", mean = \"2ms\" }\n  service_time = { dist = \"exponential\", mean = \"3ms\" } # own work 3ms: busy / throughput\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("merged file lacks\n%s\nin\n%s", want, out)
+		}
+	}
+	if !strings.Contains(strings.Join(warnings, "\n"), "service checkout: 2 operations share one fitted own work") {
+		t.Errorf("warnings %q lack the shared own work", warnings)
+	}
+	e, err := experiment.Parse("merged.toml", []byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := e.Model.Services[0]
+	if sc.Workers != 50 {
+		t.Errorf("workers %d, want 50", sc.Workers)
+	}
+	for _, op := range sc.Operations {
+		if d := op.Steps[0].Work; d.Mean() != 3*time.Millisecond {
+			t.Errorf("operation %s: first step's work mean %v, want 3ms", op.Name, d.Mean())
+		}
+	}
+}
