@@ -155,14 +155,18 @@ func (t *TraceFacts) apply(m *Model, tracesOnly bool) {
 		if ts := t.service(e.Callee); ts != nil && ts.Requests > 0 {
 			continue
 		}
-		lat := 0.0
+		// The mean of all the calls to it, each caller's mean weighted
+		// by its count (not the slowest caller's: a few long queries
+		// would make every call that slow).
+		sum, n := 0.0, 0
 		for _, f := range t.Edges {
-			if f.Callee == e.Callee {
-				lat = math.Max(lat, f.Latency)
+			if f.Callee == e.Callee && f.Latency > 0 && f.Calls > 0 {
+				sum += float64(f.Calls) * f.Latency
+				n += f.Calls
 			}
 		}
 		work := Value{V: 0.01, Placeholder: true, From: "no timed calls"}
-		if lat > 0 {
+		if lat := sum / float64(max(n, 1)); lat > 0 {
 			work = Value{V: lat, From: fmt.Sprintf("traces (%s): the mean duration of the calls to it (it has no spans of its own)", t.Source)}
 		}
 		m.Services = append(m.Services, Service{Name: e.Callee,
