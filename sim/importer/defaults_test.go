@@ -79,6 +79,11 @@ spec:
 		// OutlierDetection.maxEjectionPercent: "Defaults to 10%".
 		{"istio maxEjectionPercent", "istio", istio(""), []string{"outlier.max_ejection_percent = 10 # cfg:8:5 DestinationRule.spec.trafficPolicy.outlierDetection.maxEjectionPercent(default)"}, nil},
 		{"istio maxEjectionPercent set", "istio", istio("      maxEjectionPercent: 30"), []string{"outlier.max_ejection_percent = 30 #"}, []string{"maxEjectionPercent(default)"}},
+		// istio networking/v1alpha3/destination_rule.proto,
+		// LoadBalancerSettings.SimpleLB UNSPECIFIED: "Istio will select
+		// an appropriate default", LEAST_REQUEST since Istio 1.14.
+		{"istio load balancer", "istio", istio(""), []string{`balancer = "power_of_two" # cfg:6:9 DestinationRule.spec.trafficPolicy.loadBalancer.simple(default)`}, nil},
+		{"istio load balancer set", "istio", istio("    loadBalancer: {simple: ROUND_ROBIN}"), []string{`balancer = "round_robin" # cfg:10:`}, []string{"simple(default)"}},
 	} {
 		res, err := Import(tc.kind, []Source{{Name: "cfg", Data: []byte(tc.src)}})
 		if err != nil {

@@ -78,6 +78,13 @@ func (g *istioReader) call(host string, s src) *callOut {
 	if !goodName(name) {
 		g.fail(s, "host %q is not a valid ressim service name (1-64 letters, digits, '-', '_', '.'; no wildcards; not \".\", \"..\" or the skeleton's \"caller\")", host)
 		name = "invalid"
+	} else {
+		// Istio's default load balancer since 1.14 is LEAST_REQUEST
+		// (loadBalancer.simple UNSPECIFIED: "Istio will select an
+		// appropriate default"), not ressim's round_robin; a
+		// DestinationRule's loadBalancer replaces it.
+		g.sk.service(name, setting{"balancer", strconv.Quote(istioBalancers["LEAST_REQUEST"]),
+			src{s.file, s.line, s.col, "DestinationRule.spec.trafficPolicy.loadBalancer.simple(default)"}})
 	}
 	g.calls[host] = len(g.sk.calls)
 	g.sk.calls = append(g.sk.calls, callOut{service: name, from: s, sk: g.sk})
