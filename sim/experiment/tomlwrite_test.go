@@ -16,8 +16,11 @@ func decodeValue(text string) (any, error) {
 	return doc["v"], err
 }
 
-// sameValue is reflect.DeepEqual with NaN equal to NaN.
+// sameValue is reflect.DeepEqual with NaN equal to NaN, and an array of
+// tables equal to the same tables in an array of values (which is how
+// an inline array of tables decodes).
 func sameValue(a, b any) bool {
+	a, b = tablesAsValues(a), tablesAsValues(b)
 	if fa, ok := a.(float64); ok {
 		if fb, ok := b.(float64); ok && math.IsNaN(fa) && math.IsNaN(fb) {
 			return true
@@ -46,19 +49,21 @@ func sameValue(a, b any) bool {
 			}
 		}
 		return true
-	case []map[string]any:
-		y, ok := b.([]map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !sameValue(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
 	}
 	return reflect.DeepEqual(a, b)
+}
+
+// tablesAsValues returns an array of tables as an array of values.
+func tablesAsValues(v any) any {
+	m, ok := v.([]map[string]any)
+	if !ok {
+		return v
+	}
+	a := make([]any, len(m))
+	for i := range m {
+		a[i] = m[i]
+	}
+	return a
 }
 
 // TestTOMLValueRoundTrip writes values of every kind TOMLValue takes and
@@ -86,13 +91,6 @@ func TestTOMLValueRoundTrip(t *testing.T) {
 		want := v
 		if s, ok := v.(string); ok {
 			want = strings.ToValidUTF8(s, "\uFFFD")
-		}
-		if m, ok := v.([]map[string]any); ok { // an inline array of tables decodes as []any
-			a := make([]any, len(m))
-			for i := range m {
-				a[i] = m[i]
-			}
-			want = a
 		}
 		if !sameValue(got, want) {
 			t.Errorf("%#v: wrote %s, read back %#v", v, text, got)
