@@ -127,6 +127,34 @@ at = "1s"
 kind = "kill_switch"
 target = "nosuch"
 state = "on"`, nil, `action[0].target: unknown service "nosuch"`},
+		// Checked by the model, once the value is read: told at the set
+		// key, not at the file's first line as it was.
+		{"a queue bound for an async service", `
+[[service]]
+name = "q"
+mode = "async"
+max_in_flight = 10
+service_time = { dist = "exponential", mean = "5ms" }
+[[action]]
+at = "10s"
+set = { "service.q.queue_capacity" = 5 }`, nil, `a.toml:36:9: action[0].set.service.q.queue_capacity: set "service.q.queue_capacity" = 5: service "q" is async: it has no queue`},
+		{"a kill switch from an unknown client", `
+[[action]]
+at = "1s"
+kind = "kill_switch"
+target = "db"
+caller = "client:nobody"
+state = "on"`, nil, `a.toml:33:1: action[0].caller: unknown caller "client:nobody": a service's name or client:NAME`},
+		{"shed by an unknown client", `
+[[action]]
+at = "1s"
+kind = "shed"
+target = "nobody"
+share = 0.5`, nil, `a.toml:32:1: action[0].target: unknown client "nobody"`},
+		{"at before the run", `
+[[action]]
+at = "-1s"
+set = { "service.api.workers" = 3 }`, nil, `a.toml:30:1: action[0].at: must be in [0s, 2400h0m0s], got -1s`},
 		{"a key of another kind", `
 [[action]]
 at = "1s"
