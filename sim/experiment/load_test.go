@@ -291,6 +291,8 @@ y = { path = "service.server.workers", values = [5, 10] }
 metric = "goodput"
 min = 1
 `))
+	f.Add([]byte(actionBase + "\n[[service]]\nname = \"q\"\nmode = \"async\"\nmax_in_flight = 10\n" +
+		"service_time = { dist = \"exponential\", mean = \"5ms\" }\n[[action]]\nat = \"10s\"\nset = { \"service.q.queue_capacity\" = 5 }\n"))
 	hostile, _ := filepath.Glob(filepath.Join("testdata", "hostile", "*.toml"))
 	for _, h := range hostile {
 		if b, err := os.ReadFile(h); err == nil {
@@ -305,6 +307,17 @@ min = 1
 		if err != nil {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("error is not ErrInvalid: %v", err)
+			}
+			// What the model refuses after the reader accepted it is told
+			// at 1:1, with no key: a reader that let it through (as it
+			// once did an action's queue bound for an async service).
+			var list ErrorList
+			if errors.As(err, &list) {
+				for _, e := range list {
+					if e.Pos == (Pos{1, 1}) && strings.Contains(e.Msg, topology.ErrConfig.Error()) {
+						t.Fatalf("the reader let through what the model refuses: %v", e)
+					}
+				}
 			}
 			return
 		}
