@@ -138,6 +138,16 @@ service_time = { dist = "exponential", mean = "5ms" }
 [[action]]
 at = "10s"
 set = { "service.q.queue_capacity" = 5 }`, nil, `a.toml:36:9: action[0].set.service.q.queue_capacity: set "service.q.queue_capacity" = 5: service "q" is async: it has no queue`},
+		{"a queue bound for a lifo service", `
+[[service]]
+name = "l"
+workers = 2
+queue_capacity = 10
+lifo = {}
+service_time = { dist = "exponential", mean = "5ms" }
+[[action]]
+at = "10s"
+set = { "service.l.queue_capacity" = 5 }`, nil, `a.toml:37:9: action[0].set.service.l.queue_capacity: set "service.l.queue_capacity" = 5: service "l" uses lifo, whose queue bound cannot change mid-run`},
 		{"a kill switch from an unknown client", `
 [[action]]
 at = "1s"
