@@ -218,3 +218,34 @@ func TestIstioZeroWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvoyLbPolicy: a cluster's lb_policy becomes the callee's balancer
+// (envoy/config/cluster/v3/cluster.proto LbPolicy; LEAST_REQUEST picks the
+// less loaded of choice_count random hosts, default 2); the hashing
+// policies are warned and the callee keeps round_robin, Envoy's default.
+func TestEnvoyLbPolicy(t *testing.T) {
+	for policy, want := range map[string]string{
+		"ROUND_ROBIN":   `balancer = "round_robin" # cfg:3:3 clusters[0].lb_policy`,
+		"LEAST_REQUEST": `balancer = "power_of_two" # cfg:3:3 clusters[0].lb_policy`,
+		"RANDOM":        `balancer = "random" # cfg:3:3 clusters[0].lb_policy`,
+		"RING_HASH":     "",
+	} {
+		res, err := Import("envoy", []Source{{Name: "cfg", Data: []byte("clusters:\n- name: backend\n  lb_policy: " + policy + "\n")}})
+		if err != nil {
+			t.Fatalf("%s: %v", policy, err)
+		}
+		if want == "" {
+			var ws []string
+			for _, w := range res.Warnings {
+				ws = append(ws, w.String())
+			}
+			if strings.Contains(res.TOML, "balancer =") || !strings.Contains(strings.Join(ws, "\n"), `cfg:3:3: clusters[0].lb_policy: "RING_HASH" is not modelled`) {
+				t.Errorf("%s: balancer set or no warning:\n%s\n%s", policy, res.TOML, strings.Join(ws, "\n"))
+			}
+			continue
+		}
+		if !strings.Contains(res.TOML, want) {
+			t.Errorf("%s: no %q in\n%s", policy, want, res.TOML)
+		}
+	}
+}

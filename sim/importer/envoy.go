@@ -88,7 +88,6 @@ var envoyClusterIgnored = map[string]string{
 	"connect_timeout":                  "connection setup is not modelled",
 	"type":                             "service discovery is not modelled",
 	"load_assignment":                  "endpoints are the callee's instances: set `instances` by hand",
-	"lb_policy":                        "set the callee's `balancer` by hand",
 	"common_lb_config":                 "set the callee's `balancer` by hand",
 	"dns_lookup_family":                "service discovery is not modelled",
 	"transport_socket":                 "TLS is not modelled",
@@ -117,6 +116,8 @@ func (g *envoyReader) cluster(n *yaml.Node, key string) {
 			g.breakers(f.value, s, c)
 		case "outlier_detection":
 			g.outlier(f.value, s, name)
+		case "lb_policy":
+			g.lbPolicy(f.value, s, c.service)
 		default:
 			if why, ok := envoyClusterIgnored[f.key]; ok {
 				g.warn(s, "not modelled: %s", why)
@@ -126,6 +127,24 @@ func (g *envoyReader) cluster(n *yaml.Node, key string) {
 		}
 	}
 	g.breakerDefaults(at(g.file, n, key), c)
+}
+
+// envoyBalancers maps a cluster's lb_policy onto ressim's balancers
+// (envoy/config/cluster/v3/cluster.proto, LbPolicy). Envoy's
+// LEAST_REQUEST picks the less loaded of choice_count random hosts,
+// default 2 (LeastRequestLbConfig): power_of_two. ROUND_ROBIN is Envoy's
+// default and ressim's.
+var envoyBalancers = map[string]string{"ROUND_ROBIN": "round_robin", "LEAST_REQUEST": "power_of_two", "RANDOM": "random"}
+
+// lbPolicy maps lb_policy onto the callee's balancer; the hashing and
+// provided policies are not modelled.
+func (g *envoyReader) lbPolicy(n *yaml.Node, s src, svc string) {
+	b, ok := envoyBalancers[n.Value]
+	if !ok {
+		g.warn(s, "%s is not modelled (ressim balances by round_robin, random or power_of_two): the callee keeps round_robin, Envoy's default", strconv.Quote(n.Value))
+		return
+	}
+	g.sk.service(svc, setting{"balancer", strconv.Quote(b), s})
 }
 
 // breakerDefaults gives a cluster the DEFAULT-priority thresholds it
