@@ -249,3 +249,27 @@ func TestEnvoyLbPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvoyRetryWithoutRetryOn: a retry_policy without retry_on retries
+// only on what a request's x-envoy-retry-on header names, which the file
+// does not say: it imports without retries, with a warning, where it was
+// refused as naming no condition. A retry_on that names only conditions
+// ressim does not model is still an error (TestEnvoyErrors).
+func TestEnvoyRetryWithoutRetryOn(t *testing.T) {
+	src := "virtual_hosts:\n- name: v\n  routes:\n  - route:\n      cluster: a\n      timeout: 1s\n      retry_policy: {num_retries: 3, per_try_timeout: 0.2s}\n"
+	res, err := Import("envoy", []Source{{Name: "cfg", Data: []byte(src)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws []string
+	for _, w := range res.Warnings {
+		ws = append(ws, w.String())
+	}
+	if strings.Contains(res.TOML, "retry.") || !strings.Contains(res.TOML, `timeout = "200ms" # cfg:7:38`) ||
+		!strings.Contains(strings.Join(ws, "\n"), "cfg:7:7: routes[0].route.retry_policy: no retry_on: Envoy retries only on the conditions a request's x-envoy-retry-on") {
+		t.Errorf("import:\n%s\nwarnings:\n%s", res.TOML, strings.Join(ws, "\n"))
+	}
+	if _, err := experiment.Parse("gen.toml", []byte(res.TOML)); err != nil {
+		t.Error(err)
+	}
+}

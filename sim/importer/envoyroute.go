@@ -131,11 +131,13 @@ type envoyRetry struct {
 // retryPolicy reads a route's retry_policy; its per_try_timeout is the
 // call's timeout at once. Envoy's backoff is full jitter from
 // base_interval (default 25 ms) doubling up to max_interval (default 10 x
-// base): ressim's full_jitter. It returns nil when retry_on names no
+// base): ressim's full_jitter. It returns nil when retry_on is absent
+// (a warning: Envoy then retries only as request headers say) or names no
 // condition ressim models (an error).
 func (g *envoyReader) retryPolicy(n *yaml.Node, s src, c *callOut) *envoyRetry {
 	r := &envoyRetry{from: s, attempts: 2, base: `"25ms"`}
 	on := map[string]bool{}
+	hasOn := false
 	gr := &grpcReader{file: g.file}
 	for _, f := range fields(n) {
 		fs := at(g.file, f.kpos, s.key+"."+f.key)
@@ -153,6 +155,7 @@ func (g *envoyReader) retryPolicy(n *yaml.Node, s src, c *callOut) *envoyRetry {
 				r.perTryTimeout = true
 			}
 		case "retry_on":
+			hasOn = true
 			for _, cond := range strings.Split(f.value.Value, ",") {
 				outs, ok := envoyRetryOn[strings.TrimSpace(cond)]
 				if !ok {
@@ -163,29 +166,42 @@ func (g *envoyReader) retryPolicy(n *yaml.Node, s src, c *callOut) *envoyRetry {
 				}
 			}
 		case "retry_back_off":
-			for _, b := range fields(f.value) {
-				bs := at(g.file, b.kpos, fs.key+"."+b.key)
-				d, ok := gr.durationInto(b.value, bs, &g.errs)
-				switch {
-				case !ok:
-				case b.key == "base_interval":
-					r.base = strconv.Quote(d.String())
-				case b.key == "max_interval":
-					r.capv = strconv.Quote(d.String())
-				default:
-					g.warn(bs, "not modelled; ignored")
-				}
-			}
+			g.backOff(f.value, fs, r, gr)
 		default:
 			g.warn(fs, "not modelled; ignored")
 		}
 	}
 	r.on = outcomeList(on)
-	if r.on == "" {
+	switch {
+	case !hasOn:
+		// RetryPolicy.retry_on: "Specifies the conditions under which
+		// retry takes place"; without it a route retries only on what a
+		// request's x-envoy-retry-on header names, which the
+		// configuration does not say.
+		g.warn(s, "no retry_on: Envoy retries only on the conditions a request's x-envoy-retry-on or x-envoy-retry-grpc-on header names; imported without retries")
+		return nil
+	case r.on == "":
 		g.fail(s, "retry_on names no condition ressim models (e.g. 5xx, connect-failure, reset)")
 		return nil
 	}
 	return r
+}
+
+// backOff reads retry_back_off's base_interval and max_interval into r.
+func (g *envoyReader) backOff(n *yaml.Node, s src, r *envoyRetry, gr *grpcReader) {
+	for _, b := range fields(n) {
+		bs := at(g.file, b.kpos, s.key+"."+b.key)
+		d, ok := gr.durationInto(b.value, bs, &g.errs)
+		switch {
+		case !ok:
+		case b.key == "base_interval":
+			r.base = strconv.Quote(d.String())
+		case b.key == "max_interval":
+			r.capv = strconv.Quote(d.String())
+		default:
+			g.warn(bs, "not modelled; ignored")
+		}
+	}
 }
 
 // set writes the retry table of a route's retry_policy; nil writes none.
