@@ -15,7 +15,11 @@ import (
 func TestR4JBothBulkheads(t *testing.T) {
 	semaphore := "resilience4j.bulkhead:\n  instances:\n    backendA:\n      maxConcurrentCalls: 10\n"
 	pool := "resilience4j.thread-pool-bulkhead:\n  instances:\n    backendA:\n      maxThreadPoolSize: 4\n      queueCapacity: 2\n"
-	for name, src := range map[string]string{"semaphore first": semaphore + pool, "pool first": pool + semaphore} {
+	// Spring Boot also writes the sections nested under one resilience4j
+	// key; the pool section is read last there too.
+	nested := "resilience4j:\n  thread-pool-bulkhead:\n    instances:\n      backendA:\n        maxThreadPoolSize: 4\n" +
+		"  bulkhead:\n    instances:\n      backendA:\n        maxConcurrentCalls: 10\n"
+	for name, src := range map[string]string{"semaphore first": semaphore + pool, "pool first": pool + semaphore, "nested, pool first": nested} {
 		res, err := Import("resilience4j", []Source{{Name: "application.yml", Data: []byte(src)}})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
