@@ -52,3 +52,23 @@ func TestIntoOperations(t *testing.T) {
 		}
 	}
 }
+
+// TestIntoAsync: an async service's pool is its max_in_flight, which the
+// fitted pool size replaces (workers would be refused there), with its
+// service_time.
+func TestIntoAsync(t *testing.T) {
+	src, err := os.ReadFile("../../experiments/bulkhead.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Model{Services: []Service{{Name: "recommendations", Workers: Value{V: 64, From: "pool series"}, Work: Value{V: 0.02, From: "busy / throughput"}}}}
+	out, _, err := Into(m, "bulkhead.toml", src, IntoOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "mode = \"async\"\n# replaced by fit: max_in_flight = 100000\n# replaced by fit: service_time = { dist = \"lognormal\", mean = \"20ms\", sigma = 0.3 }\n" +
+		"max_in_flight = 64 # pool series\nservice_time = { dist = \"exponential\", mean = \"20ms\" } # own work 20ms: busy / throughput\n"
+	if !strings.Contains(out, want) || strings.Contains(out, "workers = 64") {
+		t.Errorf("merged file lacks\n%s\nin\n%s", want, out)
+	}
+}
