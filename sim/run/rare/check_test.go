@@ -21,7 +21,7 @@ func TestCheckRefusals(t *testing.T) {
 		{"fixed-success at a level", func(o *Options) { o.Method, o.Level = FixedSuccess, 12 }, ""},
 		{"an unknown method", func(o *Options) { o.Method = "mcmc" }, `--method "mcmc": want naive, splitting, ams or fixed-success`},
 		{"fixed-success without a level", func(o *Options) { o.Method = FixedSuccess }, "set --level"},
-		{"fixed-success past its stages", func(o *Options) { o.Method, o.Level = FixedSuccess, MaxStages + 1 }, "at most 40; --level 41"},
+		{"fixed-success past its stages", func(o *Options) { o.Method, o.Level = FixedSuccess, MaxStages+1 }, "at most 40; --level 41"},
 		{"a kill share of 1", func(o *Options) { o.Kill = 1 }, "--kill must be in (0, 1), got 1"},
 		{"a negative kill share", func(o *Options) { o.Kill = -0.1 }, "--kill must be in (0, 1), got -0.1"},
 		{"one success", func(o *Options) { o.Successes = 1 }, "--successes must be in [2, 1000000], got 1"},
