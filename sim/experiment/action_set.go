@@ -57,7 +57,10 @@ func (r *reader) actionSet(t *table, base map[string]any) ([]topology.ActionConf
 		}
 		a, err := midRunAction(&x.Model, segs)
 		if err == nil {
-			err = actionValid(x.Model, a)
+			// Told at the set key, not at 1:1 by the model's check.
+			if err = x.Model.ValidateAction(a); err != nil {
+				err = errors.New(strings.TrimPrefix(err.Error(), topology.ErrConfig.Error()+": "))
+			}
 		}
 		if err != nil {
 			r.errorf(st.key(k), "set %q = %s: %v", k, formatValue(v), err)
@@ -68,21 +71,6 @@ func (r *reader) actionSet(t *table, base map[string]any) ([]topology.ActionConf
 		out = append(out, a)
 	}
 	return out, ok
-}
-
-// actionValid checks a on its own against cfg, as the model's validation
-// checks each action, so that what an action may not do mid-run (a queue
-// bound for an async service) is told at its set key, not at the file's
-// first line.
-func actionValid(cfg topology.Config, a topology.ActionConfig) error {
-	cfg.Actions = []topology.ActionConfig{a}
-	err := cfg.Validate()
-	if errors.Is(err, topology.ErrConfig) {
-		if _, why, found := strings.Cut(err.Error(), topology.ErrConfig.Error()+": "); found {
-			return errors.New(why)
-		}
-	}
-	return err
 }
 
 // midRun reports whether segs, a path with its elements as indexes,

@@ -347,6 +347,18 @@ func (c *Config) callPolicy(r CallRef, svcs map[string]int) (*CallPolicy, error)
 	return &steps[r.Step].Calls[r.Call].Policy, nil
 }
 
+// ValidateAction checks a alone against c, which must be valid, as
+// Validate checks each of c.Actions: what the action may not do mid-run
+// (a queue bound for an async service, the attempts of a hedging call).
+// The error wraps ErrConfig.
+func (c *Config) ValidateAction(a ActionConfig) error {
+	svcs, err := c.serviceIndex()
+	if err != nil {
+		return err
+	}
+	return a.validate(c, svcs)
+}
+
 // validateActions checks every action.
 func (c *Config) validateActions(svcs map[string]int) error {
 	for i := range c.Actions {
